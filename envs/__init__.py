@@ -1,0 +1,1 @@
+"""primeval environments."""

@@ -1,0 +1,370 @@
+"""``TurnBasedAECEnv``: the one PettingZoo AEC adapter for every game in the package.
+
+A game supplies a pure rules object (:class:`GameRules`) and an observation encoder; the
+adapter owns the seeded generator and the PettingZoo bookkeeping. A game's ``env.py`` only
+sets ``metadata`` and builds the rules and the encoder::
+
+    class raw_env(TurnBasedAECEnv):
+        metadata = {"name": "primordial_soup_v0", "render_modes": ["human", "ansi"],
+                    "is_parallelizable": False}
+
+        def __init__(self, num_players=4, obs_encoder="flat", **kwargs):
+            rules = PrimordialSoupRules(Config(num_players=num_players))
+            super().__init__(rules, make_encoder(ENCODERS, obs_encoder, rules), **kwargs)
+
+The game data are the rules state and the generator (plus the step count and the PettingZoo
+dicts); both are plain picklable objects, so ``copy.deepcopy`` and ``pickle`` keep a game in
+progress.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from primeval.envs.core.encoders import ObservationEncoder
+from primeval.envs.core.errors import IllegalActionError, InvalidActionTypeError
+from primeval.envs.core.layout import ActionLayout
+from primeval.envs.core.rewards import check_reward_mode, reward_for_mode
+
+__all__ = ["GameRules", "TurnBasedAECEnv"]
+
+_MAX_LEGAL_SHOWN = 8
+
+
+class GameRules(Protocol):
+    """The pure rules of a turn-based game, as the adapter uses them.
+
+    States are plain data; no method keeps a random generator. Action ids are the flat ids of
+    ``layout``.
+
+    Attributes:
+        name: Game name, e.g. ``"primordial_soup"``.
+        num_players: Number of seats, ``0 .. num_players - 1``.
+        layout: The action layout; the action space is ``Discrete(layout.n)``.
+    """
+
+    name: str
+    num_players: int
+    layout: ActionLayout
+
+    def initial_state(self, rng: np.random.Generator) -> Any:
+        """A new game, set up with ``rng``."""
+        ...
+
+    def current_player(self, state: Any) -> int:
+        """The seat to act, ``-1`` when the game is over."""
+        ...
+
+    def legal_mask(self, state: Any) -> np.ndarray:
+        """Boolean mask of shape ``(layout.n,)``; at least one True while the game runs."""
+        ...
+
+    def apply(self, state: Any, action: int, rng: np.random.Generator) -> Any:
+        """The state after ``action``; never mutates ``state``.
+
+        Raises:
+            IllegalActionError: The action is not legal (the message names the action, its
+                meaning, the phase and some legal choices).
+        """
+        ...
+
+    def is_terminal(self, state: Any) -> bool:
+        """Whether the game is over."""
+        ...
+
+    def scores(self, state: Any) -> list[float]:
+        """Final score per seat, higher is better (used for the final ranking)."""
+        ...
+
+    def phase_name(self, state: Any) -> str:
+        """Name of the current phase or pending sub-decision."""
+        ...
+
+    def action_to_str(self, state: Any, action: int) -> str:
+        """Readable text for any action id in ``[0, layout.n)``, legal or not."""
+        ...
+
+    def to_text(self, state: Any) -> str:
+        """Canonical text rendering of the state."""
+        ...
+
+
+class TurnBasedAECEnv(AECEnv):
+    """PettingZoo AEC env for a turn-based game given by its rules and an observation encoder.
+
+    Agents are ``player_0 .. player_{n-1}`` (seat ``i`` is ``player_i``). The agent to act is the
+    rules' ``current_player``, so one agent may act several times in a row. Rewards are 0 during
+    play; at the end every agent gets ``reward_for_mode(reward_mode, rules.scores(state))``. After
+    the end, each agent is stepped once with ``None`` (player_0 first), as in PettingZoo.
+
+    Observations are ``{"observation": encoder.encode(state, seat), "action_mask": int8}``; the
+    mask is all zeros for every agent that is not the one to act.
+
+    The current rules state is :attr:`game_state`. PettingZoo's ``state()`` method (a global
+    array for centralised training) is a different thing and is not provided.
+
+    Args:
+        rules: The game's rules (see :class:`GameRules`).
+        obs_encoder: A built observation encoder (see ``make_encoder``).
+        metadata: PettingZoo metadata; merged over the class attribute ``metadata`` if the
+            subclass sets one, itself merged over defaults (``name`` = ``rules.name``,
+            ``render_modes`` = ``["human", "ansi"]``, ``is_parallelizable`` = False).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text) or ``"human"`` (prints
+            it, also after every step).
+        max_steps: Truncate the game after this many agent steps (None: never).
+        reward_mode: ``"rank"`` (default), ``"win"`` or ``"score"``; see ``rewards.py``.
+
+    Raises:
+        ValueError: Unknown render or reward mode, or a non-positive ``max_steps``.
+        TypeError: ``obs_encoder`` is not an encoder.
+    """
+
+    def __init__(
+        self,
+        rules: GameRules,
+        obs_encoder: ObservationEncoder,
+        *,
+        metadata: dict[str, Any] | None = None,
+        render_mode: str | None = None,
+        max_steps: int | None = None,
+        reward_mode: str = "rank",
+    ) -> None:
+        super().__init__()
+        if not isinstance(obs_encoder, ObservationEncoder):
+            raise TypeError(
+                "obs_encoder must be an encoder with name, space() and encode(); build one "
+                f"with make_encoder, got {type(obs_encoder).__name__}"
+            )
+        self.rules = rules
+        self.obs_encoder = obs_encoder
+        self.metadata = {
+            "name": rules.name,
+            "render_modes": ["human", "ansi"],
+            "is_parallelizable": False,
+            **getattr(type(self), "metadata", {}),
+            **(metadata or {}),
+        }
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"unknown render_mode {render_mode!r}; allowed: {self.metadata['render_modes']}"
+            )
+        if max_steps is not None and (
+            not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps <= 0
+        ):
+            raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.reward_mode = check_reward_mode(reward_mode)
+
+        n = rules.layout.n
+        self.possible_agents = [f"player_{seat}" for seat in range(rules.num_players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.action_spaces = {agent: spaces.Discrete(n) for agent in self.possible_agents}
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": obs_encoder.space(),
+                    "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+
+        # Game data: the rules state and the generator (plus the step count).
+        self._rng: np.random.Generator | None = None
+        self._state: Any = None
+        self._num_steps = 0
+        self._mask: np.ndarray | None = None  # legal mask of _state, computed on demand
+
+    # -- spaces ---------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """The (cached) observation space of ``agent``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """The (cached) ``Discrete(layout.n)`` action space of ``agent``."""
+        return self.action_spaces[agent]
+
+    # -- game -----------------------------------------------------------------------------
+
+    @property
+    def game_state(self) -> Any:
+        """The current rules state (read it, do not mutate it)."""
+        return self._state
+
+    @property
+    def num_steps(self) -> int:
+        """Agent steps taken since the last reset (dead-agent steps not counted)."""
+        return self._num_steps
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Starts a new game.
+
+        Args:
+            seed: Seeds the generator; the same seed and actions give the same game. With
+                ``None`` the generator continues from its current state (fresh entropy on the
+                first reset), as in Gymnasium.
+            options: Unused.
+        """
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+        self._state = self.rules.initial_state(self._rng)
+        self._mask = None
+        self._num_steps = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = self.possible_agents[0]
+        self._after_transition()
+
+    def step(self, action: Any) -> None:
+        """Applies ``action`` for ``agent_selection``.
+
+        Args:
+            action: An ``int`` (or numpy integer, or 0-d integer array) legal id; ``None`` for
+                an agent that is already terminated or truncated.
+
+        Raises:
+            InvalidActionTypeError: ``action`` is not an integer (float, bool, None, str, ...).
+            IllegalActionError: Out of range or not legal now; nothing changes.
+        """
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent has left; call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action_id = self._validate(action)
+        rng_state = self._rng.bit_generator.state
+        try:
+            new_state = self.rules.apply(self._state, action_id, self._rng)
+        except Exception:
+            self._rng.bit_generator.state = rng_state  # leave everything as it was
+            raise
+        self._state = new_state
+        self._mask = None
+        self._num_steps += 1
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._after_transition()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``{"observation": ..., "action_mask": int8}`` for ``agent``."""
+        observation = self.obs_encoder.encode(self._state, self._seats[agent])
+        mask = np.zeros(self.rules.layout.n, dtype=np.int8)
+        if self._is_to_act(agent):
+            mask[self._legal_mask()] = 1
+        return {"observation": observation, "action_mask": mask}
+
+    def render(self) -> str | None:
+        """The text of the state (``"ansi"``), or print it (``"human"``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
+            return None
+        text = self.rules.to_text(self._state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _after_transition(self) -> None:
+        """Sets infos, and either the next agent or the end of the game, for ``_state``."""
+        phase = self.rules.phase_name(self._state)
+        info = {"phase": phase}
+        decision_name = getattr(self.rules, "decision_name", None)
+        if decision_name is not None:
+            info["decision"] = decision_name(self._state)
+        for agent in self.agents:
+            self.infos[agent] = dict(info)
+        if self.rules.is_terminal(self._state):
+            final = reward_for_mode(self.reward_mode, self.rules.scores(self._state))
+            for agent in self.agents:
+                self.rewards[agent] = float(final[self._seats[agent]])
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._deads_step_first()
+        elif self.max_steps is not None and self._num_steps >= self.max_steps:
+            self.truncations = dict.fromkeys(self.agents, True)
+            self._deads_step_first()
+        else:
+            seat = self.rules.current_player(self._state)
+            if not 0 <= seat < len(self.possible_agents):
+                raise RuntimeError(
+                    f"{self.rules.name}: current_player returned {seat} in phase '{phase}' "
+                    "but the game is not over"
+                )
+            self.agent_selection = self.possible_agents[seat]
+
+    def _is_to_act(self, agent: str) -> bool:
+        return (
+            agent == self.agent_selection
+            and agent in self.terminations
+            and not self.terminations[agent]
+            and not self.truncations[agent]
+        )
+
+    def _legal_mask(self) -> np.ndarray:
+        """The rules' legal mask of the current state, computed once per state (read-only)."""
+        if self._mask is None:
+            mask = np.array(self.rules.legal_mask(self._state), dtype=bool)
+            if mask.shape != (self.rules.layout.n,):
+                raise RuntimeError(
+                    f"{self.rules.name}: legal_mask has shape {mask.shape}, "
+                    f"expected ({self.rules.layout.n},)"
+                )
+            mask.flags.writeable = False
+            self._mask = mask
+        return self._mask
+
+    def _validate(self, action: Any) -> int:
+        """The action as a legal ``int`` id, or raise with a readable message."""
+        n = self.rules.layout.n
+        if isinstance(action, np.ndarray) and action.shape == ():
+            action = action[()]
+        if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+            raise InvalidActionTypeError(
+                f"action must be an int in [0, {n}), got {type(action).__name__} {action!r}"
+            )
+        action_id = int(action)
+        if not 0 <= action_id < n:
+            raise IllegalActionError(
+                f"action id {action_id} out of range [0, {n}) for {self.agent_selection}"
+            )
+        mask = self._legal_mask()
+        if not mask[action_id]:
+            raise IllegalActionError(self._illegal_message(action_id, mask))
+        return action_id
+
+    def _illegal_message(self, action_id: int, mask: np.ndarray) -> str:
+        legal = np.flatnonzero(mask)
+        shown = ", ".join(f"{a}={self._describe(int(a))}" for a in legal[:_MAX_LEGAL_SHOWN])
+        more = f", ... ({len(legal)} in all)" if len(legal) > _MAX_LEGAL_SHOWN else ""
+        phase = self.rules.phase_name(self._state)
+        return (
+            f"illegal action {action_id} ({self._describe(action_id)}) for "
+            f"{self.agent_selection} in phase '{phase}'; legal: {shown}{more}"
+        )
+
+    def _describe(self, action_id: int) -> str:
+        try:
+            return self.rules.action_to_str(self._state, action_id)
+        except Exception:  # an error message must not fail on a rules bug
+            return self.rules.layout.describe(action_id)

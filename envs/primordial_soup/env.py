@@ -1,0 +1,116 @@
+"""Primordial Soup (Ursuppe) as a PettingZoo AEC environment.
+
+| | |
+|---|---|
+| Import | `from primeval.envs import primordial_soup_v0` |
+| Actions | Discrete(290), masked |
+| Parallel API | No (`is_parallelizable=False`) |
+| Agents | `player_0 ... player_{n-1}`, n = 3 or 4 |
+| Observation | `{"observation": float32 array, "action_mask": int8 (290,)}` |
+| Rewards | 0 until the end, then by final ladder rank (first +1, last -1, linear between) |
+
+Amoebas drift through the primordial soup, eat the cubes other colours excrete, buy genes,
+divide and die; the player whose score marker is farthest along the ladder when the game
+ends wins. The rules follow the original German rulebook (spec
+``shared/rules/primordial_soup.md``); where the published rules are silent, the choice is a
+named field of :class:`PrimordialSoupConfig` and is listed in the README. The board layout
+and the environment cards' values are **reconstructions**, not the printed components.
+
+## Turn structure
+
+Every decision is a single masked action of one agent; the agent that decides is
+``env.agent_selection`` and the same agent may act several times in a row. A compound turn
+(move an amoeba, choose the direction after a 6, take cubes with Tentacle, feed, ...) is a
+sequence of such sub-decisions. Interrupts select another agent: the owner of an attacked
+amoeba decides on Escape/Defense, a Holding owner decides whether to cling. A choice whose
+only option is to decline (nothing affordable to buy, ...) is resolved automatically; a choice
+with a single option that is not declining is still offered (a wrapper may auto-apply it).
+``infos[agent]["phase"]`` names the phase and ``infos[agent]["decision"]`` the pending
+decision kind.
+
+## Observation
+
+Ego-centric (the observer first, then the others in turn order; colours likewise). Encoders:
+``"flat"`` (1-D float32) and ``"planes"`` (C x H x W float32 over the 5 x 5 board grid); both
+carry the phase and the pending decision (which amoeba, which attack, how much defect is left).
+The game has no hidden information. The action mask is all zeros for agents not to act.
+
+## Actions
+
+Colours and players in action ids are relative to the acting player (0 = self).
+
+{actions}
+
+## Rewards
+
+Zero during play. At the end by final rank: first +1, last -1, linear between
+(``reward_mode="rank"``); ``"win"`` and ``"score"`` are alternatives. Through ``env()`` an
+illegal action ends the game with -1 for the offender; through ``raw_env`` it raises
+:class:`~primeval.envs.core.errors.IllegalActionError`.
+
+## Arguments
+
+``primordial_soup_v0.env(num_players=4, obs_encoder="flat", render_mode=None,
+max_steps=None, reward_mode="rank", **config_overrides)``: ``config_overrides`` are fields of
+:class:`PrimordialSoupConfig` (for example ``board_layout="B"``, ``finish_zone_start=41``,
+``six_allows_stay=False``); unknown names or bad values raise ``ValueError``.
+
+## Version history
+
+* v0: first release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo.utils import wrappers
+
+from primeval.envs.core.aec import TurnBasedAECEnv
+from primeval.envs.core.encoders import make_encoder
+from primeval.envs.primordial_soup.actions import LAYOUT
+from primeval.envs.primordial_soup.config import PrimordialSoupConfig
+from primeval.envs.primordial_soup.encoders import ENCODERS
+from primeval.envs.primordial_soup.rules import PrimordialSoupRules
+
+__doc__ = __doc__.replace("{actions}", LAYOUT.markdown_table())  # noqa: A001
+
+
+class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
+    """Primordial Soup without PettingZoo's safety wrappers; see the module docstring."""
+
+    metadata = {
+        "name": "primordial_soup_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 4,
+        obs_encoder: Any = "flat",
+        render_mode: str | None = None,
+        max_steps: int | None = None,
+        reward_mode: str = "rank",
+        **config_overrides: Any,
+    ) -> None:
+        config = PrimordialSoupConfig.from_overrides(num_players=num_players, **config_overrides)
+        rules = PrimordialSoupRules(config)
+        super().__init__(
+            rules,
+            make_encoder(ENCODERS, obs_encoder, rules),
+            render_mode=render_mode,
+            max_steps=max_steps,
+            reward_mode=reward_mode,
+        )
+
+
+def env(**kwargs: Any):
+    """The environment with PettingZoo's TerminateIllegal, AssertOutOfBounds and
+    OrderEnforcing wrappers (the usual way to use it)."""
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e

@@ -1,0 +1,236 @@
+"""Movement (spec sections 3, 5, 8 phase 1): drift, active moves, Speed, Tentacle, Holding.
+
+An active move pays 1 BP (0 with Streamlining) and rolls one die for the direction
+(1=W 2=N 3=E 4=S 5=stay 6=free choice); Movement I rolls two dice and uses either, Movement II
+chooses freely. Edges and the island block a move: the amoeba stays and the BP is spent.
+Every relocation (drift, active move, Escape) lets Tentacle take cubes from the space left and
+lets opposing Holding amoebas on that space cling on; the same machinery serves Escape.
+"""
+
+from __future__ import annotations
+
+from primeval.envs.primordial_soup.actions import TAKES
+from primeval.envs.primordial_soup.data import DIRECTIONS, FREE_CHOICE_FACE, STAY
+from primeval.envs.primordial_soup.rules.common import absolute, roll_die
+from primeval.envs.primordial_soup.rules.registry import decision, step
+
+
+def move_cost(rules, ps) -> int:
+    """BP for an active move (also the price of an Escape move): 0 with Streamlining."""
+    return 0 if ps.has("streamlining") else rules.config.move_cost
+
+
+def die_outcomes(rules, face: int) -> tuple[int, ...]:
+    """Compass outcomes a die face allows: its direction, or any on a 6."""
+    if face == FREE_CHOICE_FACE:
+        return (0, 1, 2, 3, STAY) if rules.config.six_allows_stay else (0, 1, 2, 3)
+    return (face - 1,)
+
+
+def start_relocation(state, player: int, amoeba: int, direction: int, board) -> None:
+    """Move an amoeba one space in a compass direction, unless an edge or the island blocks."""
+    src = state.players[player].amoeba_space[amoeba]
+    dest = board.neighbours[src][direction]
+    if dest >= 0 and dest != src:
+        state.stack.append(
+            {"kind": "relocate", "player": player, "amoeba": amoeba, "src": src, "dest": dest,
+             "stage": "tentacle", "carry": (), "followers": ()}
+        )
+
+
+@decision("move", "player_{player} chooses how amoeba #{number} moves")
+class Move:
+    """Each amoeba must drift, or pay and move actively; Holding may stay instead."""
+
+    @staticmethod
+    def legal(rules, state, frame, mask) -> None:
+        ps = state.players[frame["player"]]
+        rules.layout.allow(mask, "move", 0)  # drift is always possible
+        if ps.bp >= move_cost(rules, ps):
+            rules.layout.allow(mask, "move", 1)
+        if ps.has("holding"):
+            rules.layout.allow(mask, "move", 2)
+
+    @staticmethod
+    def apply(rules, state, frame, segment, index, rng) -> None:
+        state.stack.pop()
+        player, amoeba = frame["player"], frame["amoeba"]
+        if index == 0:  # drift: one space in the drift direction; "none" means staying
+            drift = rules.config.environment_deck[state.environment_card][0]
+            if drift != "none":
+                start_relocation(state, player, amoeba, DIRECTIONS.index(drift), rules.board)
+        elif index == 1:
+            ps = state.players[player]
+            ps.bp -= move_cost(rules, ps)
+            state.stack.append(
+                {"kind": "active_move", "player": player, "amoeba": amoeba, "mode": "turn",
+                 "step": 1}
+            )
+        # index 2: Holding, stay in place
+
+
+@step("active_move")
+def active_move(rules, state, frame, rng) -> None:
+    """Roll for the direction (or choose it with Movement II), then offer Speed's second move.
+
+    ``mode`` is "turn" in phase 1 and "escape" for an Escape move; the BP were already paid.
+    """
+    state.stack.pop()
+    player, amoeba = frame["player"], frame["amoeba"]
+    ps = state.players[player]
+    if frame["step"] == 1 and (ps.has("speed") or ps.has("persistence")):
+        state.stack.append(
+            {"kind": "move_again", "player": player, "amoeba": amoeba, "mode": frame["mode"]}
+        )
+    if ps.has("movement_2"):
+        allowed = tuple(range(len(DIRECTIONS)))
+    else:
+        faces = tuple(roll_die(rng) for _ in range(2 if ps.has("movement_1") else 1))
+        state.dice = faces
+        allowed = tuple(sorted({o for f in faces for o in die_outcomes(rules, f)}))
+    if len(allowed) == 1:
+        start_relocation(state, player, amoeba, allowed[0], rules.board)
+    else:
+        state.stack.append(
+            {"kind": "direction", "player": player, "amoeba": amoeba, "mode": frame["mode"],
+             "step": frame["step"], "allowed": allowed}
+        )
+
+
+@decision("direction", "player_{player} chooses the direction of amoeba #{number}")
+class Direction:
+    """A free choice of direction: a rolled 6, Movement I's two dice, or Movement II."""
+
+    @staticmethod
+    def legal(rules, state, frame, mask) -> None:
+        for d in frame["allowed"]:
+            rules.layout.allow(mask, "direction", d)
+
+    @staticmethod
+    def apply(rules, state, frame, segment, index, rng) -> None:
+        state.stack.pop()
+        start_relocation(state, frame["player"], frame["amoeba"], index, rules.board)
+
+
+@decision("move_again", "player_{player} may move amoeba #{number} a second time (Speed)")
+class MoveAgain:
+    """Speed (and Persistence): a second active move from where the first ended, no extra
+    BP. Only after an active move: no double drift."""
+
+    @staticmethod
+    def legal(rules, state, frame, mask) -> None:
+        rules.layout.allow(mask, "move_again")
+        rules.layout.allow(mask, "pass")
+
+    @staticmethod
+    def apply(rules, state, frame, segment, index, rng) -> None:
+        state.stack.pop()
+        if segment == "move_again":
+            state.stack.append(
+                {"kind": "active_move", "player": frame["player"], "amoeba": frame["amoeba"],
+                 "mode": frame["mode"], "step": 2}
+            )
+
+
+@step("relocate")
+def relocate(rules, state, frame, rng) -> None:
+    """Carry out a relocation in three stages: Tentacle, then Holding, then the move.
+
+    Holding owners declare after the direction is fixed and the mover's Tentacle cubes are
+    known (spec section 5.1).
+    """
+    player, src = frame["player"], frame["src"]
+    if frame["stage"] == "tentacle":
+        frame["stage"] = "cling"
+        ps = state.players[player]
+        if ps.has("tentacle") and rules.config.tentacle_limit > 0 and any(state.cubes[src]):
+            state.stack.append(
+                {"kind": "tentacle", "player": player, "amoeba": frame["amoeba"], "space": src,
+                 "dest": frame["dest"]}
+            )
+        return
+    if frame["stage"] == "cling":
+        frame["stage"] = "execute"
+        for q, b in reversed(cling_candidates(rules, state, frame)):
+            state.stack.append(
+                {"kind": "cling", "player": q, "amoeba": b, "mover_player": player,
+                 "mover_amoeba": frame["amoeba"], "space": src, "dest": frame["dest"]}
+            )
+        return
+    state.stack.pop()
+    dest = frame["dest"]
+    state.players[player].amoeba_space[frame["amoeba"]] = dest
+    for q, b in frame["followers"]:
+        state.players[q].amoeba_space[b] = dest
+    for colour, count in enumerate(frame["carry"]):
+        state.cubes[src][colour] -= count
+        state.cubes[dest][colour] += count
+
+
+def cling_candidates(rules, state, frame) -> list[tuple[int, int]]:
+    """Holding amoebas on the space being left that may cling to the mover: opposing ones
+    (also one's own with ``holding_follows_own``), in turn order from the mover."""
+    mover = frame["player"]
+    result = []
+    for offset in range(state.num_players):
+        q = absolute(state, mover, offset)
+        if not state.players[q].has("holding"):
+            continue
+        if q == mover and not rules.config.holding_follows_own:
+            continue
+        for b, space in enumerate(state.players[q].amoeba_space):
+            if space == frame["src"] and (q, b) != (mover, frame["amoeba"]):
+                result.append((q, b))
+    return result
+
+
+def _relocation_below(state) -> dict:
+    for f in reversed(state.stack):
+        if f["kind"] == "relocate":
+            return f
+    raise RuntimeError("no relocation in progress")
+
+
+@decision("tentacle", "player_{player} chooses cubes for amoeba #{number} to take (Tentacle)")
+class Tentacle:
+    """Tentacle: on every relocation take up to 3 cubes (2 with 3 players) along, for free."""
+
+    @staticmethod
+    def legal(rules, state, frame, mask) -> None:
+        player, n = frame["player"], state.num_players
+        cubes = state.cubes[frame["space"]]
+        here = [cubes[absolute(state, player, k)] if k < n else 0 for k in range(4)]
+        limit = rules.config.tentacle_limit
+        view = rules.layout.segment_view(mask, "tentacle")
+        for i, take in enumerate(TAKES):
+            if sum(take) <= limit and all(t <= h for t, h in zip(take, here, strict=True)):
+                view[i] = True
+        rules.layout.allow(mask, "pass")
+
+    @staticmethod
+    def apply(rules, state, frame, segment, index, rng) -> None:
+        state.stack.pop()
+        if segment == "tentacle":
+            take = TAKES[index]
+            carry = [0] * state.num_players
+            for k, count in enumerate(take[: state.num_players]):
+                carry[absolute(state, frame["player"], k)] = count
+            _relocation_below(state)["carry"] = tuple(carry)
+
+
+@decision("cling", "player_{player} may let amoeba #{number} cling to the leaving amoeba")
+class Cling:
+    """Holding, second function: when an opposing amoeba leaves the space, cling and move
+    along with it."""
+
+    @staticmethod
+    def legal(rules, state, frame, mask) -> None:
+        rules.layout.allow(mask, "cling")
+        rules.layout.allow(mask, "pass")
+
+    @staticmethod
+    def apply(rules, state, frame, segment, index, rng) -> None:
+        state.stack.pop()
+        if segment == "cling":
+            reloc = _relocation_below(state)
+            reloc["followers"] = reloc["followers"] + ((frame["player"], frame["amoeba"]),)
