@@ -1,0 +1,1 @@
+"""Experiment configurations (YAML), shipped as package data."""

@@ -1,0 +1,1 @@
+"""Agents, training and evaluation."""

@@ -1,0 +1,1 @@
+"""Single-agent views and other wrappers over the AEC environments."""
