@@ -25,6 +25,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+
 from primeval.envs.core.encoders import ObservationEncoder
 from primeval.envs.core.errors import IllegalActionError, InvalidActionTypeError
 from primeval.envs.core.layout import ActionLayout

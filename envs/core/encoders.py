@@ -13,6 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 from gymnasium import spaces
+
 from primeval.envs.core.layout import Segment, SegmentSpec, parse_segments
 
 __all__ = ["FeatureBuilder", "ObservationEncoder", "make_encoder"]

@@ -101,9 +101,9 @@ class PrimordialSoupConfig:
                 f"PrimordialSoupConfig.{name}={value!r} is invalid; allowed: {allowed}"
             )
 
-        if self.num_players not in (3, 4) or isinstance(self.num_players, bool):
+        if not _is_int(self.num_players) or self.num_players not in (3, 4):
             raise bad("num_players", "3 or 4")
-        if self.board_layout not in BOARD_LAYOUTS:
+        if not isinstance(self.board_layout, str) or self.board_layout not in BOARD_LAYOUTS:
             raise bad("board_layout", ", ".join(repr(k) for k in BOARD_LAYOUTS))
         deck = self.environment_deck
         if not isinstance(deck, tuple | list) or len(deck) < 2:
@@ -113,6 +113,7 @@ class PrimordialSoupConfig:
             if (
                 not isinstance(card, tuple | list)
                 or len(card) != 2
+                or not isinstance(card[0], str)
                 or card[0] not in DRIFTS
                 or not _is_int(card[1])
                 or card[1] < 0

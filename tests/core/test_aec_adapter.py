@@ -21,6 +21,7 @@ from pettingzoo.utils.wrappers import (
     OrderEnforcingWrapper,
     TerminateIllegalWrapper,
 )
+
 from primeval.envs.core import (
     ActionLayout,
     FeatureBuilder,

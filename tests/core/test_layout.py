@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+
 from primeval.envs.core import ActionLayout, FeatureBuilder
 
 START_SPACES = ["start(N)", "start(E)", "start(S)", "start(W)"]

@@ -88,16 +88,17 @@ def attack(rules, state, frame, rng) -> None:
                 place_cubes_each_colour(state, space, config.natural_death_cubes)
             return
     if frame["stage"] == "defend":
-        if target.amoeba_space[tb] != space:  # the target escaped
-            frame["stage"] = "failure"
-        elif (frame["attack_kind"] == "struggle"
-              and state.players[frame["player"]].amoeba_space[frame["amoeba"]] != space):
-            # The attacker followed the escaping target by Holding: the attack ends and the
-            # attacker may still eat at its new space.
+        if (frame["attack_kind"] == "struggle"
+                and state.players[frame["player"]].amoeba_space[frame["amoeba"]] != space):
+            # The attacker followed the escaping target by Holding (checked before the
+            # escape itself, which also moved the target): the attack ends and the attacker
+            # may still eat at its new space.
             state.stack.pop()
             state.stack.append({"kind": "feed", "player": frame["player"],
                                 "amoeba": frame["amoeba"], "struggle_used": True})
             return
+        if target.amoeba_space[tb] != space:  # the target escaped
+            frame["stage"] = "failure"
         elif _defences(rules, state, frame):
             state.stack.append(
                 {"kind": "defend", "player": tp, "amoeba": tb,

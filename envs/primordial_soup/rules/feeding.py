@@ -47,14 +47,28 @@ def parasite_hosts(state, player: int, space: int) -> list[int]:
     return hosts
 
 
+def _fits(small, big) -> bool:
+    return all(s <= b for s, b in zip(small, big, strict=True))
+
+
+def _shortfalls(num_players: int, substitution: bool) -> tuple[tuple[tuple, int], ...]:
+    """Each meal some base pattern covers, with the fewest cubes that must be left out."""
+    bases = STANDARD[num_players] | (SUBSTITUTION[num_players] if substitution else set())
+    table = []
+    for meal in MEALS:
+        shortfall = min((sum(b) - sum(meal) for b in bases if _fits(meal, b)), default=None)
+        if shortfall is not None:
+            table.append((meal, shortfall))
+    return tuple(table)
+
+
+SHORTFALLS = {(n, sub): _shortfalls(n, sub) for n in (3, 4) for sub in (False, True)}
+
+
 def meal_options(rules, state, player: int, space: int) -> dict[tuple, tuple[bool, bool]]:
     """Legal meals with, for each, (possible without Parasitism, possible with Parasitism)."""
     ps = state.players[player]
-    n = state.num_players
     here = foreign_cubes(state, player, space)
-    bases = set(STANDARD[n])
-    if ps.has("substitution"):
-        bases |= SUBSTITUTION[n]
     frugal = 1 if ps.has("frugality") else 0
     parasite = (
         ps.has("parasitism")
@@ -63,21 +77,14 @@ def meal_options(rules, state, player: int, space: int) -> dict[tuple, tuple[boo
                  and standard_meal_possible(state, player, space))
     )
     options = {}
-    for meal in MEALS:
-        if not _fits(meal, here):
-            continue
-        shortfall = min((sum(b) - sum(meal) for b in bases if _fits(meal, b)), default=None)
-        if shortfall is None:
+    for meal, shortfall in SHORTFALLS[state.num_players, ps.has("substitution")]:
+        if shortfall > frugal + 1 or not _fits(meal, here):
             continue
         without = shortfall <= frugal
         with_host = parasite and 1 <= shortfall <= frugal + 1
         if without or with_host:
             options[meal] = (without, with_host)
     return options
-
-
-def _fits(small, big) -> bool:
-    return all(s <= b for s, b in zip(small, big, strict=True))
 
 
 def eat(rules, state, player: int, amoeba: int, meal, host_offset: int | None) -> None:

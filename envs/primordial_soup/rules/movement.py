@@ -27,14 +27,18 @@ def die_outcomes(rules, face: int) -> tuple[int, ...]:
     return (face - 1,)
 
 
-def start_relocation(state, player: int, amoeba: int, direction: int, board) -> None:
-    """Move an amoeba one space in a compass direction, unless an edge or the island blocks."""
+def start_relocation(state, player: int, amoeba: int, direction: int, board,
+                     mode: str = "turn") -> None:
+    """Move an amoeba one space in a compass direction, unless an edge or the island blocks.
+
+    ``mode`` is "turn" for the amoeba's own phase-1 move and "escape" for an Escape move.
+    """
     src = state.players[player].amoeba_space[amoeba]
     dest = board.neighbours[src][direction]
     if dest >= 0 and dest != src:
         state.stack.append(
             {"kind": "relocate", "player": player, "amoeba": amoeba, "src": src, "dest": dest,
-             "stage": "tentacle", "carry": (), "followers": ()}
+             "mode": mode, "stage": "tentacle", "carry": (), "followers": ()}
         )
 
 
@@ -89,7 +93,7 @@ def active_move(rules, state, frame, rng) -> None:
         state.dice = faces
         allowed = tuple(sorted({o for f in faces for o in die_outcomes(rules, f)}))
     if len(allowed) == 1:
-        start_relocation(state, player, amoeba, allowed[0], rules.board)
+        start_relocation(state, player, amoeba, allowed[0], rules.board, frame["mode"])
     else:
         state.stack.append(
             {"kind": "direction", "player": player, "amoeba": amoeba, "mode": frame["mode"],
@@ -109,7 +113,8 @@ class Direction:
     @staticmethod
     def apply(rules, state, frame, segment, index, rng) -> None:
         state.stack.pop()
-        start_relocation(state, frame["player"], frame["amoeba"], index, rules.board)
+        start_relocation(state, frame["player"], frame["amoeba"], index, rules.board,
+                         frame["mode"])
 
 
 @decision("move_again", "player_{player} may move amoeba #{number} a second time (Speed)")
@@ -165,6 +170,26 @@ def relocate(rules, state, frame, rng) -> None:
     for colour, count in enumerate(frame["carry"]):
         state.cubes[src][colour] -= count
         state.cubes[dest][colour] += count
+    if rules.config.relocated_amoeba_feeds and state.phase == "movement_and_feeding":
+        carried = list(frame["followers"])
+        if frame["mode"] == "escape":
+            carried.insert(0, (player, frame["amoeba"]))
+        for q, b in reversed(carried):
+            _feed_out_of_turn(state, q, b)
+
+
+def _feed_out_of_turn(state, player: int, amoeba: int) -> None:
+    """With ``relocated_amoeba_feeds``: an amoeba moved by Escape or carried by Holding feeds
+    at its new space at once, and this replaces its own phase-1 turn (no Struggle from an
+    interrupt). An amoeba in the middle of its own turn (a Struggle attacker following its
+    target) is left to that turn."""
+    if any(f["kind"] in ("feed", "attack") and f.get("player") == player
+           and f.get("amoeba") == amoeba for f in state.stack):
+        return
+    state.players[player].amoeba_done[amoeba] = True
+    state.stack.append(
+        {"kind": "feed", "player": player, "amoeba": amoeba, "struggle_used": True}
+    )
 
 
 def cling_candidates(rules, state, frame) -> list[tuple[int, int]]:

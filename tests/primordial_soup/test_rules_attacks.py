@@ -1,0 +1,503 @@
+"""Rule tests: attacks in phase 1 (spec sections 5 and 9): Struggle for Survival, Escape,
+Defense, Armor, Persistence, and Holding following an escaping target.
+
+The usual position: player 0's amoeba #1 (the attacker, with Struggle) and player 1's
+amoeba #1 (the target) share space 13, which has no food; the environment card has no drift,
+so drifting stays. Neighbours of 13 on layout A::
+
+        8
+    12  13  14
+        18
+
+Action indices: ``attack`` (relative owner, amoeba number - 1); ``defend`` 0 Escape,
+1 Defense. A Defense fight rolls the attacker's die first, then the defender's.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from primeval.envs.primordial_soup.actions import MEAL_INDEX, TAKE_INDEX
+from primeval.envs.primordial_soup.rules import PrimordialSoupRules
+from tests.primordial_soup.builders import (
+    ScriptedDice,
+    give_gene,
+    put,
+    run,
+    set_cubes,
+    table,
+    total_cubes,
+)
+
+SPACE = 13
+ESCAPE, DEFENSE = 0, 1
+DRIFT, ACTIVE = 0, 1
+EMPTY = [0, 0, 0, 0]
+
+
+def assert_conserved(rules: PrimordialSoupRules, state) -> None:
+    """55 cubes of each colour in play, none negative anywhere; BP never negative."""
+    for colour in range(state.num_players):
+        assert total_cubes(state, colour) == rules.config.cubes_per_colour
+        assert state.supply[colour] >= 0
+    assert all(count >= 0 for space in state.cubes for count in space)
+    assert all(ps.bp >= 0 for ps in state.players)
+
+
+def play(rules: PrimordialSoupRules, state, segment: str, *index: int, dice=()):
+    """Apply one action with scripted dice; check that the input is untouched, that every
+    scripted die was used and that cubes are conserved."""
+    before = state.to_dict()
+    rng = ScriptedDice(dice)
+    new = rules.apply(state, rules.layout.encode(segment, *index), rng)
+    assert state.to_dict() == before, "apply mutated its input"
+    assert rng.values == [], f"dice not rolled: {rng.values}"
+    assert_conserved(rules, new)
+    return new
+
+
+def segment_options(rules, state, segment: str) -> set:
+    """The legal indices of one action segment."""
+    result = set()
+    for a in rules.legal_actions(state):
+        seg, index = rules.layout.decode(a)
+        if seg == segment:
+            result.add(index)
+    return result
+
+
+def pending(state) -> tuple[str, int, int]:
+    """The pending decision as (kind, player, amoeba number 1..7)."""
+    f = state.stack[-1]
+    return f["kind"], f["player"], f["amoeba"] + 1
+
+
+def space_of(state, player: int, number: int) -> int:
+    return state.players[player].amoeba_space[number - 1]
+
+
+def damage(state, player: int, number: int) -> int:
+    return state.players[player].amoeba_damage[number - 1]
+
+
+def struggle_table(target_genes=(), attacker_genes=("struggle",), **config):
+    """The usual position, phase 1 started: player 0's amoeba #1 is about to feed on the
+    empty space 13, where player 1's amoeba #1 stands (it has not had its turn yet)."""
+    rules, state = table(**config)
+    put(state, 0, 1, SPACE)
+    put(state, 1, 1, SPACE)
+    set_cubes(state, SPACE, EMPTY)
+    for key in attacker_genes:
+        give_gene(state, 0, key)
+    for key in target_genes:
+        give_gene(state, 1, key)
+    state.environment_card = next(
+        i for i, c in enumerate(rules.config.environment_deck) if c[0] == "none")
+    state = run(rules, state, {"kind": "phase1"})
+    state = play(rules, state, "move", DRIFT)
+    assert pending(state) == ("feed", 0, 1)
+    return rules, state
+
+
+# Struggle for Survival ---------------------------------------------------------------------
+
+
+def test_struggle_offered_only_when_the_standard_meal_is_impossible():
+    """Spec §5.1 (Struggle) and §8 phase 1: an amoeba that would starve may attack another
+    amoeba on its space; with the standard meal there it must eat instead."""
+    rules, state = struggle_table()
+    assert segment_options(rules, state, "attack") == {(1, 0)}
+    assert segment_options(rules, state, "pass") == {0}
+    rules, fed = table()
+    put(fed, 0, 1, SPACE)
+    put(fed, 1, 1, SPACE)
+    give_gene(fed, 0, "struggle")
+    run(rules, fed, {"kind": "feed", "player": 0, "amoeba": 0, "struggle_used": False})
+    assert segment_options(rules, fed, "attack") == set()
+
+
+def test_struggle_success_eats_the_target_and_leaves_1_cube_of_each_colour():
+    """Spec §9 (Struggle, success): pay 1 BP; a target without defences is removed and
+    1 cube of each colour goes into the space; the attacker neither eats, excretes nor
+    starves. The eaten amoeba misses its own phase-1 turn::
+
+        13: [A0 #1, B1 #1], no food  ->  13: [A0 #1], cubes [1, 1, 1, 1]
+    """
+    rules, state = struggle_table()
+    state = play(rules, state, "attack", 1, 0)
+    assert state.stack == []  # player 1's amoeba was eaten: no turn for it
+    assert space_of(state, 1, 1) == -1
+    assert state.cubes[SPACE] == [1, 1, 1, 1]
+    assert damage(state, 0, 1) == 0
+    assert state.players[0].bp == 3
+    assert state.players[1].bp == 4
+
+
+def test_struggle_cubes_limited_by_the_supply():
+    """Spec §7 and §8 (limited cubes): the violent-death cubes are placed only as far as the
+    supply allows, never another colour instead."""
+    rules, state = struggle_table()
+    set_cubes(state, 0, [2, 2, 2 + state.supply[2], 2])  # park all of colour 2 on space 0
+    assert state.supply[2] == 0
+    state = play(rules, state, "attack", 1, 0)
+    assert state.cubes[SPACE] == [1, 1, 0, 1]
+
+
+def test_struggle_may_target_own_amoebas():
+    """Spec §5.1 and §9 (Struggle): the target may be one's own amoeba."""
+    rules, state = table()
+    put(state, 0, 1, SPACE)
+    put(state, 0, 2, SPACE)
+    set_cubes(state, SPACE, EMPTY)
+    give_gene(state, 0, "struggle")
+    run(rules, state, {"kind": "feed", "player": 0, "amoeba": 0, "struggle_used": False})
+    assert segment_options(rules, state, "attack") == {(0, 1)}
+    state = play(rules, state, "attack", 0, 1)
+    assert space_of(state, 0, 2) == -1
+    assert space_of(state, 0, 1) == SPACE
+    assert state.cubes[SPACE] == [1, 1, 1, 1]
+
+
+def test_struggle_cannot_target_armored_amoebas():
+    """Spec §5.2 (Armor) and §9: in phase 1 armored amoebas cannot be attacked; with no
+    other target the amoeba simply starves."""
+    def position(with_third: bool):
+        rules, state = table()
+        put(state, 0, 1, SPACE)
+        put(state, 1, 1, SPACE)
+        if with_third:
+            put(state, 2, 1, SPACE)
+        set_cubes(state, SPACE, EMPTY)
+        give_gene(state, 0, "struggle")
+        give_gene(state, 1, "armor")
+        run(rules, state, {"kind": "feed", "player": 0, "amoeba": 0, "struggle_used": False})
+        return rules, state
+
+    rules, state = position(with_third=True)
+    assert segment_options(rules, state, "attack") == {(2, 0)}
+    rules, state = position(with_third=False)
+    assert state.stack == []
+    assert damage(state, 0, 1) == 1
+    assert space_of(state, 1, 1) == SPACE
+
+
+def test_struggle_needs_a_bp():
+    """Spec §5.1 (Struggle): an attack costs 1 BP; without BP there is no attack."""
+    rules, state = table()
+    put(state, 0, 1, SPACE)
+    put(state, 1, 1, SPACE)
+    set_cubes(state, SPACE, EMPTY)
+    give_gene(state, 0, "struggle")
+    state.players[0].bp = 0
+    run(rules, state, {"kind": "feed", "player": 0, "amoeba": 0, "struggle_used": False})
+    assert state.stack == []
+    assert damage(state, 0, 1) == 1
+
+
+def test_struggle_is_optional():
+    """Spec §5.1 (Struggle): the amoeba *may* attack; it may also starve."""
+    rules, state = struggle_table()
+    state = play(rules, state, "pass")
+    assert damage(state, 0, 1) == 1
+    assert space_of(state, 1, 1) == SPACE
+    assert state.players[0].bp == 4
+
+
+# Defense -----------------------------------------------------------------------------------
+
+
+def test_defense_won_by_the_defender_makes_the_attacker_starve():
+    """Spec §5.1 (Defense) and §9: for 1 BP the attack becomes a die fight; the defender
+    rolls higher and survives; the attacker starves (+1 DP) and eats nothing."""
+    rules, state = struggle_table(target_genes=("defense",))
+    state = play(rules, state, "attack", 1, 0)
+    assert pending(state) == ("defend", 1, 1)
+    assert segment_options(rules, state, "defend") == {DEFENSE}
+    assert segment_options(rules, state, "pass") == {0}
+    state = play(rules, state, "defend", DEFENSE, dice=[2, 5])
+    assert space_of(state, 1, 1) == SPACE
+    assert damage(state, 0, 1) == 1
+    assert state.cubes[SPACE] == EMPTY
+    assert [state.players[0].bp, state.players[1].bp] == [3, 3]
+    assert pending(state) == ("move", 1, 1)  # the defender still takes its turn
+
+
+def test_defense_won_by_the_attacker_eats_the_target():
+    """Spec §5.1 (Defense) and §9 (adopted: 1 cube of each colour after a fight the
+    attacker wins): the attacker rolls higher and eats the defender."""
+    rules, state = struggle_table(target_genes=("defense",))
+    state = play(rules, state, "attack", 1, 0)
+    state = play(rules, state, "defend", DEFENSE, dice=[6, 1])
+    assert space_of(state, 1, 1) == -1
+    assert damage(state, 0, 1) == 0
+    assert state.cubes[SPACE] == [1, 1, 1, 1]
+    assert state.stack == []
+
+
+def test_defense_fight_ties_are_rerolled():
+    """Spec §5.1 (Defense): both roll a die, the higher wins, ties re-roll."""
+    rules, state = struggle_table(target_genes=("defense",))
+    state = play(rules, state, "attack", 1, 0)
+    state = play(rules, state, "defend", DEFENSE, dice=[4, 4, 1, 1, 3, 2])
+    assert space_of(state, 1, 1) == -1
+    assert state.dice == (3, 2)
+
+
+def test_defense_needs_a_bp():
+    """Spec §5.1 (Defense): the fight costs 1 BP; without BP the target cannot defend."""
+    rules, state = struggle_table(target_genes=("defense",))
+    state.players[1].bp = 0
+    state = play(rules, state, "attack", 1, 0)
+    assert space_of(state, 1, 1) == -1
+
+
+def test_the_target_may_yield_instead_of_defending():
+    """Spec §9: defences are open to the target's owner, not compulsory."""
+    rules, state = struggle_table(target_genes=("defense",))
+    state = play(rules, state, "attack", 1, 0)
+    state = play(rules, state, "pass")
+    assert space_of(state, 1, 1) == -1
+    assert state.players[1].bp == 4
+
+
+# Escape ------------------------------------------------------------------------------------
+
+
+def test_escape_out_of_turn_move_makes_the_attack_fail():
+    """Spec §5.1 (Escape) and §9: for 1 BP the target makes an out-of-turn active move; if
+    it leaves the space the attack fails and the attacker starves. The escaped amoeba does
+    not feed now; it takes its own phase-1 turn later, from the new space::
+
+        13 -> 14   (die 3 = East)
+    """
+    rules, state = struggle_table(target_genes=("escape",))
+    state = play(rules, state, "attack", 1, 0)
+    assert pending(state) == ("defend", 1, 1)
+    assert rules.current_player(state) == 1
+    assert segment_options(rules, state, "defend") == {ESCAPE}
+    state = play(rules, state, "defend", ESCAPE, dice=[3])
+    assert space_of(state, 1, 1) == 14
+    assert damage(state, 0, 1) == 1
+    assert [state.players[0].bp, state.players[1].bp] == [3, 3]
+    assert pending(state) == ("move", 1, 1)
+    assert state.cubes[14] == [2, 2, 2, 2]
+
+
+def test_escape_is_free_with_streamlining():
+    """Spec §5.1 (Streamlining, Escape): Escape moves cost no BP with Streamlining, so even
+    a player without BP can escape."""
+    rules, state = struggle_table(target_genes=("escape", "streamlining"))
+    state.players[1].bp = 0
+    state = play(rules, state, "attack", 1, 0)
+    assert segment_options(rules, state, "defend") == {ESCAPE}
+    state = play(rules, state, "defend", ESCAPE, dice=[4])
+    assert space_of(state, 1, 1) == 18
+    assert state.players[1].bp == 0
+    assert damage(state, 0, 1) == 1
+
+
+def test_escape_needs_a_bp_without_streamlining():
+    """Spec §5.1 (Escape): the move costs 1 BP; without BP there is no Escape."""
+    rules, state = struggle_table(target_genes=("escape",))
+    state.players[1].bp = 0
+    state = play(rules, state, "attack", 1, 0)
+    assert space_of(state, 1, 1) == -1
+
+
+@pytest.mark.parametrize(("face", "why"), [(5, "stay"), (2, "island")])
+def test_failed_escape_leaves_the_target_to_be_eaten(face, why):
+    """Spec §9 (Escape): the escape may fail (a 5, or an obstacle); then the attack goes
+    on and, with no other defence, succeeds. The BP is still spent."""
+    rules, state = table()
+    put(state, 0, 1, 12)  # north of 12 is the island
+    put(state, 1, 1, 12)
+    set_cubes(state, 12, EMPTY)
+    give_gene(state, 0, "struggle")
+    give_gene(state, 1, "escape")
+    run(rules, state, {"kind": "feed", "player": 0, "amoeba": 0, "struggle_used": False})
+    state = play(rules, state, "attack", 1, 0)
+    state = play(rules, state, "defend", ESCAPE, dice=[face])
+    assert space_of(state, 1, 1) == -1
+    assert state.players[1].bp == 3
+    assert damage(state, 0, 1) == 0
+    assert state.cubes[12] == [1, 1, 1, 1]
+
+
+def test_escape_uses_movement_genes_and_tentacle():
+    """Spec §5.1 (Escape): all movement genes apply to the escape move: Movement II chooses
+    the direction, Tentacle takes cubes along."""
+    rules, state = struggle_table(target_genes=("escape", "movement_2", "tentacle"))
+    set_cubes(state, SPACE, [0, 0, 1, 3])  # still no meal for player 0 (colour 1 missing)
+    state = play(rules, state, "attack", 1, 0)
+    state = play(rules, state, "defend", ESCAPE)
+    assert pending(state) == ("direction", 1, 1)
+    state = play(rules, state, "direction", 0)  # West
+    assert pending(state) == ("tentacle", 1, 1)
+    # player 1's relative colours: +0 = 1, +1 = 2, +2 = 3, +3 = 0
+    state = play(rules, state, "tentacle", TAKE_INDEX[(0, 1, 2, 0)])
+    assert space_of(state, 1, 1) == 12
+    assert state.cubes[SPACE] == [0, 0, 0, 1]
+    assert state.cubes[12] == [2, 2, 3, 4]
+    assert damage(state, 0, 1) == 1
+
+
+def test_escape_then_defense_in_one_attack():
+    """Spec §5.1 (Escape + Defense) and §9: a player with both may use both against one
+    attack, each once: a failed Escape (die 5) is followed by a Defense fight."""
+    rules, state = struggle_table(target_genes=("escape", "defense"))
+    state = play(rules, state, "attack", 1, 0)
+    assert segment_options(rules, state, "defend") == {ESCAPE, DEFENSE}
+    state = play(rules, state, "defend", ESCAPE, dice=[5])
+    assert pending(state) == ("defend", 1, 1)
+    assert segment_options(rules, state, "defend") == {DEFENSE}
+    state = play(rules, state, "defend", DEFENSE, dice=[1, 6])
+    assert space_of(state, 1, 1) == SPACE
+    assert damage(state, 0, 1) == 1
+    assert state.players[1].bp == 2
+
+
+# Persistence -------------------------------------------------------------------------------
+
+
+def test_persistence_gives_a_failed_struggle_one_free_retry():
+    """Spec §5.2 (Persistence) and §9: if a Struggle fails, one free second attempt (no
+    BP); the defender may defend again. A second failure starves the attacker."""
+    rules, state = struggle_table(target_genes=("defense",),
+                                  attacker_genes=("struggle", "persistence"))
+    state = play(rules, state, "attack", 1, 0)
+    state = play(rules, state, "defend", DEFENSE, dice=[1, 2])
+    assert pending(state) == ("retry", 0, 1)
+    assert segment_options(rules, state, "attack") == {(1, 0)}
+    assert damage(state, 0, 1) == 0
+    retried = play(rules, state, "attack", 1, 0)
+    assert retried.players[0].bp == 3  # only the first attack was paid
+    won = play(rules, retried, "defend", DEFENSE, dice=[6, 5])
+    assert space_of(won, 1, 1) == -1
+    assert damage(won, 0, 1) == 0
+    assert won.cubes[SPACE] == [1, 1, 1, 1]
+    lost = play(rules, retried, "defend", DEFENSE, dice=[5, 6])
+    assert space_of(lost, 1, 1) == SPACE
+    assert damage(lost, 0, 1) == 1
+    assert pending(lost) == ("move", 1, 1)  # no third attempt
+    declined = play(rules, state, "pass")
+    assert damage(declined, 0, 1) == 1
+
+
+def test_persistence_retry_after_the_target_escaped():
+    """Spec §5.2 (Persistence): the retry may go against another amoeba still on the
+    attacker's space after the first target escaped."""
+    rules, state = table()
+    put(state, 0, 1, SPACE)
+    put(state, 1, 1, SPACE)
+    put(state, 2, 1, SPACE)
+    set_cubes(state, SPACE, EMPTY)
+    give_gene(state, 0, "struggle")
+    give_gene(state, 0, "persistence")
+    give_gene(state, 1, "escape")
+    run(rules, state, {"kind": "feed", "player": 0, "amoeba": 0, "struggle_used": False})
+    state = play(rules, state, "attack", 1, 0)
+    state = play(rules, state, "defend", ESCAPE, dice=[3])
+    assert pending(state) == ("retry", 0, 1)
+    assert segment_options(rules, state, "attack") == {(2, 0)}
+    state = play(rules, state, "attack", 2, 0)
+    assert space_of(state, 2, 1) == -1
+    assert damage(state, 0, 1) == 0
+    assert state.players[0].bp == 3
+
+
+def test_persistence_gives_the_defender_a_second_fight():
+    """Spec §5.2 (Persistence): a failed Defense fight gets one free second fight."""
+    rules, state = struggle_table(target_genes=("defense", "persistence"))
+    state = play(rules, state, "attack", 1, 0)
+    saved = play(rules, state, "defend", DEFENSE, dice=[5, 3, 2, 4])
+    assert space_of(saved, 1, 1) == SPACE
+    assert damage(saved, 0, 1) == 1
+    assert saved.players[1].bp == 3  # the second fight is free
+    eaten = play(rules, state, "defend", DEFENSE, dice=[5, 3, 4, 2])
+    assert space_of(eaten, 1, 1) == -1
+
+
+# Once per amoeba; Holding follows ----------------------------------------------------------
+
+
+def test_struggle_once_per_amoeba():
+    """Spec §5.1 (Struggle): one attack attempt per amoeba: after a failed attack (without
+    Persistence) the attacker starves at once, even with another target there."""
+    rules, state = table()
+    put(state, 0, 1, SPACE)
+    put(state, 1, 1, SPACE)
+    put(state, 2, 1, SPACE)
+    set_cubes(state, SPACE, EMPTY)
+    give_gene(state, 0, "struggle")
+    give_gene(state, 1, "escape")
+    run(rules, state, {"kind": "feed", "player": 0, "amoeba": 0, "struggle_used": False})
+    assert segment_options(rules, state, "attack") == {(1, 0), (2, 0)}
+    state = play(rules, state, "attack", 1, 0)
+    state = play(rules, state, "defend", ESCAPE, dice=[3])
+    assert state.stack == []
+    assert damage(state, 0, 1) == 1
+    assert space_of(state, 2, 1) == SPACE
+
+
+def test_attacker_follows_escaping_target_with_holding_and_feeds_there():
+    """Spec §9 (Holding follows an escaping target, S6 FAQ): the attack still ends; in
+    phase 1 the attacker may then eat normally at the new space if the food is there::
+
+        13 (no food) -> 14 (food): the target escapes East, the attacker clings on
+    """
+    rules, state = struggle_table(target_genes=("escape",),
+                                  attacker_genes=("struggle", "holding"))
+    state = play(rules, state, "attack", 1, 0)
+    state = play(rules, state, "defend", ESCAPE, dice=[3])
+    assert pending(state) == ("cling", 0, 1)
+    state = play(rules, state, "cling")
+    assert (space_of(state, 0, 1), space_of(state, 1, 1)) == (14, 14)
+    assert pending(state) == ("feed", 0, 1)
+    assert segment_options(rules, state, "attack") == set()
+    state = play(rules, state, "eat", MEAL_INDEX[(1, 1, 1)])
+    assert damage(state, 0, 1) == 0
+    assert state.cubes[14] == [4, 1, 1, 1]
+    assert space_of(state, 1, 1) == 14
+    assert pending(state) == ("move", 1, 1)
+
+
+def test_attacker_following_escaping_target_cannot_struggle_again():
+    """Spec §5.1 (Struggle: one attempt per amoeba) and §9: after following the escaping
+    target, without food at the new space the attacker starves; no second attack."""
+    rules, state = struggle_table(target_genes=("escape",),
+                                  attacker_genes=("struggle", "holding"))
+    set_cubes(state, 14, EMPTY)
+    state = play(rules, state, "attack", 1, 0)
+    state = play(rules, state, "defend", ESCAPE, dice=[3])
+    state = play(rules, state, "cling")
+    assert (space_of(state, 0, 1), space_of(state, 1, 1)) == (14, 14)
+    assert damage(state, 0, 1) == 1
+    assert pending(state) == ("move", 1, 1)
+
+
+def test_struggle_offered_alongside_a_gene_meal():
+    """Spec §8 phase 1: without the standard meal, Struggle is open even when a feeding
+    gene could feed the amoeba (feeding genes never have to be used)."""
+    rules, state = struggle_table(attacker_genes=("struggle", "substitution"))
+    set_cubes(state, SPACE, [0, 2, 2, 0])
+    assert {rules.layout.decode(a)[0] for a in rules.legal_actions(state)} == {
+        "eat", "attack", "pass"}
+    state = play(rules, state, "attack", 1, 0)
+    assert space_of(state, 1, 1) == -1
+    assert state.cubes[SPACE] == [1, 3, 3, 1]
+
+
+def test_escape_with_speed_may_move_twice():
+    """Spec §5.1 (Escape): Speed applies to the escape move too (a second move, no extra
+    BP); the attacker starves when the target ends elsewhere::
+
+        13 -> 14 -> 9
+    """
+    rules, state = struggle_table(target_genes=("escape", "speed"))
+    state = play(rules, state, "attack", 1, 0)
+    state = play(rules, state, "defend", ESCAPE, dice=[3])
+    assert pending(state) == ("move_again", 1, 1)
+    state = play(rules, state, "move_again", dice=[2])
+    assert space_of(state, 1, 1) == 9
+    assert state.players[1].bp == 3
+    assert damage(state, 0, 1) == 1
