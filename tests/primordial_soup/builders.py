@@ -102,3 +102,40 @@ def legal(rules: PrimordialSoupRules, state: GameState) -> set[str]:
 
 def total_cubes(state: GameState, colour: int) -> int:
     return sum(c[colour] for c in state.cubes) + state.supply[colour]
+
+
+def assert_conserved(rules: PrimordialSoupRules, state) -> None:
+    """55 cubes of each colour in play, none negative anywhere; BP never negative."""
+    for colour in range(state.num_players):
+        assert total_cubes(state, colour) == rules.config.cubes_per_colour
+        assert state.supply[colour] >= 0
+    assert all(count >= 0 for space in state.cubes for count in space)
+    assert all(ps.bp >= 0 for ps in state.players)
+
+
+def play(rules: PrimordialSoupRules, state, segment: str, *index: int, dice=()):
+    """Apply one action with scripted dice; check that the input is untouched, that every
+    scripted die was used and that cubes are conserved."""
+    before = state.to_dict()
+    rng = ScriptedDice(dice)
+    new = rules.apply(state, rules.layout.encode(segment, *index), rng)
+    assert state.to_dict() == before, "apply mutated its input"
+    assert rng.values == [], f"dice not rolled: {rng.values}"
+    assert_conserved(rules, new)
+    return new
+
+
+def segment_options(rules, state, segment: str) -> set:
+    """The legal indices of one action segment."""
+    result = set()
+    for a in rules.legal_actions(state):
+        seg, index = rules.layout.decode(a)
+        if seg == segment:
+            result.add(index)
+    return result
+
+
+def pending(state) -> tuple[str, int, int]:
+    """The pending decision as (kind, player, amoeba number 1..7)."""
+    f = state.stack[-1]
+    return f["kind"], f["player"], f["amoeba"] + 1

@@ -18,31 +18,18 @@ import pytest
 from primeval.envs.core.errors import IllegalActionError
 from primeval.envs.primordial_soup.data import GENE_INDEX, GENES
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
-from tests.primordial_soup.builders import ScriptedDice, put, run, table, total_cubes
+from tests.primordial_soup.builders import (
+    ScriptedDice,
+    assert_conserved,
+    play,
+    put,
+    run,
+    segment_options,
+    table,
+)
 
 #: Environment card drawn by the scripted setup rolls (index into the default deck).
 SETUP_CARD = 5
-
-
-def assert_conserved(rules: PrimordialSoupRules, state) -> None:
-    """55 cubes of each colour in play, none negative anywhere; BP never negative."""
-    for colour in range(state.num_players):
-        assert total_cubes(state, colour) == rules.config.cubes_per_colour
-        assert state.supply[colour] >= 0
-    assert all(count >= 0 for space in state.cubes for count in space)
-    assert all(ps.bp >= 0 for ps in state.players)
-
-
-def play(rules: PrimordialSoupRules, state, segment: str, *index: int, dice=()):
-    """Apply one action with scripted dice; check that the input is untouched, that every
-    scripted die was used and that cubes are conserved."""
-    before = state.to_dict()
-    rng = ScriptedDice(dice)
-    new = rules.apply(state, rules.layout.encode(segment, *index), rng)
-    assert state.to_dict() == before, "apply mutated its input"
-    assert rng.values == [], f"dice not rolled: {rng.values}"
-    assert_conserved(rules, new)
-    return new
 
 
 def new_game(num_players: int, rolls: list[int], **config):
@@ -62,16 +49,6 @@ def choose_start_spaces(rules, state, spaces: list[int]):
         choosers.append(rules.current_player(state))
         state = play(rules, state, "start_space", space - 1)
     return state, choosers
-
-
-def segment_options(rules, state, segment: str) -> set:
-    """The legal indices of one action segment."""
-    result = set()
-    for a in rules.legal_actions(state):
-        seg, index = rules.layout.decode(a)
-        if seg == segment:
-            result.add(index)
-    return result
 
 
 # Start spaces ------------------------------------------------------------------------------
