@@ -84,7 +84,7 @@ def run(rules: PrimordialSoupRules, state: GameState, *frames: dict, rng=None) -
     """Push frames (the first one ends on top) and carry out steps up to the next decision."""
     for frame in reversed(frames):
         state.stack.append(dict(frame))
-    rules._advance(state, rng if rng is not None else ScriptedDice([]))
+    rules.advance(state, rng if rng is not None else ScriptedDice([]))
     return state
 
 

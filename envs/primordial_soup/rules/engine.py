@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from primeval.envs.core.errors import IllegalActionError
+from primeval.envs.core.frames import FrameRules
 from primeval.envs.primordial_soup.actions import LAYOUT
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
 from primeval.envs.primordial_soup.data import GENES
@@ -24,14 +24,11 @@ from primeval.envs.primordial_soup.rules import (  # noqa: F401  (register the f
     setup,
 )
 from primeval.envs.primordial_soup.rules.common import draw_environment_card
-from primeval.envs.primordial_soup.rules.registry import DECISIONS, STEPS
+from primeval.envs.primordial_soup.rules.registry import REGISTRY
 from primeval.envs.primordial_soup.state import GameState, PlayerState
 
-#: The action id of ``pass`` (declining the current choice).
-PASS = LAYOUT.encode("pass")
 
-
-class PrimordialSoupRules:
+class PrimordialSoupRules(FrameRules):
     """Primordial Soup for 3 or 4 players.
 
     Args:
@@ -39,6 +36,7 @@ class PrimordialSoupRules:
     """
 
     name = "primordial_soup"
+    registry = REGISTRY
 
     def __init__(self, config: PrimordialSoupConfig | None = None, **overrides) -> None:
         if config is None:
@@ -74,14 +72,10 @@ class PrimordialSoupRules:
             stack=[{"kind": "setup_order"}],
         )
         draw_environment_card(state, rng)
-        self._advance(state, rng)
+        self.advance(state, rng)
         return state
 
-    # Queries ---------------------------------------------------------------------------------
-
-    def current_player(self, state: GameState) -> int:
-        """The seat to decide now, or -1 when the game is over."""
-        return state.stack[-1]["player"] if state.stack else -1
+    # Queries -------------------------------------------------------------------------------
 
     def is_terminal(self, state: GameState) -> bool:
         return state.phase == "game_over"
@@ -90,92 +84,7 @@ class PrimordialSoupRules:
         """Ladder positions; the farthest marker wins (markers never share a space)."""
         return [float(ps.score) for ps in state.players]
 
-    def phase_name(self, state: GameState) -> str:
-        return state.phase
-
-    def decision_name(self, state: GameState) -> str:
-        """The pending decision's kind (``"feed"``, ``"buy"``, ...), or ``""`` at the end."""
-        return state.stack[-1]["kind"] if state.stack else ""
-
-    def legal_mask(self, state: GameState) -> np.ndarray:
-        """Boolean mask over all action ids; all False when the game is over."""
-        mask = self.layout.empty_mask()
-        if state.stack:
-            frame = state.stack[-1]
-            DECISIONS[frame["kind"]].legal(self, state, frame, mask)
-        return mask
-
-    def legal_actions(self, state: GameState) -> list[int]:
-        return np.flatnonzero(self.legal_mask(state)).tolist()
-
-    def describe_decision(self, state: GameState) -> str:
-        """The pending decision in words."""
-        if not state.stack:
-            return "game over"
-        frame = state.stack[-1]
-        fields = dict(frame)
-        if "amoeba" in frame:
-            fields["number"] = frame["amoeba"] + 1
-        return DECISIONS[frame["kind"]].describe.format(**fields)
-
-    def action_to_str(self, state: GameState | None, action: int) -> str:
-        return self.layout.describe(action)
-
     def to_text(self, state: GameState) -> str:
         from primeval.envs.primordial_soup.render import to_text
 
         return to_text(state, self.config)
-
-    # Transitions -----------------------------------------------------------------------------
-
-    def apply(self, state: GameState, action: int, rng: np.random.Generator) -> GameState:
-        """Return the state after ``action``; ``state`` itself is never changed.
-
-        Raises:
-            IllegalActionError: the action is not legal now; the message names the action,
-                its meaning, the phase, the pending decision and some legal choices.
-        """
-        mask = self.legal_mask(state)
-        if not (0 <= action < self.layout.n) or not mask[action]:
-            raise IllegalActionError(self._illegal_message(state, action, mask))
-        new = state.copy()
-        frame = new.stack[-1]
-        segment, index = self.layout.decode(action)
-        DECISIONS[frame["kind"]].apply(self, new, frame, segment, index, rng)
-        self._advance(new, rng)
-        return new
-
-    def _advance(self, state: GameState, rng: np.random.Generator) -> None:
-        """Carry out automatic steps until a player must decide or the game is over.
-
-        A decision whose only legal option is ``pass`` (nothing to buy, no Holding amoeba
-        that could cling, ...) is not a choice: it is resolved here as ``pass``.
-        """
-        while state.stack:
-            frame = state.stack[-1]
-            kind = frame["kind"]
-            if kind in STEPS:
-                STEPS[kind](self, state, frame, rng)
-                continue
-            mask = self.layout.empty_mask()
-            DECISIONS[kind].legal(self, state, frame, mask)
-            count = int(mask.sum())
-            if count == 0:
-                raise RuntimeError(f"no legal action for decision {frame}")
-            if count == 1 and mask[PASS]:
-                DECISIONS[kind].apply(self, state, frame, "pass", 0, rng)
-                continue
-            return
-
-    def _illegal_message(self, state: GameState, action, mask: np.ndarray) -> str:
-        if 0 <= action < self.layout.n:
-            meaning = self.layout.describe(action)
-        else:
-            meaning = f"out of range 0..{self.layout.n - 1}"
-        legal = np.flatnonzero(mask)
-        shown = ", ".join(f"{a}={self.layout.describe(a)}" for a in legal[:8])
-        more = f" (+{len(legal) - 8} more)" if len(legal) > 8 else ""
-        return (
-            f"illegal action {action} ({meaning}) in phase {state.phase!r}: "
-            f"{self.describe_decision(state)}; legal: {shown}{more}"
-        )

@@ -1,0 +1,176 @@
+"""Procedure frames: the shared engine of games whose turns are stacks of small steps.
+
+A game's state keeps a *procedure stack* (``state.stack``): a list of small dicts, each a
+step of the game still to be carried out. The top frame is either a **decision** of one
+player (``frame["player"]``) or an automatic **step** (dice, income, refills, ...). Interrupts
+are frames pushed on top of the step they interrupt. Each rules module registers its frame
+kinds in the game's :class:`FrameRegistry`; :class:`FrameRules` supplies the
+``GameRules`` methods the adapter needs (current player, legal mask, apply) on top of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from primeval.envs.core.errors import IllegalActionError
+from primeval.envs.core.layout import ActionLayout
+
+Frame = dict[str, Any]
+LegalFn = Callable[[Any, Any, Frame, np.ndarray], None]
+ApplyFn = Callable[[Any, Any, Frame, str, Any, np.random.Generator], None]
+StepFn = Callable[[Any, Any, Frame, np.random.Generator], None]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Handlers of one decision kind.
+
+    ``legal(rules, state, frame, mask)`` marks the legal actions in a boolean mask.
+    ``apply(rules, state, frame, segment, index, rng)`` receives the decoded action with the
+    frame still on top of the stack and pops the frame when the decision is over.
+    ``describe`` is a format string over the frame's fields (plus ``number`` = amoeba + 1).
+    """
+
+    kind: str
+    describe: str
+    legal: LegalFn
+    apply: ApplyFn
+
+
+class FrameRegistry:
+    """The decision and step kinds of one game."""
+
+    def __init__(self) -> None:
+        self.decisions: dict[str, Decision] = {}
+        self.steps: dict[str, StepFn] = {}
+
+    def decision(self, kind: str, describe: str) -> Callable[[type], type]:
+        """Class decorator registering a decision kind with ``legal``/``apply`` statics."""
+
+        def register(cls: type) -> type:
+            if kind in self.decisions or kind in self.steps:
+                raise ValueError(f"frame kind {kind!r} registered twice")
+            self.decisions[kind] = Decision(kind, describe, cls.legal, cls.apply)
+            return cls
+
+        return register
+
+    def step(self, kind: str) -> Callable[[StepFn], StepFn]:
+        """Function decorator registering an automatic step."""
+
+        def register(fn: StepFn) -> StepFn:
+            if kind in self.decisions or kind in self.steps:
+                raise ValueError(f"frame kind {kind!r} registered twice")
+            self.steps[kind] = fn
+            return fn
+
+        return register
+
+
+class FrameRules:
+    """``GameRules`` methods for a game driven by a procedure stack.
+
+    Subclasses set ``registry`` (a :class:`FrameRegistry`), ``layout`` (an
+    :class:`ActionLayout` with a one-entry ``"pass"`` segment) and implement
+    ``initial_state``, ``is_terminal``, ``scores`` and ``to_text``. States need ``stack``,
+    ``phase`` and ``copy()``.
+
+    A decision whose only legal option is ``pass`` is not a choice: :meth:`advance` resolves
+    it as ``pass`` without asking.
+    """
+
+    registry: FrameRegistry
+    layout: ActionLayout
+
+    @property
+    def pass_action(self) -> int:
+        return self.layout.encode("pass")
+
+    def current_player(self, state) -> int:
+        """The seat to decide now, or -1 when the game is over."""
+        return state.stack[-1]["player"] if state.stack else -1
+
+    def phase_name(self, state) -> str:
+        return state.phase
+
+    def decision_name(self, state) -> str:
+        """The pending decision's kind, or ``""`` when the game is over."""
+        return state.stack[-1]["kind"] if state.stack else ""
+
+    def legal_mask(self, state) -> np.ndarray:
+        """Boolean mask over all action ids; all False when the game is over."""
+        mask = self.layout.empty_mask()
+        if state.stack:
+            frame = state.stack[-1]
+            self.registry.decisions[frame["kind"]].legal(self, state, frame, mask)
+        return mask
+
+    def legal_actions(self, state) -> list[int]:
+        return np.flatnonzero(self.legal_mask(state)).tolist()
+
+    def describe_decision(self, state) -> str:
+        """The pending decision in words."""
+        if not state.stack:
+            return "game over"
+        frame = state.stack[-1]
+        fields = dict(frame)
+        if isinstance(frame.get("amoeba"), int):
+            fields["number"] = frame["amoeba"] + 1
+        return self.registry.decisions[frame["kind"]].describe.format(**fields)
+
+    def action_to_str(self, state, action: int) -> str:
+        return self.layout.describe(action)
+
+    def apply(self, state, action: int, rng: np.random.Generator):
+        """Return the state after ``action``; ``state`` itself is never changed.
+
+        Raises:
+            IllegalActionError: the action is not legal now; the message names the action,
+                its meaning, the phase, the pending decision and some legal choices.
+        """
+        mask = self.legal_mask(state)
+        if not (0 <= action < self.layout.n) or not mask[action]:
+            raise IllegalActionError(self._illegal_message(state, action, mask))
+        new = state.copy()
+        frame = new.stack[-1]
+        segment, index = self.layout.decode(action)
+        self.registry.decisions[frame["kind"]].apply(self, new, frame, segment, index, rng)
+        self.advance(new, rng)
+        return new
+
+    def advance(self, state, rng: np.random.Generator) -> None:
+        """Carry out automatic steps until a player must decide or the stack is empty."""
+        decisions, steps = self.registry.decisions, self.registry.steps
+        pass_action = self.pass_action
+        while state.stack:
+            frame = state.stack[-1]
+            kind = frame["kind"]
+            if kind in steps:
+                steps[kind](self, state, frame, rng)
+                continue
+            mask = self.layout.empty_mask()
+            decisions[kind].legal(self, state, frame, mask)
+            count = int(mask.sum())
+            if count == 0:
+                raise RuntimeError(f"{type(self).__name__}: no legal action for {frame}")
+            if count == 1 and mask[pass_action]:
+                decisions[kind].apply(self, state, frame, "pass", 0, rng)
+                continue
+            return
+
+    def _illegal_message(self, state, action, mask: np.ndarray) -> str:
+        if 0 <= action < self.layout.n:
+            meaning = self.layout.describe(action)
+        else:
+            meaning = f"out of range 0..{self.layout.n - 1}"
+        legal = np.flatnonzero(mask)
+        shown = ", ".join(f"{a}={self.layout.describe(a)}" for a in legal[:8])
+        more = f" (+{len(legal) - 8} more)" if len(legal) > 8 else ""
+        return (
+            f"illegal action {action} ({meaning}) in phase {state.phase!r}: "
+            f"{self.describe_decision(state)}; legal: {shown}{more}"
+        )
