@@ -1,0 +1,263 @@
+"""Origin rules helpers: pawns, ranges, tiles, cards, tokens and the end triggers.
+
+Card effects that change a rule (range, straits, evolution, swaps, limits) are read here
+through :func:`effects`, so each rule asks one place what modifies it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from primeval.envs.origin.state import DECKS, EMPTY, NEUTRAL, OriginState
+
+DECK_INDEX = {name: i for i, name in enumerate(DECKS)}
+
+
+# Pawns ----------------------------------------------------------------------------------------
+
+def traits(rules, pawn_type: int) -> tuple[int, int, int]:
+    """(height, width, colour index) of a pawn type."""
+    return rules.data.components.pawn_types[pawn_type]
+
+
+def compatible(new: tuple[int, int, int], ref: tuple[int, int, int], changes: int) -> bool:
+    """Evolution compatibility: at most ``changes`` traits differ (1 by the rules), and each
+    differing trait is legal on its own: any other colour, height +1, width +1."""
+    h, w, c = new
+    rh, rw, rc = ref
+    diffs = 0
+    if h != rh:
+        if h != rh + 1:
+            return False
+        diffs += 1
+    if w != rw:
+        if w != rw + 1:
+            return False
+        diffs += 1
+    if c != rc:
+        diffs += 1
+    return diffs <= changes
+
+
+# Card effects in force --------------------------------------------------------------------------
+
+def effects(rules, state: OriginState, player: int, kind: str) -> list[dict[str, Any]]:
+    """The effects of this kind in force for a player: their orange cards in play, and the
+    yellow cards they played this turn whose effect lasts for the turn."""
+    cards = rules.data.cards
+    in_force = list(state.permanents[player])
+    if state.current == player:
+        in_force += state.turn_state.get("turn_cards", ())
+    return [cards[c].effect for c in in_force if cards[c].kind == kind]
+
+
+def bonus(rules, state: OriginState, player: int, kind: str, param: str) -> int:
+    """Sum of a numeric parameter over the effects of a kind in force."""
+    return sum(int(e[param]) for e in effects(rules, state, player, kind))
+
+
+def has_effect(rules, state: OriginState, player: int, kind: str) -> bool:
+    return bool(effects(rules, state, player, kind))
+
+
+def add_turn_card(state: OriginState, card: int) -> None:
+    """A yellow card whose effect lasts for the rest of the current turn."""
+    state.turn_state["turn_cards"] = (*state.turn_state.get("turn_cards", ()), card)
+
+
+def move_range(rules, state: OriginState, player: int, territory: int) -> int:
+    """Migrate/Swap range: the pawn's height plus range bonuses and Leadership."""
+    h, _, _ = traits(rules, state.pawn[territory])
+    return (h + bonus(rules, state, player, "range_bonus", "amount")
+            + bonus(rules, state, player, "leadership", "height"))
+
+
+def distances(rules, state: OriginState, player: int) -> np.ndarray:
+    """Step distances for Migrate/Swap (strait crossings free with the right cards)."""
+    world = rules.data.world
+    if has_effect(rules, state, player, "free_straits"):
+        return world.distance_free_straits
+    return world.distance
+
+
+def evolve_changes(rules, state: OriginState, player: int) -> int:
+    """Traits an evolution may change: 1, or more with Mutation/Adaptation."""
+    return max([1] + [int(e["amount"]) for e in effects(rules, state, player, "evolve_changes")])
+
+
+def evolve_distance(rules, state: OriginState, player: int) -> int:
+    """Steps between a new pawn and its reference pawn: 1, or more with Pioneers."""
+    return max([1] + [int(e["distance"])
+                      for e in effects(rules, state, player, "evolve_distance")])
+
+
+def objective_limit(rules, state: OriginState, player: int) -> int:
+    return max([rules.data.components.objective_hand_limit]
+               + [int(e["limit"]) for e in effects(rules, state, player, "objective_limit")])
+
+
+# Legal actions ---------------------------------------------------------------------------------
+
+def evolve_options(rules, state: OriginState, player: int) -> dict[int, list[int]]:
+    """Empty territory -> pawn types that may evolve there (reserve, village, reference)."""
+    if state.villages[player] <= 0:
+        return {}
+    types = [p for p, n in enumerate(state.reserve) if n > 0]
+    if not types:
+        return {}
+    world = rules.data.world
+    reach = evolve_distance(rules, state, player)
+    changes = evolve_changes(rules, state, player)
+    occupied = [t for t, o in enumerate(state.owner) if o != EMPTY]
+    options: dict[int, list[int]] = {}
+    for target in range(world.size):
+        if state.owner[target] != EMPTY:
+            continue
+        refs = {traits(rules, state.pawn[t]) for t in occupied
+                if 1 <= world.distance[target, t] <= reach}
+        ok = [p for p in types if any(compatible(traits(rules, p), r, changes) for r in refs)]
+        if ok:
+            options[target] = ok
+    return options
+
+
+def migrate_options(rules, state: OriginState, player: int) -> dict[int, list[int]]:
+    """Own territory -> empty territories within the pawn's range."""
+    dist = distances(rules, state, player)
+    empty = [t for t, o in enumerate(state.owner) if o == EMPTY]
+    options = {}
+    for src in state.territories_of(player):
+        r = move_range(rules, state, player, src)
+        dests = [t for t in empty if dist[src, t] <= r]
+        if dests:
+            options[src] = dests
+    return options
+
+
+def swap_options(rules, state: OriginState, player: int) -> dict[int, list[int]]:
+    """Own territory -> territories of other players' strictly thinner pawns in range."""
+    dist = distances(rules, state, player)
+    equal_ok = has_effect(rules, state, player, "swap_equal_width")
+    extra_width = bonus(rules, state, player, "leadership", "width")
+    options = {}
+    for src in state.territories_of(player):
+        r = move_range(rules, state, player, src)
+        width = traits(rules, state.pawn[src])[1] + extra_width
+        dests = []
+        for t, o in enumerate(state.owner):
+            if o in (EMPTY, NEUTRAL, player) or dist[src, t] > r:
+                continue
+            other = traits(rules, state.pawn[t])[1]
+            if other < width or (equal_ok and other == width):
+                dests.append(t)
+        if dests:
+            options[src] = dests
+    return options
+
+
+# Tiles -----------------------------------------------------------------------------------------
+
+def can_place(state: OriginState, player: int, level: int) -> bool:
+    """A level-1 tile starts a new column; level N goes on a column whose top is N-1."""
+    return level == 1 or any(col and col[-1] == level - 1 for col in state.columns[player])
+
+
+def place_tile(state: OriginState, player: int, level: int) -> None:
+    if level == 1:
+        state.columns[player].append([1])
+        return
+    for col in state.columns[player]:
+        if col[-1] == level - 1:
+            col.append(level)
+            return
+    raise RuntimeError(f"tile level {level} cannot be placed")
+
+
+def takeable_slots(rules, state: OriginState, player: int, colours) -> list[int]:
+    slot_colours = rules.data.components.slot_colours
+    return [i for i, level in enumerate(state.slots)
+            if level and slot_colours[i] in colours and can_place(state, player, level)]
+
+
+def take_tile(rules, state: OriginState, player: int, slot: int,
+              rng: np.random.Generator) -> None:
+    """Take a face-up tile into one's columns; the slot is refilled from the reserve."""
+    place_tile(state, player, state.slots[slot])
+    state.slots[slot] = draw_reserve_tile(state, rng)
+    check_end(rules, state)
+
+
+def draw_reserve_tile(state: OriginState, rng: np.random.Generator) -> int:
+    """A random face-down tile's level, or 0 when the reserve is empty."""
+    total = sum(state.tile_reserve)
+    if total == 0:
+        return 0
+    pick = int(rng.integers(total))
+    for i, count in enumerate(state.tile_reserve):
+        if pick < count:
+            state.tile_reserve[i] -= 1
+            return i + 1
+        pick -= count
+    raise RuntimeError("unreachable")
+
+
+# Cards -----------------------------------------------------------------------------------------
+
+def draw_cards(rules, state: OriginState, player: int, deck: int, count: int) -> int:
+    """Draw up to ``count`` cards from the top of a deck; returns how many were drawn."""
+    drawn = state.decks[deck][:count]
+    del state.decks[deck][:count]
+    state.hands[player].extend(drawn)
+    check_end(rules, state)
+    return len(drawn)
+
+
+def return_card(rules, state: OriginState, player: int, card: int) -> None:
+    """Put a card from a hand at the bottom of its deck."""
+    state.hands[player].remove(card)
+    state.decks[DECK_INDEX[rules.data.cards[card].colour]].append(card)
+
+
+def cards_in_hand(rules, state: OriginState, player: int, colour: str) -> list[int]:
+    return [c for c in state.hands[player] if rules.data.cards[c].colour == colour]
+
+
+def push_objective_limit(state: OriginState, player: int) -> None:
+    """After a purple draw: return objectives above the hand limit (checked as a step)."""
+    state.stack.append({"kind": "objective_limit", "player": player})
+
+
+# Tokens and the end ------------------------------------------------------------------------------
+
+def check_straits(rules, state: OriginState) -> list[tuple[int, int]]:
+    """Give every strait token whose two ends hold one player's villages to that player.
+
+    Returns (player, strait) pairs taken now.
+    """
+    taken = []
+    for s, (a, b) in enumerate(rules.data.world.straits):
+        if state.strait_owner[s] == -1 and state.owner[a] >= 0 and state.owner[a] == state.owner[b]:
+            state.strait_owner[s] = state.owner[a]
+            taken.append((state.owner[a], s))
+    return taken
+
+
+def end_condition(rules, state: OriginState) -> str | None:
+    """The end trigger that holds now, if any (spec section 6.8)."""
+    if any(not deck for deck in state.decks):
+        return "a deck is empty"
+    if not any(state.slots) and not any(state.tile_reserve):
+        return "every innovation tile has been taken"
+    if not any(state.reserve):
+        return "the pawn reserve is empty"
+    if all(v == 0 for v in state.villages):
+        return "every player has placed all villages"
+    return None
+
+
+def check_end(rules, state: OriginState) -> None:
+    """Latch the end trigger as soon as a condition holds (a later refill does not undo it)."""
+    if not state.end_triggered and end_condition(rules, state) is not None:
+        state.end_triggered = True

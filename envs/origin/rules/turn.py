@@ -1,0 +1,190 @@
+"""A turn (spec sections 6.2-6.5): exactly one of Evolve, Migrate and Swap, cards at any
+point of one's own turn, then the next player (and the final round after the end trigger)."""
+
+from __future__ import annotations
+
+from primeval.envs.origin.rules.common import (
+    check_end,
+    evolve_options,
+    migrate_options,
+    swap_options,
+    traits,
+)
+from primeval.envs.origin.rules.registry import decision, step
+from primeval.envs.origin.state import EMPTY
+
+ACTIONS = ("evolve", "migrate", "swap")
+
+
+def actions_open(state) -> tuple[str, ...]:
+    """Action types the current player may still take this turn: any one as the turn's
+    action, then the extra ones granted by cards."""
+    ts = state.turn_state
+    if not ts.get("action_taken"):
+        return ACTIONS
+    return tuple(ts.get("extra_actions", ()))
+
+
+def action_options(rules, state, player: int) -> dict[str, dict[int, list[int]]]:
+    """Per open action type, the first choice -> second choices that complete it."""
+    found = {}
+    for action in actions_open(state):
+        fn = {"evolve": evolve_options, "migrate": migrate_options, "swap": swap_options}[action]
+        opts = fn(rules, state, player)
+        if opts:
+            found[action] = opts
+    return found
+
+
+@step("begin_turn")
+def begin_turn(rules, state, frame, rng) -> None:
+    state.stack.pop()
+    state.turn += 1
+    state.current = frame["player"]
+    state.turn_state = {}
+    state.stack.append({"kind": "turn", "player": frame["player"]})
+
+
+@decision("turn", "player_{player} takes an action, plays a card or ends the turn")
+class Turn:
+    """The turn menu. The first choice of an action (where to evolve, which pawn migrates or
+    swaps) starts it; ``play_card`` plays a card; ``pass`` ends the turn, allowed once the
+    action is taken or when no action is possible (the player passes the action)."""
+
+    @staticmethod
+    def legal(rules, state, frame, mask) -> None:
+        from primeval.envs.origin.rules.cards import playable_cards
+
+        player = frame["player"]
+        options = action_options(rules, state, player)
+        first = {"evolve": "evolve_at", "migrate": "migrate_from", "swap": "swap_from"}
+        for action, opts in options.items():
+            view = rules.layout.segment_view(mask, first[action])
+            view[list(opts)] = True
+        for card in playable_cards(rules, state, player):
+            rules.layout.allow(mask, "play_card", card)
+        if state.turn_state.get("action_taken") or not options:
+            rules.layout.allow(mask, "pass")
+
+    @staticmethod
+    def apply(rules, state, frame, segment, index, rng) -> None:
+        from primeval.envs.origin.rules.cards import play_card
+
+        player = frame["player"]
+        if segment == "pass":
+            state.stack.pop()
+            state.stack.append({"kind": "end_turn", "player": player})
+        elif segment == "play_card":
+            play_card(rules, state, player, index, rng)
+        else:
+            second = {"evolve_at": "evolve_pawn", "migrate_from": "migrate_to",
+                      "swap_from": "swap_onto"}[segment]
+            state.stack.append({"kind": second, "player": player, "territory": index})
+
+
+def _use_action(state, action: str) -> None:
+    ts = state.turn_state
+    if not ts.get("action_taken"):
+        ts["action_taken"] = True
+    else:
+        extra = list(ts.get("extra_actions", ()))
+        extra.remove(action)
+        ts["extra_actions"] = tuple(extra)
+
+
+def _after_move(state, player: int, entered: int, others: tuple[int, ...] = ()) -> None:
+    """The reward of the territory entered, then the strait checks."""
+    state.stack.append({"kind": "strait_check", "player": player})
+    state.stack.append({"kind": "reward", "player": player, "territory": entered})
+
+
+@decision("evolve_pawn", "player_{player} chooses the pawn evolving onto territory {territory}")
+class EvolvePawn:
+    """Evolve: a reserve pawn and a village go on the empty territory; the pawn must be
+    compatible with a neighbouring pawn (two traits equal, the third another colour or one
+    taller or one wider)."""
+
+    @staticmethod
+    def legal(rules, state, frame, mask) -> None:
+        view = rules.layout.segment_view(mask, "evolve_pawn")
+        view[evolve_options(rules, state, frame["player"])[frame["territory"]]] = True
+
+    @staticmethod
+    def apply(rules, state, frame, segment, index, rng) -> None:
+        state.stack.pop()
+        player, target = frame["player"], frame["territory"]
+        state.reserve[index] -= 1
+        state.villages[player] -= 1
+        state.pawn[target] = index
+        state.owner[target] = player
+        _use_action(state, "evolve")
+        check_end(rules, state)
+        _after_move(state, player, target)
+
+
+@decision("migrate_to", "player_{player} chooses where the pawn on {territory} migrates")
+class MigrateTo:
+    """Migrate: your pawn and its village move to an empty territory at most its height in
+    steps away (through occupied territories, straits included)."""
+
+    @staticmethod
+    def legal(rules, state, frame, mask) -> None:
+        view = rules.layout.segment_view(mask, "migrate_to")
+        view[migrate_options(rules, state, frame["player"])[frame["territory"]]] = True
+
+    @staticmethod
+    def apply(rules, state, frame, segment, index, rng) -> None:
+        state.stack.pop()
+        player, src = frame["player"], frame["territory"]
+        state.pawn[index], state.owner[index] = state.pawn[src], player
+        state.pawn[src], state.owner[src] = -1, EMPTY
+        _use_action(state, "migrate")
+        _after_move(state, player, index)
+
+
+@decision("swap_onto", "player_{player} chooses the pawn that the one on {territory} swaps")
+class SwapOnto:
+    """Swap: your pawn moves (within its range) onto another player's strictly thinner pawn,
+    which goes with its village to the territory yours left. Only you take a reward."""
+
+    @staticmethod
+    def legal(rules, state, frame, mask) -> None:
+        view = rules.layout.segment_view(mask, "swap_onto")
+        view[swap_options(rules, state, frame["player"])[frame["territory"]]] = True
+
+    @staticmethod
+    def apply(rules, state, frame, segment, index, rng) -> None:
+        state.stack.pop()
+        player, src = frame["player"], frame["territory"]
+        other = state.owner[index]
+        state.pawn[index], state.pawn[src] = state.pawn[src], state.pawn[index]
+        state.owner[index], state.owner[src] = player, other
+        _use_action(state, "swap")
+        _after_move(state, player, index)
+
+
+@step("end_turn")
+def end_turn(rules, state, frame, rng) -> None:
+    """Pass to the next player clockwise. After the end is triggered, every player, the
+    triggering one included, plays exactly one final turn; then the game is scored."""
+    state.stack.pop()
+    n = state.num_players
+    player = frame["player"]
+    check_end(rules, state)
+    if state.phase == "final_round":
+        state.final_turns_left -= 1
+        if state.final_turns_left <= 0:
+            state.stack.append({"kind": "final_scoring"})
+            return
+        following = (player + 1) % n
+    elif state.end_triggered:
+        state.phase = "final_round"
+        state.final_turns_left = n
+        following = player if rules.config.final_round_starts_with_trigger else (player + 1) % n
+    else:
+        following = (player + 1) % n
+    state.stack.append({"kind": "begin_turn", "player": following})
+
+
+def pawn_traits(rules, state, territory: int) -> tuple[int, int, int]:
+    return traits(rules, state.pawn[territory])
