@@ -6,7 +6,13 @@ PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed
 PYTEST_ARGS ?= -n 2
 
-.PHONY: install test lint clean
+GAME   ?= primordial_soup
+RUN    ?= runs/$(GAME)
+# The other seats in the evaluation after training (4-player Primordial Soup, 3-player Origin).
+OPPONENTS_primordial_soup := random random random
+OPPONENTS_origin := random random
+
+.PHONY: install test train lint clean
 
 # (Re)install when the project metadata or the pinned versions change.
 $(STAMP): pyproject.toml constraints.txt
@@ -18,6 +24,14 @@ install: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS) tests
+
+# The main job: train the default config of GAME, evaluate it over 400 games, print the table.
+train: $(STAMP)
+	$(VENV)/bin/primeval train --config configs/$(GAME)/default.yaml --out $(RUN)
+	$(VENV)/bin/primeval evaluate --game $(GAME) --quiet --games 400 --seed 1 \
+		--agents ppo:$(RUN)/model.zip $(OPPONENTS_$(GAME)) --json $(RUN)/ppo_vs_random.json
+	$(VENV)/bin/primeval evaluate --game $(GAME) --quiet --games 400 --seed 1 \
+		--agents heuristic $(OPPONENTS_$(GAME)) --json $(RUN)/heuristic_vs_random.json
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from primeval.envs import primordial_soup_v0
+from primeval.envs import origin_v0, primordial_soup_v0
 
-GAMES = {"primordial_soup": primordial_soup_v0}
+GAMES = {"primordial_soup": primordial_soup_v0, "origin": origin_v0}
 
 
 def random_play(game: str, num_players: int, encoder: str, seconds: float, seed: int = 0
@@ -47,12 +47,15 @@ def random_play(game: str, num_players: int, encoder: str, seconds: float, seed:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(GAMES), default="primordial_soup")
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=int, default=None,
+                        help="default: 4 for Primordial Soup, 3 for Origin")
     parser.add_argument("--encoder", default="flat")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.players is None:
+        args.players = 4 if args.game == "primordial_soup" else 3
     runs = [random_play(args.game, args.players, args.encoder, args.seconds, seed=1000 * r)
             for r in range(args.repeats)]
     result = {

@@ -44,7 +44,8 @@ class OriginConfig:
                 f"OriginConfig.{name}={getattr(self, name)!r} is invalid; allowed: {allowed}"
             )
 
-        if isinstance(self.num_players, bool) or self.num_players not in (2, 3, 4):
+        if (not isinstance(self.num_players, int) or isinstance(self.num_players, bool)
+                or self.num_players not in (2, 3, 4)):
             raise bad("num_players", "2, 3 or 4")
         for name in ("map_file", "cards_file", "components_file"):
             value = getattr(self, name)

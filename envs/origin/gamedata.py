@@ -247,6 +247,8 @@ def load_map(path: str | Path | None = None) -> WorldMap:
     _need(isinstance(raw["land_edges"], dict), f, "land_edges",
           "expected a mapping continent: [A-B, ...]")
     for cont, lst in raw["land_edges"].items():
+        _need(cont in continents, f, f"land_edges {cont}",
+              f"unknown continent {cont!r}; continents: {list(continents)}")
         _need(isinstance(lst, list), f, f"land_edges {cont}", "expected a list of 'A-B'")
         for item in lst:
             where = f"land edge {item!r}"

@@ -1,0 +1,311 @@
+"""Text rendering of an Origin state: the canonical readable table.
+
+``to_text(state, rules)`` shows the turn, the phase, whose turn it is, the end trigger and the
+final round, the pending decision in words, the map by continent (every territory's colour,
+pawn, owner and hunting token), the straits and their tokens, the rewards board (tile levels
+by slot colour, the reserve's size), the deck sizes, every player (villages, tile columns,
+tokens, orange cards in play, completed objectives, points by source, hand size by colour) and
+the hand of the player to decide (card ids and names). Players are ``player_0..``; a pawn is
+written ``h2/w1/white`` (height, width, colour). Every line is at most :data:`MAX_WIDTH`.
+
+This is an omniscient debugging view of the table plus one hand; agents observe through the
+encoders, which hide what a seat may not see.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from primeval.envs.origin.actions import pawn_name
+from primeval.envs.origin.gamedata import REWARD_COLOURS
+from primeval.envs.origin.rules import scoring
+from primeval.envs.origin.rules.common import end_condition
+from primeval.envs.origin.state import DECKS, EMPTY, NEUTRAL, OriginState
+
+__all__ = ["MAX_WIDTH", "card_label", "describe_pending", "objective_text", "owner_name",
+           "to_text"]
+
+MAX_WIDTH = 100
+
+_POINT_LABELS = {
+    "objectives": "objectives",
+    "cards_in_hand": "cards",
+    "hunting_tokens": "hunting",
+    "strait_tokens": "straits",
+    "tiles": "tiles",
+    "column_bonus": "column bonus",
+}
+
+
+#: What a frame's ``territory`` is, by decision kind.
+_TERRITORY_ROLE = {
+    "evolve_pawn": "onto",
+    "migrate_to": "pawn on",
+    "swap_onto": "pawn on",
+    "raft_destination": "pawn on",
+    "exchange_second": "first pawn on",
+}
+
+
+def owner_name(owner: int) -> str:
+    """``player_i``, ``neutral`` or ``empty``."""
+    if owner == NEUTRAL:
+        return "neutral"
+    if owner == EMPTY or owner < 0:
+        return "empty"
+    return f"player_{owner}"
+
+
+def objective_text(rules: Any, card: int) -> str:
+    """An objective's condition in words, e.g. ``3 pawns on EU`` (from its data)."""
+    cond = rules.data.cards[card].effect
+    kind = cond.get("kind")
+    if kind == "pawns_on_colour":
+        return f"{cond['count']} pawns on {cond['colour']}"
+    if kind == "pawns_on_continent":
+        return f"{cond['count']} pawns on {cond['continent']}"
+    if kind == "connected_group":
+        where = ("one continent" if cond.get("same_continent")
+                 else f"{cond.get('min_continents', 1)}+ continents")
+        return f"{cond['count']} connected pawns, {where}"
+    if kind == "continents_present":
+        return f"pawns on {cond['count']} continents"
+    if kind == "pawns_with_trait":
+        return f"{cond['count']} pawns of {cond['trait']} {cond['value']}"
+    if kind == "colour_set":
+        return f"{cond['count']} pawns of each colour"
+    if kind == "tokens_owned":
+        return f"{cond['count']} {cond['token']} tokens"
+    if kind == "column_level":
+        return f"a column at level {cond['level']}"
+    if kind == "permanents_in_play":
+        return f"{cond['count']} orange cards in play"
+    params = " ".join(f"{k}={v}" for k, v in cond.items() if k != "kind")
+    return f"{kind} {params}".strip()
+
+
+def card_label(rules: Any, card: int) -> str:
+    """``Y3 Forced March``; orange cards add their level (``P1 Trackers (level 1)``) and
+    objectives their points and, when unnamed, their condition (``O5 (3 pts: 3 pawns on
+    AF)``)."""
+    c = rules.data.cards[card]
+    name = c.id if c.name == c.id else f"{c.id} {c.name}"
+    if c.colour == "purple":
+        what = f": {objective_text(rules, card)}" if c.name == c.id else ""
+        return f"{name} ({c.points} pts{what})"
+    if c.colour == "orange":
+        return f"{name} (level {c.level})"
+    return name
+
+
+def _territory(rules: Any, t: int) -> str:
+    terr = rules.data.world.territories
+    if isinstance(t, int) and 0 <= t < len(terr):
+        return f"{terr[t].id} {terr[t].name}"
+    return str(t)
+
+
+def describe_pending(state: OriginState, rules: Any) -> str:
+    """The pending decision in words (``rules.describe_decision``) with its details named:
+    territories by id and name, players, dealt and taken cards."""
+    if not state.stack:
+        return "game over" if state.phase == "game_over" else "nothing pending"
+    frame = state.stack[-1]
+    kind = frame.get("kind", "?")
+    if kind not in rules.registry.decisions:
+        return f"next step: {kind} (automatic)"
+    text = rules.describe_decision(state)
+    details = []
+    if "territory" in frame:
+        what = _TERRITORY_ROLE.get(kind, "territory")
+        details.append(f"{what} {_territory(rules, frame['territory'])}")
+    if "colours" in frame:
+        details.append("from " + "/".join(frame["colours"]) + " columns")
+    if "count" in frame and kind != "return_card":
+        details.append(f"count {frame['count']}")
+    if "reason" in frame:
+        details.append(f"reason {frame['reason']}")
+    if "distance" in frame:
+        details.append(f"within {frame['distance']} steps")
+    if frame.get("dealt"):
+        dealt = ", ".join(card_label(rules, c) for c in frame["dealt"])
+        details.append(f"dealt: {dealt}; keep {frame.get('keep', 1)}")
+    if "taken" in frame:
+        details.append(f"taken: {card_label(rules, frame['taken'])}")
+    if kind == "barter_take" and 0 <= frame.get("victim", -1) < state.num_players:
+        hand = ", ".join(card_label(rules, c) for c in state.hands[frame["victim"]]) or "empty"
+        details.append(f"player_{frame['victim']}'s hand: {hand}")
+    return text + (f" ({'; '.join(details)})" if details else "")
+
+
+def _wrap(text: str, indent: str = "  ") -> list[str]:
+    return textwrap.wrap(text, MAX_WIDTH, subsequent_indent=indent) or [""]
+
+
+def _wrap_items(head: str, items: list[str], indent: str = "  ") -> list[str]:
+    """``head`` followed by comma-separated items, wrapped between items (not inside them)."""
+    lines: list[str] = []
+    line = head
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if len(line) + 1 + len(piece) > MAX_WIDTH and line.strip():
+            lines.append(line)
+            line = indent + piece
+        else:
+            line = f"{line} {piece}"
+    lines.append(line)
+    return lines
+
+
+def _map_lines(state: OriginState, rules: Any) -> list[str]:
+    world = rules.data.world
+    lines = ["Map (territory, colour, pawn, owner; hunt = hunting token on the board):"]
+    width = max(len(f"{t.id} {t.name}") for t in world.territories)
+    for cont, cont_name in zip(world.continents, world.continent_names, strict=True):
+        lines.append(f"{cont_name} ({cont}):")
+        for t, terr in enumerate(world.territories):
+            if terr.continent != cont:
+                continue
+            pawn = pawn_name(rules.data, state.pawn[t]) if state.pawn[t] >= 0 else "-"
+            line = (f"  {(terr.id + ' ' + terr.name)[:width]:<{width}}  {terr.colour:<6}  "
+                    f"{pawn:<12} {owner_name(state.owner[t])}")
+            if terr.colour == "green":
+                if state.hunt_owner[t] == -1 and state.hunt_value[t] > 0:
+                    line += f"  hunt {state.hunt_value[t]}"
+                elif state.hunt_owner[t] >= 0:
+                    line += f"  (hunt token taken by player_{state.hunt_owner[t]})"
+            lines.append(line.rstrip())
+    return lines
+
+
+def _strait_lines(state: OriginState, rules: Any) -> list[str]:
+    world = rules.data.world
+    items = []
+    for s, (a, b) in enumerate(world.straits):
+        holder = state.strait_owner[s]
+        where = "on board" if holder < 0 else f"player_{holder}"
+        items.append(f"{world.strait_ids[s]} {world.territories[a].id}-"
+                     f"{world.territories[b].id} [{state.strait_value[s]}: {where}]")
+    return _wrap_items("Straits [token value: holder]:", items)
+
+
+def _board_lines(state: OriginState, rules: Any) -> list[str]:
+    slot_colours = rules.data.components.slot_colours
+    parts = []
+    for colour in REWARD_COLOURS:
+        levels = [str(level) if level else "-" for level, c in zip(state.slots, slot_colours,
+                                                                     strict=True)
+                  if c == colour]
+        parts.append(f"{colour} {' '.join(levels)}")
+    lines = ["Rewards board (tile level in each slot, - = empty):"]
+    lines += _wrap("  " + " | ".join(parts), "    ")
+    lines.append(f"  tile reserve: {sum(state.tile_reserve)} face down; "
+                 f"tiles out of the game: {state.lost_tiles}")
+    decks = ", ".join(f"{name} {len(deck)}" for name, deck in zip(DECKS, state.decks,
+                                                                  strict=True))
+    lines.append(f"Decks: {decks}; pawn reserve: {sum(state.reserve)} pawns")
+    if state.discard:
+        played = [card_label(rules, c) for c in state.discard]
+        lines += _wrap_items("Yellow cards played:", played)
+    return lines
+
+
+def _player_lines(state: OriginState, rules: Any) -> list[str]:
+    world = rules.data.world
+    cards = rules.data.cards
+    lines = []
+    for p in range(state.num_players):
+        pts = scoring.points(rules, state, p)
+        total = sum(pts.values())
+        by_source = ", ".join(f"{_POINT_LABELS.get(k, k)} {v}" for k, v in pts.items())
+        marks = []
+        if p == state.current and state.phase != "game_over":
+            marks.append("to play")
+        if p == state.start_player:
+            marks.append("start player")
+        mark = f" ({', '.join(marks)})" if marks else ""
+        lines += _wrap(f"player_{p}{mark}: {total} points ({by_source})", "    ")
+        pawns = ", ".join(world.territories[t].id for t in state.territories_of(p)) or "none"
+        lines += _wrap(f"  villages left {state.villages[p]}; pawns on {pawns}", "    ")
+        columns = " ".join("[" + ",".join(str(x) for x in col) + "]"
+                           for col in state.columns[p]) or "none"
+        lines += _wrap(f"  tile columns: {columns}", "    ")
+        hunts = [f"{state.hunt_value[t]} ({world.territories[t].id})"
+                 for t, o in enumerate(state.hunt_owner) if o == p]
+        straits = [f"{state.strait_value[s]} ({world.strait_ids[s]})"
+                   for s, o in enumerate(state.strait_owner) if o == p]
+        lines += _wrap(f"  tokens: hunting {', '.join(hunts) or 'none'}; "
+                       f"straits {', '.join(straits) or 'none'}", "    ")
+        orange = [card_label(rules, c) for c in state.permanents[p]] or ["none"]
+        lines += _wrap_items("  orange cards in play:", orange, "    ")
+        done = [card_label(rules, c) for c in state.objectives_done[p]] or ["none"]
+        lines += _wrap_items(f"  objectives completed ({state.objective_points[p]} pts):",
+                             done, "    ")
+        sizes = [sum(cards[c].colour == colour for c in state.hands[p])
+                 for colour in DECKS]
+        lines.append(f"  hand: {len(state.hands[p])} cards ("
+                     + ", ".join(f"{n} {colour}" for n, colour in zip(sizes, DECKS,
+                                                                        strict=True)) + ")")
+    return lines
+
+
+def to_text(state: OriginState, rules: Any = None) -> str:
+    """The readable table of ``state``.
+
+    Args:
+        state: The game state.
+        rules: The ``OriginRules`` (data files); defaults to the shipped data for the state's
+            player count.
+
+    Returns:
+        A multi-line string, every line at most :data:`MAX_WIDTH` characters.
+    """
+    if rules is None:
+        from primeval.envs.origin.rules import OriginRules
+
+        rules = OriginRules(num_players=state.num_players, random_start_player=False)
+    lines = [f"Origin: turn {state.turn}, phase {state.phase}, player_{state.current}'s turn "
+             f"({state.num_players} players)"]
+    if state.phase == "game_over":
+        totals = [scoring.total(rules, state, p) for p in range(state.num_players)]
+        ranking = sorted(range(state.num_players),
+                         key=lambda p: (-totals[p], -len(state.hands[p])))
+        lines.append("Game over: " + ", ".join(f"player_{p} {totals[p]}" for p in ranking))
+    elif state.end_triggered:
+        reason = end_condition(rules, state) or "an end condition was met"
+        if state.phase == "final_round":
+            lines.append(f"End triggered ({reason}): final round, "
+                         f"{state.final_turns_left} final turn(s) left")
+        else:
+            lines.append(f"End triggered ({reason}): the final round starts after this turn")
+    else:
+        lines.append("End not triggered yet")
+    ts = state.turn_state
+    if state.phase in ("play", "final_round"):
+        turn = [f"action {'taken' if ts.get('action_taken') else 'not taken'}"]
+        if ts.get("played"):
+            turn.append("cards played: " + ", ".join(ts["played"]))
+        if ts.get("extra_actions"):
+            turn.append("extra actions: " + ", ".join(ts["extra_actions"]))
+        if ts.get("turn_cards"):
+            turn.append("in force: " + ", ".join(card_label(rules, c) for c in ts["turn_cards"]))
+        lines += _wrap("This turn: " + "; ".join(turn))
+    lines += _wrap(f"Pending: {describe_pending(state, rules)}")
+    lines.append("")
+    lines += _map_lines(state, rules)
+    lines += _strait_lines(state, rules)
+    lines.append("")
+    lines += _board_lines(state, rules)
+    lines.append("")
+    lines += _player_lines(state, rules)
+    actor = state.stack[-1].get("player", -1) if state.stack else -1
+    if 0 <= actor < state.num_players:
+        hand = [f"{card_label(rules, c)} [{rules.data.cards[c].colour}]"
+                for c in state.hands[actor]] or ["empty"]
+        lines.append("")
+        lines += _wrap_items(f"Hand of player_{actor} (to decide):", hand)
+    out: list[str] = []
+    for line in lines:
+        out += _wrap(line) if len(line) > MAX_WIDTH else [line]
+    return "\n".join(out)

@@ -1,0 +1,401 @@
+"""Rule tests: a turn and its three actions (spec sections 6.2 Turn, 6.3 Evolve, 6.4 Migrate,
+6.5 Swap).
+
+The part of the (reconstructed) map used here; ``~`` marks a strait (spec section 1.3)::
+
+    EU1 ~ AF1 --- AF2 ~ EU5          AF0 = Origin (neutral 1/1 pawn), neighbours
+           |  \\   |  \\              AF2 (brown), AF3 (purple), AF4 (orange),
+    SA4 ~ AF3 --- AF0 --- AF4 ~ EU6  AF5 (yellow), AF6 (green)
+           |    /    \\   |
+          AF5        AF6
+             \\       /
+               AF7 ~ AN2
+
+Pawns are (height, width, colour); ``table()`` starts player_0's turn with only the neutral
+pawn on the board.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from primeval.envs.origin.state import EMPTY, NEUTRAL
+from tests.origin.builders import (
+    act,
+    give_card,
+    options,
+    pawn_type,
+    put,
+    run,
+    table,
+    tid,
+)
+
+
+def ids(rules, territories) -> set[str]:
+    return {rules.data.world.territories[t].id for t in territories}
+
+
+def types(rules, indices) -> set[tuple[int, int, int]]:
+    return {rules.data.components.pawn_types[p] for p in indices}
+
+
+def evolve_pawns(rules, state, territory: str) -> set[tuple[int, int, int]]:
+    """Pawn types player_0 may evolve onto a territory."""
+    state = act(rules, state, "evolve_at", tid(rules, territory))
+    return types(rules, options(rules, state, "evolve_pawn"))
+
+
+def segments(rules, state) -> set[str]:
+    return {rules.layout.decode(a)[0] for a in rules.legal_actions(state)}
+
+
+def full_reserve(state) -> None:
+    """One pawn of every type in the reserve (isolates compatibility from availability)."""
+    state.reserve = [1] * len(state.reserve)
+
+
+# Evolve ----------------------------------------------------------------------------------------
+
+
+def test_evolve_targets_the_empty_neighbours_of_the_neutral_pawn():
+    """Spec §6.3: a new pawn goes on an empty territory adjacent to an occupied one; the
+    neutral Origin pawn counts as occupied."""
+    rules, state = table()
+    assert ids(rules, options(rules, state, "evolve_at")) == {"AF2", "AF3", "AF4", "AF5", "AF6"}
+
+
+def test_evolve_targets_neighbours_of_any_occupied_territory_by_land_or_strait():
+    """Spec §6.3 and §1.2: adjacency to any player's pawn counts, across straits too (EU1 is
+    AF1's strait neighbour, AF2 EU5's); occupied territories and territories two steps away
+    (AF7) are not targets."""
+    rules, state = table()
+    put(rules, state, 1, "AF1", 1, 1, 0)
+    put(rules, state, 2, "EU5", 1, 1, 1)
+    assert ids(rules, options(rules, state, "evolve_at")) == {
+        "AF2", "AF3", "AF4", "AF5", "AF6", "EU1", "EU4", "EU6", "EU7", "EU9"}
+
+
+def test_evolve_needs_a_village_in_supply():
+    """Spec §6.3: without a village in supply there is no Evolve."""
+    rules, state = table()
+    put(rules, state, 0, "EU2", 1, 1, 0)
+    state.villages[0] = 0
+    assert options(rules, state, "evolve_at") == set()
+    assert "migrate_from" in segments(rules, state)
+
+
+def test_evolve_needs_a_pawn_in_the_reserve():
+    """Spec §6.3: with an empty reserve there is no Evolve."""
+    rules, state = table()
+    put(rules, state, 0, "EU2", 1, 1, 0)
+    state.reserve = [0] * len(state.reserve)
+    assert options(rules, state, "evolve_at") == set()
+
+
+def test_evolve_offers_only_pawns_still_in_the_reserve():
+    """Spec §6.3: the new pawn comes from the reserve; a compatible type no longer there is
+    not offered."""
+    rules, state = table()
+    neutral = rules.data.components.pawn_types[state.pawn[tid(rules, "AF0")]]
+    h, w, c = neutral
+    state.reserve = [0] * len(state.reserve)
+    state.reserve[pawn_type(rules, h + 1, w, c)] = 1
+    state.reserve[pawn_type(rules, 3, 3, c)] = 1  # in the reserve but not compatible
+    assert evolve_pawns(rules, state, "AF2") == {(h + 1, w, c)}
+
+
+@pytest.mark.parametrize(("ref", "allowed"), [
+    ((1, 1, 0), {(1, 1, 0), (1, 1, 1), (1, 1, 2), (2, 1, 0), (1, 2, 0)}),
+    ((2, 2, 0), {(2, 2, 0), (2, 2, 1), (2, 2, 2), (3, 2, 0), (2, 3, 0)}),
+    ((2, 3, 1), {(2, 3, 0), (2, 3, 1), (2, 3, 2), (3, 3, 1)}),
+    ((3, 3, 2), {(3, 3, 0), (3, 3, 1), (3, 3, 2)}),
+])
+def test_evolve_compatibility_one_trait_changes_colour_or_one_taller_or_one_wider(ref, allowed):
+    """Spec §6.3: two traits equal and the third another colour, exactly +1 height or
+    exactly +1 width; never shorter or thinner, never +2, never two traits at once; an
+    identical pawn is allowed. EU6's only occupied neighbour is EU5::
+
+        EU5 (ref) --- EU6 (target)
+    """
+    rules, state = table()
+    put(rules, state, 1, "EU5", *ref)
+    full_reserve(state)
+    assert evolve_pawns(rules, state, "EU6") == allowed
+
+
+@pytest.mark.parametrize(("num_players", "identical"), [(3, False), (4, True)])
+def test_identical_pawn_only_exists_as_the_second_medium_copy(num_players, identical):
+    """Spec §6.3 and §2: a fully identical pawn is legal but only the 4-player second medium
+    set supplies one."""
+    rules, state = table(num_players)
+    put(rules, state, 1, "EU5", 2, 2, 0)
+    assert ((2, 2, 0) in evolve_pawns(rules, state, "EU6")) is identical
+
+
+def test_one_valid_reference_among_several_is_enough():
+    """Spec §6.3 (SEED): EU4 touches a 1/1 pawn (EU3) and a 3/3 pawn (EU5); a pawn that fits
+    either one of them may evolve there::
+
+        EU3 (1,1,white) --- EU4 (target) --- EU5 (3,3,black)
+    """
+    rules, state = table()
+    put(rules, state, 1, "EU3", 1, 1, 0)
+    put(rules, state, 2, "EU5", 3, 3, 2)
+    full_reserve(state)
+    assert evolve_pawns(rules, state, "EU4") == {
+        (1, 1, 0), (1, 1, 1), (1, 1, 2), (2, 1, 0), (1, 2, 0),
+        (3, 3, 0), (3, 3, 1), (3, 3, 2)}
+
+
+def test_evolve_places_pawn_and_village_then_takes_the_new_territory_reward():
+    """Spec §6.3 and §6.2: the reserve pawn and one village go onto the territory; then the
+    reward of its colour (AF4 is orange)."""
+    rules, state = table()
+    neutral = rules.data.components.pawn_types[state.pawn[tid(rules, "AF0")]]
+    new = pawn_type(rules, 2, 1, neutral[2])
+    before = state.reserve[new]
+    state = act(rules, state, "evolve_at", tid(rules, "AF4"))
+    state = act(rules, state, "evolve_pawn", new)
+    af4 = tid(rules, "AF4")
+    assert state.pawn[af4] == new and state.owner[af4] == 0
+    assert state.reserve[new] == before - 1
+    assert state.villages == [8, 9, 9]
+    assert state.pending == {"kind": "reward_option", "player": 0, "colour": "orange"}
+
+
+def test_evolve_onto_a_green_territory_takes_its_hunting_token():
+    """Spec §6.3 and §5: evolving onto a green territory takes its hunting token."""
+    rules, state = table()
+    af6 = tid(rules, "AF6")
+    state = act(rules, state, "evolve_at", af6)
+    state = act(rules, state, "evolve_pawn", min(options(rules, state, "evolve_pawn")))
+    assert state.hunt_owner[af6] == 0
+
+
+# Migrate -----------------------------------------------------------------------------------------
+
+
+def test_migrate_only_moves_your_own_pawns():
+    """Spec §6.4: Migrate moves one of your pawns; neither another player's nor the neutral
+    pawn."""
+    rules, state = table()
+    put(rules, state, 0, "AF1", 1, 1, 0)
+    put(rules, state, 1, "EU2", 1, 1, 1)
+    assert ids(rules, options(rules, state, "migrate_from")) == {"AF1"}
+
+
+@pytest.mark.parametrize(("height", "dests"), [
+    (1, {"AF1", "SA4"}),
+    (2, {"AF1", "SA4", "AF2", "AF4", "AF6", "AF7", "EU1", "SA2", "SA5"}),
+])
+def test_migrate_range_is_the_height_through_occupied_territories_and_straits(height, dests):
+    """Spec §6.4: an empty territory at most ``height`` steps away; the path may pass through
+    occupied territories (AF4 and AF6 via the Origin, AF7 via player_1's AF5) and across
+    straits (SA4); occupied territories (AF0, AF5) are never destinations::
+
+        EU1 ~ AF1 --- AF2         SA2
+               |  \\               |
+              AF3 --- AF0 --- AF4   SA4 ~ AF3 (mover)
+               |         \\         |
+              AF5 (p1)    AF6      SA5
+               |
+              AF7
+    """
+    rules, state = table()
+    src = put(rules, state, 0, "AF3", height, 1, 0)
+    put(rules, state, 1, "AF5", 1, 1, 1)
+    state = act(rules, state, "migrate_from", src)
+    assert ids(rules, options(rules, state, "migrate_to")) == dests
+
+
+def test_migrate_range_three_matches_shortest_paths():
+    """Spec §6.4 (proposed: shortest-path distance >= 1): a tall pawn reaches every empty
+    territory within 3 steps."""
+    rules, state = table()
+    src = put(rules, state, 0, "EU5", 3, 1, 0)
+    dist = rules.data.world.distance
+    expected = {t for t in range(rules.data.world.size)
+                if state.owner[t] == EMPTY and dist[src, t] <= 3}
+    state = act(rules, state, "migrate_from", src)
+    assert options(rules, state, "migrate_to") == expected
+
+
+def test_the_neutral_pawn_never_moves_and_its_territory_is_never_free():
+    """Spec §6.4: the neutral pawn belongs to no one: it cannot migrate and the Origin is
+    never a destination."""
+    rules, state = table()
+    src = put(rules, state, 0, "AF2", 3, 1, 0)
+    af0 = tid(rules, "AF0")
+    assert af0 not in options(rules, state, "migrate_from")
+    state = act(rules, state, "migrate_from", src)
+    assert af0 not in options(rules, state, "migrate_to")
+    assert state.owner[af0] == NEUTRAL
+
+
+def test_migrate_moves_pawn_and_village_and_takes_the_destination_reward():
+    """Spec §6.4: pawn and village move together (no village used); the reward is the
+    destination's colour (EU1 is orange)."""
+    rules, state = table()
+    src = put(rules, state, 0, "AF1", 1, 2, 0)
+    pawn = state.pawn[src]
+    state = act(rules, state, "migrate_from", src)
+    state = act(rules, state, "migrate_to", tid(rules, "EU1"))
+    eu1 = tid(rules, "EU1")
+    assert (state.pawn[eu1], state.owner[eu1]) == (pawn, 0)
+    assert (state.pawn[src], state.owner[src]) == (-1, EMPTY)
+    assert state.villages[0] == 8
+    assert state.pending == {"kind": "reward_option", "player": 0, "colour": "orange"}
+
+
+# Swap ----------------------------------------------------------------------------------------
+
+
+def swap_table(mover_height: int = 1):
+    """player_0's (h, 2) pawn on AF2; around it::
+
+        AF1 own (1,1)      AF4 p1 (1,1) thinner     EU5 p2 (1,2) equal width
+        AF0 neutral (1,1)  AF6 p1 (2,1) thinner, two steps away (via AF0 or AF4)
+    """
+    rules, state = table()
+    src = put(rules, state, 0, "AF2", mover_height, 2, 0)
+    put(rules, state, 0, "AF1", 1, 1, 0)
+    put(rules, state, 1, "AF4", 1, 1, 1)
+    put(rules, state, 2, "EU5", 1, 2, 1)
+    put(rules, state, 1, "AF6", 2, 1, 1)
+    return rules, state, src
+
+
+@pytest.mark.parametrize(("height", "targets"), [(1, {"AF4"}), (2, {"AF4", "AF6"})])
+def test_swap_onto_another_players_strictly_thinner_pawn_within_range(height, targets):
+    """Spec §6.5: only another player's strictly thinner pawn within ``height`` steps; not
+    an equal-width pawn (EU5), not your own (AF1), never the neutral pawn (AF0)."""
+    rules, state, src = swap_table(height)
+    assert ids(rules, options(rules, state, "swap_from")) == {"AF2"}
+    state = act(rules, state, "swap_from", src)
+    assert ids(rules, options(rules, state, "swap_onto")) == targets
+
+
+def test_swap_moves_the_other_pawn_to_the_source_and_only_the_mover_is_rewarded():
+    """Spec §6.5: the thinner pawn and its village go to the territory the mover left; only
+    the mover takes the reward of the new territory (AF4 is orange)."""
+    rules, state, src = swap_table()
+    af4 = tid(rules, "AF4")
+    mine, theirs = state.pawn[src], state.pawn[af4]
+    villages = list(state.villages)
+    state = act(rules, state, "swap_from", src)
+    state = act(rules, state, "swap_onto", af4)
+    assert (state.pawn[af4], state.owner[af4]) == (mine, 0)
+    assert (state.pawn[src], state.owner[src]) == (theirs, 1)
+    assert state.villages == villages
+    assert state.pending == {"kind": "reward_option", "player": 0, "colour": "orange"}
+    state = act(rules, state, "reward_option", 1)  # draw 3, return 2
+    while state.pending["kind"] == "return_card":
+        assert state.pending["player"] == 0
+        state = act(rules, state, "return_card", min(options(rules, state, "return_card")))
+    assert state.hands[1] == [] and state.columns[1] == []
+    assert len(state.hands[0]) == 1
+    assert rules.current_player(state) == 1  # player_0's turn ended, nothing for player_1
+
+
+def test_swap_into_a_green_territory_gives_nothing():
+    """Spec §6.5 and §5: the hunting token of a green territory already held by a pawn is
+    gone; swapping there gives no reward."""
+    rules, state = table()
+    src = put(rules, state, 0, "AF4", 1, 2, 0)
+    af6 = put(rules, state, 1, "AF6", 1, 1, 1)
+    state.hunt_owner[af6] = 1
+    card = give_card(rules, state, 0, "Y10")  # keeps player_0's turn open after the action
+    state = act(rules, state, "swap_from", src)
+    state = act(rules, state, "swap_onto", af6)
+    assert state.pending == {"kind": "turn", "player": 0}
+    assert state.hunt_owner[af6] == 1
+    assert state.hands[0] == [card] and state.columns[0] == []
+
+
+def test_swap_checks_both_players_for_straits():
+    """Spec §6.5 and §5: after a swap both players are checked; the passive player may take a
+    strait token too. S2 joins AF2-EU5, S3 joins AF4-EU6::
+
+        before: AF2 p0 (1,2) ~ EU5 p1     AF4 p1 (1,1) ~ EU6 p0
+        after:  AF2 p1       ~ EU5 p1     AF4 p0       ~ EU6 p0
+    """
+    rules, state = table()
+    src = put(rules, state, 0, "AF2", 1, 2, 0)
+    put(rules, state, 1, "EU5", 1, 1, 0)
+    af4 = put(rules, state, 1, "AF4", 1, 1, 1)
+    put(rules, state, 0, "EU6", 2, 1, 0)
+    state.slots = [0] * len(state.slots)
+    strait = {sid: s for s, sid in enumerate(rules.data.world.strait_ids)}
+    state = act(rules, state, "swap_from", src)
+    state = act(rules, state, "swap_onto", af4)
+    state = act(rules, state, "reward_option", 0)  # no tile to take; the top orange card
+    assert state.strait_owner[strait["S2"]] == 1
+    assert state.strait_owner[strait["S3"]] == 0
+
+
+# The turn ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("blocked", ["no villages", "empty reserve"])
+def test_a_player_with_no_legal_action_passes(blocked):
+    """Spec §6.2 (proposed): with no legal action (no pawn on the board and no Evolve) the
+    player passes."""
+    rules, state = table()
+    if blocked == "no villages":
+        state.villages[0] = 0
+    else:
+        state.reserve = [0] * len(state.reserve)
+    assert segments(rules, state) == {"pass"}
+
+
+def test_a_player_without_action_may_still_play_cards():
+    """Spec §6.2 (proposed) and §6.7: passing the action still allows cards; the pass is not
+    forced before or after the card."""
+    rules, state = table()
+    state.villages[0] = 0
+    card = give_card(rules, state, 0, "Y10")  # Foresight: draw 2 cards of one deck
+    assert segments(rules, state) == {"play_card", "pass"}
+    state = act(rules, state, "play_card", card)
+    state = act(rules, state, "choose_deck", 0)
+    assert len(state.hands[0]) == 2
+    assert state.pending == {"kind": "turn", "player": 1}  # then the turn passed by itself
+
+
+def test_a_turn_with_nothing_to_do_passes_automatically():
+    """Spec §6.2 (proposed): a player with neither an action nor a playable card passes
+    without being asked; the next player's turn starts."""
+    rules, state = table()
+    state.villages[0] = 0
+    state.stack = []
+    state = run(rules, state, {"kind": "begin_turn", "player": 0})
+    assert state.pending == {"kind": "turn", "player": 1}
+    assert state.current == 1 and state.turn == 3  # player_0's turn 2, player_1's turn 3
+    assert state.territories_of(0) == []
+
+
+def test_the_action_is_compulsory_when_one_is_possible():
+    """Spec §6.2: the turn is exactly one action; it cannot be skipped while one exists."""
+    rules, state = table()
+    assert "pass" not in segments(rules, state)
+
+
+def test_exactly_one_action_per_turn():
+    """Spec §6.2: after the action (and its reward) no second action is offered, though one
+    would be possible; only cards and ending the turn remain."""
+    rules, state = table()
+    give_card(rules, state, 0, "Y10")
+    state = act(rules, state, "evolve_at", tid(rules, "AF6"))  # green: no reward decision
+    state = act(rules, state, "evolve_pawn", min(options(rules, state, "evolve_pawn")))
+    assert state.pending == {"kind": "turn", "player": 0}
+    assert segments(rules, state) == {"play_card", "pass"}
+    assert state.turn_state["action_taken"]
+
+
+def test_the_turn_ends_by_itself_after_the_action_when_nothing_else_can_be_done():
+    """Spec §6.2: with no card to play, the turn ends after the one action."""
+    rules, state = table()
+    state = act(rules, state, "evolve_at", tid(rules, "AF6"))
+    state = act(rules, state, "evolve_pawn", min(options(rules, state, "evolve_pawn")))
+    assert state.pending == {"kind": "turn", "player": 1}
+    assert len(state.territories_of(0)) == 1

@@ -1,0 +1,41 @@
+"""Agents: one small interface for every policy that can take a seat.
+
+``agent.act(observation, action_mask, *, state=None, seat=None) -> int`` returns a legal
+action id. ``observation`` is the encoded observation of the acting seat and ``action_mask``
+its int8/bool mask. Rule-based agents also read the rules ``state`` (the env's
+``unwrapped.game_state``) and their ``seat``; learned policies ignore them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything that picks a legal action."""
+
+    name: str
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, *, state: Any = None,
+            seat: int | None = None) -> int: ...
+
+
+class RandomAgent:
+    """Uniform over the legal actions, with its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation, action_mask, *, state=None, seat=None) -> int:
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("RandomAgent.act: the action mask has no legal action")
+        return int(self.rng.choice(legal))

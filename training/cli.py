@@ -1,0 +1,121 @@
+"""The ``primeval`` command line: ``train``, ``evaluate``, ``bench``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from importlib import resources
+from pathlib import Path
+
+
+def _default_config(game: str) -> str:
+    return str(resources.files("primeval.configs").joinpath(game, "default.yaml"))
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from primeval.training.config import load_config
+    from primeval.training.train import resume_config, train
+
+    overrides = {"total_steps": args.total_steps, "seed": args.seed}
+    if args.resume:
+        config = resume_config(args.resume, **overrides)
+        run_dir = Path(args.resume)
+    else:
+        config = load_config(args.config, **overrides)
+        run_dir = Path(args.out or f"runs/{config.game}_{config.players}p")
+    print(f"training {config.game} ({config.players} players) for {config.total_steps} steps "
+          f"-> {run_dir}", flush=True)
+    final = train(config, run_dir, resume=bool(args.resume), progress=not args.quiet)
+    print(f"done in {final['train_seconds']} s ({final['env_steps_per_second']} env steps/s); "
+          f"final win rate vs random {final['win_rate_vs_random']:.3f}, "
+          f"vs heuristic {final['win_rate_vs_heuristic']:.3f} "
+          f"({config.eval.final_games} games each)")
+    return 0
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from primeval.training.evaluate import (
+        GAME_DEFAULT_PLAYERS,
+        format_table,
+        report,
+        tournament,
+        write_json,
+    )
+
+    players = args.players or GAME_DEFAULT_PLAYERS[args.game]
+    results = tournament(args.game, players, args.agents, args.games, seed=args.seed,
+                         progress=not args.quiet)
+    print(f"{args.game}, {players} players, {args.games} games (seats rotated), seed "
+          f"{args.seed}")
+    print(format_table(results))
+    if args.json:
+        write_json(args.json, report(args.game, players, results, args.seed))
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from primeval.training import bench
+
+    argv = ["--game", args.game, "--encoder", args.encoder, "--seconds", str(args.seconds),
+            "--repeats", str(args.repeats)] + (["--players", str(args.players)]
+                                               if args.players else [])
+    if args.json:
+        argv.append("--json")
+    bench.main(argv)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="primeval", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    t = sub.add_parser("train", help="train a MaskablePPO agent")
+    t.add_argument("--config", help="YAML config (default: configs/primordial_soup/default.yaml)")
+    t.add_argument("--total-steps", type=int)
+    t.add_argument("--seed", type=int)
+    t.add_argument("--out", help="run folder (default runs/GAME_Np)")
+    t.add_argument("--resume", help="continue the run in this folder from its checkpoint")
+    t.add_argument("--quiet", action="store_true")
+    t.set_defaults(fn=cmd_train)
+
+    e = sub.add_parser("evaluate", help="seat-rotated tournament between agents")
+    e.add_argument("--game", choices=["primordial_soup", "origin"], default="primordial_soup")
+    e.add_argument("--players", type=int)
+    e.add_argument("--agents", nargs="+", required=True,
+                   help="one per seat: random, heuristic or ppo:PATH")
+    e.add_argument("--games", type=int, default=400)
+    e.add_argument("--seed", type=int, default=0)
+    e.add_argument("--json", help="also write the numbers to this JSON file")
+    e.add_argument("--quiet", action="store_true")
+    e.set_defaults(fn=cmd_evaluate)
+
+    b = sub.add_parser("bench", help="random-play throughput through env()")
+    b.add_argument("--game", choices=["primordial_soup", "origin"], default="primordial_soup")
+    b.add_argument("--players", type=int)
+    b.add_argument("--encoder", default="flat")
+    b.add_argument("--seconds", type=float, default=10.0)
+    b.add_argument("--repeats", type=int, default=3)
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(fn=cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "train" and not args.config and not args.resume:
+        args.config = _default_config("primordial_soup")
+    try:
+        return args.fn(args)
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"primeval {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _json(obj) -> str:
+    return json.dumps(obj, indent=2)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,212 @@
+"""Seat-rotated tournaments between agents, with win rates, ranks, scores and ratings.
+
+``primeval evaluate --game primordial_soup --players 4 --agents ppo:runs/x/model.zip
+heuristic random random --games 400 --seed 0 [--json out.json]``
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from primeval.training.agents import Agent, RandomAgent
+
+GAME_DEFAULT_PLAYERS = {"primordial_soup": 4, "origin": 3}
+
+
+def make_env(game: str, num_players: int, **kwargs: Any):
+    """The raw AEC env of a game by name."""
+    if game == "primordial_soup":
+        from primeval.envs import primordial_soup_v0 as module
+    elif game == "origin":
+        from primeval.envs import origin_v0 as module
+    else:
+        raise ValueError(f"unknown game {game!r}; games: primordial_soup, origin")
+    return module.raw_env(num_players=num_players, **kwargs)
+
+
+def make_heuristic(game: str, seed: int | None = None) -> Agent:
+    if game == "primordial_soup":
+        from primeval.training.heuristic_primordial_soup import PrimordialSoupHeuristic
+
+        return PrimordialSoupHeuristic(seed=seed)
+    if game == "origin":
+        from primeval.training.heuristic_origin import OriginHeuristic
+
+        return OriginHeuristic(seed=seed)
+    raise ValueError(f"unknown game {game!r}")
+
+
+def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
+    """An agent from its name: ``random``, ``heuristic`` or ``ppo:PATH`` (a checkpoint)."""
+    if spec == "random":
+        return RandomAgent(seed)
+    if spec == "heuristic":
+        return make_heuristic(game, seed)
+    if spec.startswith("ppo:"):
+        from primeval.training.policy import PolicyAgent
+
+        return PolicyAgent(spec[4:], seed=seed)
+    raise ValueError(f"unknown agent {spec!r}; use random, heuristic or ppo:PATH/model.zip")
+
+
+@dataclass
+class AgentResult:
+    name: str
+    games: int = 0
+    wins: float = 0.0
+    ranks: list[float] = field(default_factory=list)
+    scores: list[float] = field(default_factory=list)
+    rating_mu: float = 0.0
+    rating_sigma: float = 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def win_interval(self, z: float = 1.96) -> tuple[float, float]:
+        """Wilson score interval of the win rate (95% by default)."""
+        n = self.games
+        if n == 0:
+            return 0.0, 1.0
+        p = self.win_rate
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
+    def summary(self) -> dict[str, Any]:
+        lo, hi = self.win_interval()
+        return {
+            "agent": self.name, "games": self.games, "win_rate": self.win_rate,
+            "win_rate_ci95": [lo, hi], "mean_rank": float(np.mean(self.ranks)),
+            "mean_score": float(np.mean(self.scores)),
+            "rating": {"mu": self.rating_mu, "sigma": self.rating_sigma,
+                       "ordinal": self.rating_mu - 3 * self.rating_sigma},
+        }
+
+
+def ranks_of(scores: list[float]) -> list[float]:
+    """Rank per seat (1 = best); ties share the average of their places."""
+    order = sorted(range(len(scores)), key=lambda i: -scores[i])
+    ranks = [0.0] * len(scores)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and scores[order[j + 1]] == scores[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+def play_game(env, seat_agents: list[Agent], seed: int) -> list[float]:
+    """One game; returns the final scores per seat."""
+    env.reset(seed=seed)
+    game = env.unwrapped
+    for agent_name in game.agent_iter():
+        obs, _reward, termination, truncation, _info = game.last()
+        if termination or truncation:
+            game.step(None)
+            continue
+        seat = game.possible_agents.index(agent_name)
+        action = seat_agents[seat].act(obs["observation"], obs["action_mask"],
+                                       state=game.game_state, seat=seat)
+        game.step(action)
+    return game.rules.scores(game.game_state)
+
+
+def tournament(game: str, num_players: int, agent_specs: list[str], games: int,
+               seed: int = 0, progress: bool = False, **env_kwargs: Any
+               ) -> list[AgentResult]:
+    """Play ``games`` games between agents named by spec (see :func:`make_agent`)."""
+    if len(agent_specs) != num_players:
+        raise ValueError(f"{num_players} players need {num_players} agents, got "
+                         f"{len(agent_specs)}: {agent_specs}")
+    agents = [make_agent(spec, game, seed=seed + 1000 * i) for i, spec in enumerate(agent_specs)]
+    return play_tournament(game, num_players, agents, _labels(agent_specs), games, seed,
+                           progress, **env_kwargs)
+
+
+def play_tournament(game: str, num_players: int, agents: list[Agent], labels: list[str],
+                    games: int, seed: int = 0, progress: bool = False, **env_kwargs: Any
+                    ) -> list[AgentResult]:
+    """Play ``games`` games; agent ``i`` takes seat ``(i + g) % n`` in game ``g``."""
+    from openskill.models import PlackettLuce
+
+    env = make_env(game, num_players, **env_kwargs)
+    space = env.observation_space(env.possible_agents[0])["observation"]
+    for agent in agents:
+        if hasattr(agent, "check_spaces"):
+            agent.check_spaces(space, env.action_space(env.possible_agents[0]))
+    results = [AgentResult(label) for label in labels]
+    model = PlackettLuce()
+    ratings = [model.rating(name=label) for label in labels]
+    iterator = range(games)
+    if progress:
+        from tqdm import tqdm
+
+        iterator = tqdm(iterator, desc="evaluate", unit="game")
+    for g in iterator:
+        seats = [(i + g) % num_players for i in range(num_players)]
+        seat_agents: list[Agent] = [None] * num_players  # type: ignore[list-item]
+        for i, seat in enumerate(seats):
+            seat_agents[seat] = agents[i]
+        scores = play_game(env, seat_agents, seed=seed + g)
+        ranks = ranks_of(scores)
+        best = min(ranks)
+        winners = sum(r == best for r in ranks)
+        for i, seat in enumerate(seats):
+            res = results[i]
+            res.games += 1
+            res.ranks.append(ranks[seat])
+            res.scores.append(scores[seat])
+            if ranks[seat] == best:
+                res.wins += 1.0 / winners
+        teams = [[ratings[i]] for i in range(num_players)]
+        new = model.rate(teams, ranks=[ranks[seats[i]] for i in range(num_players)])
+        ratings = [team[0] for team in new]
+    for res, rating in zip(results, ratings, strict=True):
+        res.rating_mu, res.rating_sigma = float(rating.mu), float(rating.sigma)
+    return results
+
+
+def _labels(specs: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    labels = []
+    for spec in specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        labels.append(spec if specs.count(spec) == 1 else f"{spec}#{seen[spec]}")
+    return labels
+
+
+def format_table(results: list[AgentResult]) -> str:
+    lines = [f"{'agent':<34} {'games':>5} {'win rate':>9} {'95% CI':>15} {'mean rank':>9} "
+             f"{'mean score':>10} {'rating':>14}"]
+    for r in results:
+        s = r.summary()
+        lo, hi = s["win_rate_ci95"]
+        lines.append(
+            f"{r.name[:34]:<34} {r.games:>5} {s['win_rate']:>9.3f} "
+            f"{f'[{lo:.3f}, {hi:.3f}]':>15} {s['mean_rank']:>9.2f} {s['mean_score']:>10.2f} "
+            f"{f'{r.rating_mu:.1f}±{r.rating_sigma:.1f}':>14}"
+        )
+    return "\n".join(lines)
+
+
+def report(game: str, num_players: int, results: list[AgentResult], seed: int) -> dict:
+    return {"game": game, "players": num_players, "seed": seed,
+            "games": results[0].games if results else 0,
+            "agents": [r.summary() for r in results]}
+
+
+def write_json(path: str, data: dict) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=2)
+
+
+__all__ = ["AgentResult", "asdict", "format_table", "make_agent", "tournament"]

@@ -1,0 +1,770 @@
+"""A rule-based heuristic agent for Primordial Soup.
+
+:class:`PrimordialSoupHeuristic` reads the rules state (``env.unwrapped.game_state``) and
+answers the pending decision (the top frame of ``state.stack``) with a few rules of thumb;
+there is no search. It plays the way a sensible human beginner does:
+
+* **Movement** (phase 1): every option is scored by whether the amoeba can eat where it ends
+  up (the drift destination's cubes, Tentacle cubes carried along, a Struggle target there),
+  weighted by what starving would cost (death when the amoeba is one damage point from its
+  threshold). An active move is paid for only when its expected value (over the dice, with
+  Movement I's two dice, Movement II's free choice and Speed's second move) beats drifting by
+  more than the BP it costs. Directions after a 6, with Movement I or II, pick the best space.
+* **Feeding**: any legal meal rather than starving; the meal that leaves the most meals for
+  the player's other amoebas (and the fewest cubes eaten). Parasitism bills the leader.
+  Without a meal, Struggle for Survival attacks a foreign amoeba that cannot defend itself.
+* **Defence**: Escape and Defense whenever affordable (the likelier one first).
+* **Genes** (phase 3): a greedy budget that weighs each gene's Advance-Table value and effect
+  against its price, the expected gene-defect cost over the environment cards still in the
+  deck, and the BP the next cell division needs. **Defects** give up the least useful gene or
+  pay BP, whichever loses less.
+* **Division** (phase 4): as many new amoebas as the BP allow (keeping a small reserve for
+  moves), each on the space whose next-round drift destination has the most food.
+* **Aggression**: attack the leader's most vulnerable amoeba.
+
+Every answer is checked against the action mask; if a rule finds nothing legal the agent
+falls back to a uniformly random legal action from its own seeded generator.
+
+Usage::
+
+    env = primordial_soup_v0.raw_env(num_players=4)
+    agent = PrimordialSoupHeuristic(env.unwrapped.rules, seed=0)
+    action = agent.act(obs["observation"], obs["action_mask"],
+                       state=env.unwrapped.game_state, seat=seat)
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+
+from primeval.envs.primordial_soup.actions import LAYOUT, MEALS, TAKES
+from primeval.envs.primordial_soup.config import PrimordialSoupConfig
+from primeval.envs.primordial_soup.data import (
+    ADVANCE_FOR_AMOEBAS,
+    ADVANCE_FOR_GENES,
+    DIRECTIONS,
+    GENE_INDEX,
+    GENES,
+    STAY,
+)
+from primeval.envs.primordial_soup.rules import PrimordialSoupRules
+from primeval.envs.primordial_soup.rules.common import (
+    death_threshold,
+    gene_count_for_advance,
+    mutation_points,
+)
+from primeval.envs.primordial_soup.rules.division import division_cost
+from primeval.envs.primordial_soup.rules.feeding import SHORTFALLS, meal_options
+from primeval.envs.primordial_soup.rules.movement import move_cost
+from primeval.envs.primordial_soup.rules.scoring import advance_distance
+from primeval.envs.primordial_soup.state import GameState, PlayerState
+
+__all__ = ["PrimordialSoupHeuristic"]
+
+# --------------------------------------------------------------------------------------------
+# Tables
+# --------------------------------------------------------------------------------------------
+
+
+def _minimal(meals: list[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
+    """The meals no other meal of the list fits inside (enough to test whether one fits)."""
+    return tuple(
+        m for m in meals
+        if not any(o != m and all(a <= b for a, b in zip(o, m, strict=True)) for o in meals)
+    )
+
+
+#: (num_players, substitution, cubes that may be left out) -> minimal meals.
+_MEAL_TABLE: dict[tuple[int, bool, int], tuple[tuple[int, int, int], ...]] = {
+    (n, sub, k): _minimal([m for m, short in SHORTFALLS[n, sub] if short <= k])
+    for n in (3, 4) for sub in (False, True) for k in (0, 1, 2)
+}
+
+_SEG_OFFSET = {name: LAYOUT.offset(name) for name in LAYOUT.names}
+_PASS = LAYOUT.encode("pass")
+
+#: Effect of a gene in ladder points per round, as ``(constant, per amoeba on the board)``.
+#: Rough guesses tuned against random play; the Advance Table value is added separately.
+_EFFECT: dict[str, tuple[float, float]] = {
+    "intelligence": (0.0, 0.0),
+    "movement_1": (0.0, 0.04),
+    "spores": (0.05, 0.0),
+    "speed": (0.0, 0.02),
+    "defense": (0.1, 0.01),
+    "escape": (0.1, 0.01),
+    "substitution": (0.0, 0.06),
+    "ray_protection": (0.0, 0.0),
+    "streamlining": (0.0, 0.04),
+    "tentacle": (0.0, 0.03),
+    "holding": (0.0, 0.02),
+    "longevity": (0.0, 0.08),
+    "frugality": (0.0, 0.09),
+    "struggle": (0.1, 0.02),
+    "parasitism": (0.0, 0.06),
+    "division_rate": (0.6, 0.0),
+    "persistence": (0.0, 0.03),
+    "movement_2": (0.0, 0.07),
+    "aggression": (0.5, 0.02),
+    "armor": (0.2, 0.02),
+}
+
+#: Faces of one die as sets of compass outcomes (index 5 = the free choice of a 6).
+_FACES = ((0,), (1,), (2,), (3,), (STAY,), None)
+
+
+class PrimordialSoupHeuristic:
+    """Rule-based Primordial Soup player (see the module docstring).
+
+    Args:
+        rules_or_config: The game's :class:`PrimordialSoupRules` (best: ``env.unwrapped.rules``)
+            or a :class:`PrimordialSoupConfig`; ``None`` builds the default rules for the
+            state's player count on first use.
+        seed: Seed of the generator used for fallbacks (a uniformly random legal action).
+
+    Attributes:
+        name: ``"heuristic"``.
+    """
+
+    name = "heuristic"
+
+    #: BP kept back after cell division for next round's active moves.
+    move_reserve = 2
+    #: Ladder points per round that one BP of expected gene defect per round is worth.
+    defect_weight = 0.3
+    #: Ladder points per round that one BP spent now on cell division is worth.
+    amoeba_ratio = 0.86 / 6
+    #: Highest MP sum (Ray Protection counting -2) a purchase may lead to while gene defects
+    #: are still to come; the environment cards' ozone averages about 10.
+    mp_cap = 10
+
+    def __init__(self, rules_or_config: PrimordialSoupRules | PrimordialSoupConfig | None = None,
+                 seed: int | None = None) -> None:
+        if rules_or_config is None or isinstance(rules_or_config, PrimordialSoupRules):
+            self._rules = rules_or_config
+        elif isinstance(rules_or_config, PrimordialSoupConfig):
+            self._rules = PrimordialSoupRules(rules_or_config)
+        else:
+            raise TypeError(
+                "PrimordialSoupHeuristic takes PrimordialSoupRules, a PrimordialSoupConfig or "
+                f"None, got {type(rules_or_config).__name__}"
+            )
+        self._default_rules: dict[int, PrimordialSoupRules] = {}
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, seed: int | None) -> None:
+        """Reseed the fallback generator."""
+        self.rng = np.random.default_rng(seed)
+
+    # ---------------------------------------------------------------------------------------
+    # Entry point
+    # ---------------------------------------------------------------------------------------
+
+    def act(self, observation: Any, action_mask: np.ndarray, *, state: GameState | None = None,
+            seat: int | None = None) -> int:
+        """A legal action id for the pending decision of ``state``.
+
+        Raises:
+            ValueError: ``state`` is None (this agent needs the rules state), or the mask has no
+                legal action.
+        """
+        if state is None:
+            raise ValueError(
+                "PrimordialSoupHeuristic.act needs the rules state: pass "
+                "state=env.unwrapped.game_state (and seat=the acting seat)"
+            )
+        mask = np.asarray(action_mask).astype(bool, copy=False)
+        legal = np.flatnonzero(mask)
+        if legal.size == 0:
+            raise ValueError("PrimordialSoupHeuristic.act: the action mask has no legal action")
+        if legal.size == 1:
+            return int(legal[0])
+        if not state.stack:
+            return int(self.rng.choice(legal))
+        frame = state.stack[-1]
+        if seat is None:
+            seat = frame.get("player", 0)
+        rules = self._rules_for(state)
+        handler = getattr(self, "_decide_" + frame["kind"], None)
+        action = None
+        if handler is not None:
+            action = handler(rules, state, frame, seat, mask)
+        if action is None or not (0 <= action < mask.size) or not mask[action]:
+            action = int(self.rng.choice(legal))
+        return int(action)
+
+    def _rules_for(self, state: GameState) -> PrimordialSoupRules:
+        if self._rules is not None and self._rules.num_players == state.num_players:
+            return self._rules
+        rules = self._default_rules.get(state.num_players)
+        if rules is None:
+            rules = PrimordialSoupRules(num_players=state.num_players)
+            self._default_rules[state.num_players] = rules
+        return rules
+
+    # ---------------------------------------------------------------------------------------
+    # Shared evaluation helpers
+    # ---------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _foreign(state: GameState, player: int, space: int) -> tuple[int, int, int]:
+        cubes = state.cubes[space]
+        n = state.num_players
+        return (cubes[(player + 1) % n], cubes[(player + 2) % n],
+                cubes[(player + 3) % n] if n == 4 else 0)
+
+    @staticmethod
+    def _table(state: GameState, ps: PlayerState, host: bool = False):
+        k = (1 if ps.has("frugality") else 0) + (1 if host else 0)
+        return _MEAL_TABLE[state.num_players, ps.has("substitution"), k]
+
+    @staticmethod
+    def _fits(here, table) -> bool:
+        a, b, c = here
+        return any(a >= m[0] and b >= m[1] and c >= m[2] for m in table)
+
+    @staticmethod
+    def _meal_count(here, table, limit: int = 4) -> int:
+        """How many meals the cubes feed one after the other (greedy, balanced)."""
+        h = list(here)
+        count = 0
+        while count < limit:
+            best = None
+            best_key = None
+            for m in table:
+                if h[0] >= m[0] and h[1] >= m[1] and h[2] >= m[2]:
+                    key = min(h[0] - m[0] + (m[0] == 0) * 99, h[1] - m[1] + (m[1] == 0) * 99,
+                              h[2] - m[2] + (m[2] == 0) * 99)
+                    if best is None or key > best_key:
+                        best, best_key = m, key
+            if best is None:
+                break
+            h[0] -= best[0]
+            h[1] -= best[1]
+            h[2] -= best[2]
+            count += 1
+        return count
+
+    def _has_host(self, state: GameState, player: int, space: int) -> bool:
+        for q, ps in enumerate(state.players):
+            if q != player and ps.bp >= 1 and space in ps.amoeba_space:
+                return True
+        return False
+
+    @staticmethod
+    def _rounds_left(state: GameState, rules: PrimordialSoupRules) -> int:
+        """Rounds still to be scored, this one included (cards left, or the finish zone)."""
+        cards = len(state.environment_deck)
+        by_cards = cards + (0 if state.phase in ("setup", "movement_and_feeding") else 1)
+        goal = rules.config.finish_zone_start
+        by_zone = min(
+            -(-(goal - ps.score) // max(advance_distance(ps), 5)) for ps in state.players
+        )
+        return max(1, min(by_cards, max(by_zone, 1)))
+
+    def _starve_cost(self, state: GameState, rules, player: int, amoeba: int) -> float:
+        ps = state.players[player]
+        dp = ps.amoeba_damage[amoeba]
+        if dp + 1 >= death_threshold(rules.config, ps):
+            return 8.0
+        return 3.0 if len(state.environment_deck) > 0 else 1.0
+
+    def _struggle_chance(self, state: GameState, player: int, amoeba: int, space: int,
+                         bp_left: int) -> float:
+        """Chance that Struggle for Survival saves a starving amoeba on ``space``."""
+        ps = state.players[player]
+        if bp_left < 1 or not (ps.has("struggle") or ps.has("aggression")):
+            return 0.0
+        best = 0.0
+        for q, other in enumerate(state.players):
+            if q == player or other.has("armor"):
+                continue
+            for b, sp in enumerate(other.amoeba_space):
+                if sp != space:
+                    continue
+                chance = 1.0
+                if other.bp >= 1:
+                    if other.has("escape"):
+                        chance *= 0.4
+                    if other.has("defense"):
+                        chance *= 0.5
+                best = max(best, chance)
+        return best
+
+    def _feed_value(self, state: GameState, rules, player: int, amoeba: int, space: int,
+                    here, bp_left: int, starve_cost: float) -> float:
+        """Value of ending the move on ``space`` with ``here`` foreign cubes available."""
+        ps = state.players[player]
+        table = self._table(state, ps)
+        if self._fits(here, table):
+            return starve_cost + 0.25 * min(self._meal_count(here, table) - 1, 3)
+        if ps.has("parasitism") and self._has_host(state, player, space):
+            if self._fits(here, self._table(state, ps, host=True)):
+                return starve_cost
+        return starve_cost * self._struggle_chance(state, player, amoeba, space, bp_left)
+
+    def _with_tentacle(self, state: GameState, rules, ps: PlayerState, src_here, dest_here):
+        """Foreign cubes at the destination plus the best Tentacle carry from the source."""
+        limit = rules.config.tentacle_limit
+        if not ps.has("tentacle") or limit <= 0:
+            return dest_here
+        table = self._table(state, ps)
+        best = None
+        for m in table:
+            need = [max(0, m[i] - dest_here[i]) for i in range(3)]
+            if sum(need) <= limit and all(need[i] <= src_here[i] for i in range(3)):
+                if best is None or sum(need) < sum(best):
+                    best = need
+        carry = best if best is not None else [0, 0, 0]
+        room = limit - sum(carry)
+        total = [dest_here[i] + carry[i] for i in range(3)]
+        for i in sorted(range(3), key=lambda j: total[j]):
+            extra = min(room, src_here[i] - carry[i])
+            if extra > 0:
+                total[i] += extra
+                room -= extra
+        return tuple(total)
+
+    def _outcome_values(self, state: GameState, rules, player: int, amoeba: int, src: int,
+                        bp_left: int, starve_cost: float) -> list[float]:
+        """Value of each compass outcome (W, N, E, S, stay) of an active move from ``src``."""
+        ps = state.players[player]
+        neighbours = rules.board.neighbours[src]
+        src_here = self._foreign(state, player, src)
+        stay = self._feed_value(state, rules, player, amoeba, src, src_here, bp_left,
+                                starve_cost)
+        values = []
+        for d in range(4):
+            dest = neighbours[d]
+            if dest < 0:
+                values.append(stay)
+                continue
+            here = self._with_tentacle(state, rules, ps, src_here,
+                                       self._foreign(state, player, dest))
+            values.append(self._feed_value(state, rules, player, amoeba, dest, here, bp_left,
+                                           starve_cost))
+        values.append(stay)
+        return values
+
+    def _dice_expectation(self, rules, ps: PlayerState, values: list[float]) -> float:
+        """Expected value of an active move's outcome over the dice (or the free choice)."""
+        if ps.has("movement_2"):
+            return max(values)
+        six = max(values) if rules.config.six_allows_stay else max(values[:4])
+        per_face = [values[f[0]] if f is not None else six for f in _FACES]
+        if ps.has("movement_1"):
+            return sum(max(a, b) for a, b in itertools.product(per_face, repeat=2)) / 36.0
+        return sum(per_face) / 6.0
+
+    def _active_value(self, state: GameState, rules, player: int, amoeba: int, src: int,
+                      bp_left: int, starve_cost: float, speed: bool) -> float:
+        ps = state.players[player]
+        values = self._outcome_values(state, rules, player, amoeba, src, bp_left, starve_cost)
+        if speed:
+            neighbours = rules.board.neighbours[src]
+            boosted = []
+            for d in range(5):
+                dest = neighbours[d] if d < 4 else src
+                if dest < 0:
+                    dest = src
+                second = self._dice_expectation(
+                    rules, ps,
+                    self._outcome_values(state, rules, player, amoeba, dest, bp_left,
+                                         starve_cost),
+                )
+                boosted.append(max(values[d], second))
+            values = boosted
+        return self._dice_expectation(rules, ps, values)
+
+    def _drift_destination(self, state: GameState, rules, space: int) -> int:
+        drift = rules.config.environment_deck[state.environment_card][0]
+        if drift == "none":
+            return space
+        dest = rules.board.neighbours[space][DIRECTIONS.index(drift)]
+        return space if dest < 0 else dest
+
+    def _leader(self, state: GameState, player: int) -> int:
+        return max((q for q in range(state.num_players) if q != player),
+                   key=lambda q: state.players[q].score)
+
+    # ---------------------------------------------------------------------------------------
+    # Setup
+    # ---------------------------------------------------------------------------------------
+
+    def _decide_start_space(self, rules, state, frame, seat, mask):
+        view = LAYOUT.segment_view(mask, "start_space")
+        return _SEG_OFFSET["start_space"] + int(np.flatnonzero(view)[-1])
+
+    def _decide_place_start(self, rules, state, frame, seat, mask):
+        return self._place(rules, state, seat, mask, setup=True)
+
+    # ---------------------------------------------------------------------------------------
+    # Phase 1: movement
+    # ---------------------------------------------------------------------------------------
+
+    def _decide_move(self, rules, state, frame, seat, mask):
+        player, amoeba = frame["player"], frame["amoeba"]
+        ps = state.players[player]
+        src = ps.amoeba_space[amoeba]
+        starve_cost = self._starve_cost(state, rules, player, amoeba)
+        cost = move_cost(rules, ps)
+        src_here = self._foreign(state, player, src)
+        stay = self._feed_value(state, rules, player, amoeba, src, src_here, ps.bp,
+                                starve_cost)
+        drift_dest = self._drift_destination(state, rules, src)
+        if drift_dest == src:
+            drift = stay
+        else:
+            here = self._with_tentacle(state, rules, ps, src_here,
+                                       self._foreign(state, player, drift_dest))
+            drift = self._feed_value(state, rules, player, amoeba, drift_dest, here, ps.bp,
+                                     starve_cost)
+        options = [(drift + 0.01, 0)]
+        if mask[_SEG_OFFSET["move"] + 2]:
+            options.append((stay + 0.005, 2))
+        if mask[_SEG_OFFSET["move"] + 1] and drift < starve_cost:
+            speed = ps.has("speed") or ps.has("persistence")
+            active = self._active_value(state, rules, player, amoeba, src, ps.bp - cost,
+                                        starve_cost, speed)
+            options.append((active - 1.0 * cost - 0.3, 1))
+        return _SEG_OFFSET["move"] + max(options)[1]
+
+    def _decide_direction(self, rules, state, frame, seat, mask):
+        player, amoeba = frame["player"], frame["amoeba"]
+        ps = state.players[player]
+        src = ps.amoeba_space[amoeba]
+        allowed = [d for d in frame["allowed"] if mask[_SEG_OFFSET["direction"] + d]]
+        if not allowed:
+            return None
+        neighbours = rules.board.neighbours[src]
+        if frame["mode"] == "escape":
+            starve_cost = 1.0
+            values = self._outcome_values(state, rules, player, amoeba, src, ps.bp,
+                                          starve_cost)
+            best = max(allowed, key=lambda d: ((d != STAY and neighbours[d] >= 0), values[d]))
+            return _SEG_OFFSET["direction"] + best
+        starve_cost = self._starve_cost(state, rules, player, amoeba)
+        values = self._outcome_values(state, rules, player, amoeba, src, ps.bp, starve_cost)
+        if frame["step"] == 1 and (ps.has("speed") or ps.has("persistence")):
+            for d in allowed:
+                dest = neighbours[d] if d != STAY else src
+                if dest < 0:
+                    dest = src
+                second = self._dice_expectation(
+                    rules, ps,
+                    self._outcome_values(state, rules, player, amoeba, dest, ps.bp,
+                                         starve_cost),
+                )
+                values[d] = max(values[d], second - 0.01)
+        best = max(allowed, key=lambda d: (values[d], d == STAY))
+        return _SEG_OFFSET["direction"] + best
+
+    def _decide_move_again(self, rules, state, frame, seat, mask):
+        player, amoeba = frame["player"], frame["amoeba"]
+        ps = state.players[player]
+        space = ps.amoeba_space[amoeba]
+        if frame["mode"] == "escape":
+            for f in reversed(state.stack):
+                if f["kind"] == "attack" and f["target_player"] == player \
+                        and f["target_amoeba"] == amoeba:
+                    return LAYOUT.encode("move_again") if f["space"] == space else _PASS
+            return _PASS
+        starve_cost = self._starve_cost(state, rules, player, amoeba)
+        here = self._foreign(state, player, space)
+        stay = self._feed_value(state, rules, player, amoeba, space, here, ps.bp, starve_cost)
+        again = self._active_value(state, rules, player, amoeba, space, ps.bp, starve_cost,
+                                   False)
+        return LAYOUT.encode("move_again") if again > stay + 0.05 else _PASS
+
+    def _decide_tentacle(self, rules, state, frame, seat, mask):
+        player = frame["player"]
+        ps = state.players[player]
+        dest_here = self._foreign(state, player, frame["dest"])
+        table = self._table(state, ps)
+        view = LAYOUT.segment_view(mask, "tentacle")
+        best, best_key = None, None
+        for i in np.flatnonzero(view):
+            take = TAKES[i]
+            if take[0]:  # own colour: no use to this player
+                continue
+            here = (dest_here[0] + take[1], dest_here[1] + take[2], dest_here[2] + take[3])
+            key = (self._fits(here, table), self._meal_count(here, table), sum(take))
+            if best_key is None or key > best_key:
+                best, best_key = i, key
+        if best is None:
+            return _PASS
+        return _SEG_OFFSET["tentacle"] + int(best)
+
+    def _decide_cling(self, rules, state, frame, seat, mask):
+        player, amoeba = frame["player"], frame["amoeba"]
+        ps = state.players[player]
+        table = self._table(state, ps)
+        src, dest = frame["space"], frame["dest"]
+        carry = (0,) * state.num_players
+        for f in reversed(state.stack):
+            if f["kind"] == "relocate":
+                carry = f["carry"] or carry
+                break
+        n = state.num_players
+        rel = [carry[(player + k) % n] if k < n else 0 for k in (1, 2, 3)]
+        src_here = self._foreign(state, player, src)
+        src_here = tuple(src_here[i] - rel[i] for i in range(3))
+        dest_here = self._foreign(state, player, dest)
+        dest_here = tuple(dest_here[i] + rel[i] for i in range(3))
+        if not ps.amoeba_done[amoeba]:
+            # It still takes its own turn: compare where it would start from.
+            starve_cost = self._starve_cost(state, rules, player, amoeba)
+            from_src = max(self._feed_value(state, rules, player, amoeba, src, src_here,
+                                            ps.bp, starve_cost),
+                           self._feed_value(state, rules, player, amoeba, dest, dest_here,
+                                            ps.bp, starve_cost) * 0.0)
+            drift_src = self._drift_destination(state, rules, src)
+            drift_dest = self._drift_destination(state, rules, dest)
+            v_src = self._meal_count(self._foreign(state, player, drift_src), table) \
+                if drift_src != src else self._meal_count(src_here, table)
+            v_dest = self._meal_count(self._foreign(state, player, drift_dest), table) \
+                if drift_dest != dest else self._meal_count(dest_here, table)
+            del from_src
+            return LAYOUT.encode("cling") if v_dest > v_src else _PASS
+        v_src = self._meal_count(src_here, table)
+        v_dest = self._meal_count(dest_here, table)
+        return LAYOUT.encode("cling") if v_dest > v_src else _PASS
+
+    # ---------------------------------------------------------------------------------------
+    # Phase 1: feeding and attacks
+    # ---------------------------------------------------------------------------------------
+
+    def _decide_feed(self, rules, state, frame, seat, mask):
+        player, amoeba = frame["player"], frame["amoeba"]
+        ps = state.players[player]
+        space = ps.amoeba_space[amoeba]
+        eats = np.flatnonzero(LAYOUT.segment_view(mask, "eat"))
+        if eats.size:
+            here = self._foreign(state, player, space)
+            table = self._table(state, ps)
+            options = meal_options(rules, state, player, space)
+            best, best_key = None, None
+            for i in eats:
+                meal = MEALS[i]
+                rest = (here[0] - meal[0], here[1] - meal[1], here[2] - meal[2])
+                without, _with_host = options.get(meal, (True, False))
+                key = (self._meal_count(rest, table), -sum(meal), not without, min(rest[:2]))
+                if best_key is None or key > best_key:
+                    best, best_key = i, key
+            return _SEG_OFFSET["eat"] + int(best)
+        attack = self._best_attack(rules, state, player, mask)
+        if attack is not None:
+            return attack
+        return _PASS
+
+    def _best_attack(self, rules, state, player: int, mask, aggression: bool = False):
+        """The best legal attack on a foreign amoeba, or None (own amoebas are never eaten)."""
+        view = LAYOUT.segment_view(mask, "attack")
+        n = state.num_players
+        best, best_key = None, None
+        for offset, b in zip(*np.nonzero(view), strict=True):
+            if offset == 0:
+                continue
+            q = (player + int(offset)) % n
+            other = state.players[q]
+            chance = 1.0
+            if other.bp >= 1:
+                if other.has("escape"):
+                    chance *= 0.4
+                if other.has("defense"):
+                    chance *= 0.5
+            if aggression and other.has("armor"):
+                thr = death_threshold(rules.config, other)
+                chance = 0.8 if other.amoeba_damage[b] + 1 >= thr else 0.1
+            key = (chance, other.score, -other.amoeba_damage[b])
+            if best_key is None or key > best_key:
+                best, best_key = LAYOUT.encode("attack", int(offset), int(b)), key
+        return best
+
+    def _decide_parasite_host(self, rules, state, frame, seat, mask):
+        player = frame["player"]
+        n = state.num_players
+        view = LAYOUT.segment_view(mask, "parasite_host")
+        hosts = [int(k) for k in np.flatnonzero(view)]
+        if not hosts:
+            return _PASS
+        best = max(hosts, key=lambda k: state.players[(player + k + 1) % n].score)
+        return _SEG_OFFSET["parasite_host"] + best
+
+    def _decide_defend(self, rules, state, frame, seat, mask):
+        player, amoeba = frame["player"], frame["amoeba"]
+        ps = state.players[player]
+        can_escape = bool(mask[_SEG_OFFSET["defend"]])
+        can_defend = bool(mask[_SEG_OFFSET["defend"] + 1])
+        if not (can_escape or can_defend):
+            return _PASS
+        escape_chance = 0.0
+        if can_escape:
+            src = ps.amoeba_space[amoeba]
+            neighbours = rules.board.neighbours[src]
+            leaves = [1.0 if neighbours[d] >= 0 else 0.0 for d in range(4)] + [0.0]
+            escape_chance = self._dice_expectation(rules, ps, leaves)
+            if ps.has("speed") or ps.has("persistence"):
+                escape_chance = 1 - (1 - escape_chance) ** 2
+        defend_chance = 0.75 if ps.has("persistence") else 0.5
+        if can_escape and (not can_defend or escape_chance >= defend_chance):
+            return _SEG_OFFSET["defend"]
+        return _SEG_OFFSET["defend"] + 1
+
+    def _decide_retry(self, rules, state, frame, seat, mask):
+        attack = self._best_attack(rules, state, frame["player"], mask,
+                                   aggression=frame["attack_kind"] == "aggression")
+        return attack if attack is not None else _PASS
+
+    def _decide_aggression(self, rules, state, frame, seat, mask):
+        attack = self._best_attack(rules, state, frame["player"], mask, aggression=True)
+        return attack if attack is not None else _PASS
+
+    # ---------------------------------------------------------------------------------------
+    # Phases 2 and 3: gene defects and buying genes
+    # ---------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _expected_defect(state: GameState, rules, mp: int) -> float:
+        """Expected gene defect (BP) of one future round at this MP sum."""
+        deck = state.environment_deck
+        if not deck:
+            return 0.0
+        cards = rules.config.environment_deck
+        return sum(max(0, mp - cards[c][1]) for c in deck) / len(deck)
+
+    def _gene_points(self, state, rules, genes: dict[str, int], amoebas: int,
+                     rounds: int) -> float:
+        """Ladder points per round a gene set is worth (Advance Table + effects)."""
+        count = sum(GENES[GENE_INDEX[k]].advance_count for k in genes)
+        if rounds <= 2:
+            table = ADVANCE_FOR_GENES[min(count, 6)]
+        else:  # smoothed: the first genes pay off once more are bought
+            table = min(count, 6) * 4 / 6
+        effect = sum(_EFFECT[k][0] + _EFFECT[k][1] * amoebas for k in genes)
+        if "division_rate" in genes and rounds < 3:
+            effect -= _EFFECT["division_rate"][0] * (1 - rounds / 3)
+        mp = sum(GENES[GENE_INDEX[k]].mp for k in genes)
+        defect = self._expected_defect(state, rules, mp) * (rounds - 1) / max(rounds, 1)
+        return table + effect - self.defect_weight * defect
+
+    def _decide_defect(self, rules, state, frame, seat, mask):
+        player = frame["player"]
+        ps = state.players[player]
+        remaining = frame["remaining"]
+        rounds = self._rounds_left(state, rules)
+        amoebas = len(ps.amoebas_on_board())
+        base = self._gene_points(state, rules, ps.genes, amoebas, rounds)
+        bp_ratio = self.amoeba_ratio if amoebas < rules.config.max_amoebas else 0.05
+        options = []
+        if mask[LAYOUT.encode("pay_bp")]:
+            options.append((remaining * bp_ratio, LAYOUT.encode("pay_bp")))
+        for key in ps.genes:
+            action = LAYOUT.encode("give_up_gene", GENE_INDEX[key])
+            if not mask[action]:
+                continue
+            rest = {k: v for k, v in ps.genes.items() if k != key}
+            loss = base - self._gene_points(state, rules, rest, amoebas, rounds)
+            left = max(0, remaining - GENES[GENE_INDEX[key]].pays)
+            options.append((loss + left * bp_ratio, action))
+        if not options:
+            return None
+        return min(options)[1]
+
+    def _decide_buy(self, rules, state, frame, seat, mask):
+        player = frame["player"]
+        ps = state.players[player]
+        rounds = self._rounds_left(state, rules)
+        amoebas = len(ps.amoebas_on_board())
+        max_amoebas = rules.config.max_amoebas
+        base = self._gene_points(state, rules, ps.genes, amoebas, rounds)
+        # BP the coming cell division wants (up to the amoeba limit).
+        income = rules.config.income_bp
+        reserve = self.move_reserve if rounds > 1 else 0
+        cost = division_cost(rules, ps)
+        wanted = min(max_amoebas - amoebas, max(0, (ps.bp + income - reserve) // max(cost, 1)))
+        amoeba_value = self.amoeba_ratio * (cost and 6 / cost)
+        best, best_ratio = None, 0.0
+        for i in np.flatnonzero(LAYOUT.segment_view(mask, "buy_gene")):
+            g = GENES[i]
+            genes = {k: v for k, v in ps.genes.items() if k not in g.replaces}
+            genes[g.key] = state.round
+            gain = self._gene_points(state, rules, genes, amoebas, rounds) - base
+            if g.key == "division_rate":
+                new_cost = rules.config.division_cost_with_rate
+                gain += wanted * (cost - new_cost) * self.amoeba_ratio * 0.5
+            if gain <= 0:
+                continue
+            if rounds > 1 and mutation_points(ps) - sum(
+                    GENES[GENE_INDEX[k]].mp for k in g.replaces if k in ps.genes
+            ) + g.mp > max(self.mp_cap, mutation_points(ps)):
+                continue
+            ratio = gain / max(g.price, 1)
+            left_for_division = ps.bp - g.price + income - reserve
+            new_cost = (rules.config.division_cost_with_rate if g.key == "division_rate"
+                        else cost)
+            divisions_lost = wanted - min(wanted, max(0, left_for_division) // max(new_cost, 1))
+            if divisions_lost > 0 and ratio < amoeba_value * 1.2:
+                continue
+            if ratio > best_ratio:
+                best, best_ratio = int(i), ratio
+        if best is None:
+            return _PASS
+        return _SEG_OFFSET["buy_gene"] + best
+
+    # ---------------------------------------------------------------------------------------
+    # Phase 4: cell division
+    # ---------------------------------------------------------------------------------------
+
+    def _decide_divide(self, rules, state, frame, seat, mask):
+        player = frame["player"]
+        ps = state.players[player]
+        rounds = self._rounds_left(state, rules)
+        own = len(ps.amoebas_on_board())
+        free = own == 0 and not frame["free_used"]
+        reserve = self.move_reserve if rounds > 1 else 0
+        if not free and ps.bp - division_cost(rules, ps) < reserve and own >= 2:
+            return _PASS
+        return self._place(rules, state, player, mask, setup=False)
+
+    def _place(self, rules, state, player: int, mask, setup: bool):
+        """The best legal (number, space) placement: lowest free number, most food ahead."""
+        view = LAYOUT.segment_view(mask, "place_amoeba")
+        numbers, spaces = np.nonzero(view)
+        if numbers.size == 0:
+            return None
+        number = int(numbers.min())
+        candidates = [int(s) for n, s in zip(numbers, spaces, strict=True) if n == number]
+        ps = state.players[player]
+        table = self._table(state, ps)
+        board = rules.board
+        # Where does everybody drift to next round? Crowded spaces feed fewer amoebas.
+        eaters: dict[int, int] = {}
+        for other in state.players:
+            for sp in other.amoeba_space:
+                if sp >= 0:
+                    d = self._drift_destination(state, rules, sp)
+                    eaters[d] = eaters.get(d, 0) + 1
+        danger_spaces = set()
+        for q, other in enumerate(state.players):
+            if q != player and (other.has("aggression") or other.has("struggle")):
+                danger_spaces.update(sp for sp in other.amoeba_space if sp >= 0)
+        own_spaces = {sp for sp in ps.amoeba_space if sp >= 0}
+        best, best_key = None, None
+        for s in candidates:
+            d = self._drift_destination(state, rules, s)
+            meals = self._meal_count(self._foreign(state, player, d), table, limit=6)
+            here_meals = self._meal_count(self._foreign(state, player, s), table, limit=6)
+            score = min(meals - eaters.get(d, 0), 3) + 0.3 * min(here_meals, 3)
+            if s in danger_spaces or d in danger_spaces:
+                score -= 1.5
+            if setup:
+                free_adjacent = sum(1 for a in board.adjacent(s) if not state.amoebas_at(a))
+                score += 0.3 * free_adjacent
+            else:
+                score += 0.1 * sum(1 for a in board.adjacent(s) if a not in own_spaces)
+            if best_key is None or score > best_key:
+                best, best_key = s, score
+        return LAYOUT.encode("place_amoeba", number, best)

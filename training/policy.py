@@ -1,0 +1,66 @@
+"""An agent that plays a trained MaskablePPO checkpoint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file is missing, truncated or not a MaskablePPO model."""
+
+
+class PolicyAgent:
+    """Plays the most likely legal action of a saved sb3-contrib ``MaskablePPO`` model.
+
+    Args:
+        path: The ``.zip`` file written by ``model.save`` (``primeval train`` writes
+            ``runs/NAME/model.zip``).
+        deterministic: Take the most likely action (default) or sample from the policy.
+        seed: Seed of the sampling when ``deterministic`` is False.
+    """
+
+    def __init__(self, path: str | Path, deterministic: bool = True, seed: int | None = None,
+                 device: str = "cpu") -> None:
+        from sb3_contrib import MaskablePPO
+
+        self.path = Path(path)
+        self.name = f"ppo:{self.path}"
+        if not self.path.is_file():
+            raise CheckpointError(f"checkpoint {self.path} does not exist")
+        try:
+            self.model = MaskablePPO.load(self.path, device=device)
+        except Exception as exc:  # noqa: BLE001  (zip, pickle and torch errors alike)
+            raise CheckpointError(
+                f"checkpoint {self.path} cannot be loaded as a MaskablePPO model: "
+                f"{type(exc).__name__}: {exc}"
+            ) from None
+        self.deterministic = deterministic
+        self.seed(seed)
+
+    def seed(self, seed: int | None) -> None:
+        if seed is not None:
+            import torch
+
+            torch.manual_seed(seed)
+
+    def check_spaces(self, observation_space, action_space) -> None:
+        """Refuse a model trained for another game, player count or encoder."""
+        if self.model.observation_space.shape != observation_space.shape:
+            raise CheckpointError(
+                f"checkpoint {self.path} expects observations of shape "
+                f"{self.model.observation_space.shape}, this env gives {observation_space.shape}"
+                " (another game, player count or encoder?)"
+            )
+        if self.model.action_space.n != action_space.n:
+            raise CheckpointError(
+                f"checkpoint {self.path} has {self.model.action_space.n} actions, this env "
+                f"has {action_space.n}"
+            )
+
+    def act(self, observation, action_mask, *, state=None, seat=None) -> int:
+        action, _ = self.model.predict(np.asarray(observation),
+                                       action_masks=np.asarray(action_mask, dtype=bool),
+                                       deterministic=self.deterministic)
+        return int(action)

@@ -1,0 +1,159 @@
+"""A single-agent Gymnasium view of a primeval AEC environment.
+
+The learner holds one seat (a random seat each episode by default); opponents (agents, or a
+pool sampled each episode) act inside :meth:`SingleAgentEnv.step` until it is the learner's
+turn again or the game is over. The reward is the learner's own. :meth:`action_masks`
+exposes the learner's mask for sb3-contrib's ``MaskablePPO``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from primeval.training.agents import Agent, RandomAgent
+
+OpponentSpec = Agent | Sequence[Agent] | Callable[[np.random.Generator], Agent]
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """Gymnasium env over a primeval AEC env with the other seats played by opponents.
+
+    Args:
+        aec_env: A primeval AEC env (``primordial_soup_v0.raw_env(...)`` or ``env(...)``).
+        opponents: One agent for every other seat, a list of agents (one is drawn per seat
+            and episode: a pool), or a callable ``rng -> agent``. Default: random agents.
+        learner_seat: A fixed seat, or ``None`` for a random seat each episode.
+        shaping: Coefficient of potential-based reward shaping: each step adds
+            ``shaping * (lead' - lead)`` where ``lead`` is the learner's score minus the mean
+            of the others' scores (``rules.scores``). 0 (default) keeps the pure final reward.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"]}
+
+    def __init__(self, aec_env: Any, opponents: OpponentSpec | None = None,
+                 learner_seat: int | None = None, shaping: float = 0.0) -> None:
+        super().__init__()
+        self.aec = aec_env
+        self.game = aec_env.unwrapped
+        agents = self.game.possible_agents
+        if learner_seat is not None and not 0 <= learner_seat < len(agents):
+            raise ValueError(f"learner_seat={learner_seat} is not a seat of {agents}")
+        self.fixed_seat = learner_seat
+        self.opponents = opponents if opponents is not None else RandomAgent()
+        space = self.game.observation_space(agents[0])
+        self.observation_space = space["observation"]
+        self.action_space = self.game.action_space(agents[0])
+        self.render_mode = self.game.render_mode
+        self.learner = agents[0]
+        self.seat_agents: dict[str, Agent] = {}
+        self.shaping = float(shaping)
+        self._lead = 0.0
+
+    # Opponents ------------------------------------------------------------------------------
+
+    def _draw_opponent(self) -> Agent:
+        spec = self.opponents
+        if isinstance(spec, Sequence) and not isinstance(spec, str):
+            return spec[int(self.np_random.integers(len(spec)))]
+        if callable(spec) and not hasattr(spec, "act"):
+            return spec(self.np_random)
+        return spec  # one agent for every seat
+
+    def _play_opponents(self) -> float:
+        """Let the other seats act until the learner must act or the game ends; returns the
+        learner's reward collected meanwhile."""
+        reward = 0.0
+        game = self.game
+        while game.agents and game.agent_selection != self.learner:
+            agent = game.agent_selection
+            if game.terminations[agent] or game.truncations[agent]:
+                self.aec.step(None)
+            else:
+                obs = game.observe(agent)
+                seat = game.possible_agents.index(agent)
+                action = self.seat_agents[agent].act(
+                    obs["observation"], obs["action_mask"], state=game.game_state, seat=seat)
+                self.aec.step(action)
+            reward += float(game.rewards.get(self.learner, 0.0))
+        return reward
+
+    def _done(self) -> tuple[bool, bool]:
+        game = self.game
+        if self.learner not in game.agents:
+            return True, False
+        terminated = bool(game.terminations[self.learner])
+        # PettingZoo's TerminateIllegalWrapper sets both flags; the game did end: terminated.
+        return terminated, bool(game.truncations[self.learner]) and not terminated
+
+    # Gymnasium API ---------------------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(2**31 - 1))
+        self.aec.reset(seed=game_seed)
+        agents = self.game.possible_agents
+        seat = (self.fixed_seat if self.fixed_seat is not None
+                else int(self.np_random.integers(len(agents))))
+        self.learner = agents[seat]
+        self.seat_agents = {a: self._draw_opponent() for a in agents if a != self.learner}
+        for agent in self.seat_agents.values():
+            if hasattr(agent, "seed"):
+                agent.seed(int(self.np_random.integers(2**31 - 1)))
+        self._play_opponents()
+        self._lead = self._score_lead()
+        return self._observation(), self._info()
+
+    def step(self, action):
+        game = self.game
+        terminated, truncated = self._done()
+        if terminated or truncated:
+            raise RuntimeError("step() called after the episode ended; call reset()")
+        self.aec.step(int(action))
+        reward = float(game.rewards.get(self.learner, 0.0))
+        reward += self._play_opponents()
+        if self.shaping:
+            lead = self._score_lead()
+            reward += self.shaping * (lead - self._lead)
+            self._lead = lead
+        terminated, truncated = self._done()
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def _score_lead(self) -> float:
+        if not self.shaping:
+            return 0.0
+        scores = self.game.rules.scores(self.game.game_state)
+        seat = self.game.possible_agents.index(self.learner)
+        others = [s for i, s in enumerate(scores) if i != seat]
+        return float(scores[seat] - sum(others) / len(others))
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions (all False once the game is over)."""
+        if self.learner not in self.game.agents or self.game.agent_selection != self.learner:
+            return np.zeros(self.action_space.n, dtype=bool)
+        return self.game.observe(self.learner)["action_mask"].astype(bool)
+
+    def _observation(self) -> np.ndarray:
+        if self.learner in self.game.agents:
+            return self.game.observe(self.learner)["observation"]
+        return self.game.obs_encoder.encode(self.game.game_state,
+                                            self.game.possible_agents.index(self.learner))
+
+    def _info(self) -> dict[str, Any]:
+        seat = self.game.possible_agents.index(self.learner)
+        info: dict[str, Any] = {"seat": seat}
+        if self.game.rules.is_terminal(self.game.game_state):
+            scores = self.game.rules.scores(self.game.game_state)
+            info["scores"] = scores
+            info["rank"] = 1 + sum(s > scores[seat] for s in scores)
+            info["win"] = info["rank"] == 1
+        return info
+
+    def render(self):
+        return self.game.render()
+
+    def close(self) -> None:
+        self.aec.close()
