@@ -20,10 +20,12 @@ there is no search. It plays the way a sensible human beginner does:
   pay BP, whichever loses less.
 * **Division** (phase 4): as many new amoebas as the BP allow (keeping a small reserve for
   moves), each on the space whose next-round drift destination has the most food.
-* **Aggression**: attack the leader's most vulnerable amoeba.
+* **Aggression** (and Struggle): attack the foreign amoeba least able to defend itself,
+  preferring the leader's; own amoebas are never eaten.
 
 Every answer is checked against the action mask; if a rule finds nothing legal the agent
-falls back to a uniformly random legal action from its own seeded generator.
+falls back to a uniformly random legal action from its own seeded generator (counted in
+``fallbacks``). About 10,000 decisions per second on one core.
 
 Usage::
 
@@ -43,7 +45,6 @@ import numpy as np
 from primeval.envs.primordial_soup.actions import LAYOUT, MEALS, TAKES
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
 from primeval.envs.primordial_soup.data import (
-    ADVANCE_FOR_AMOEBAS,
     ADVANCE_FOR_GENES,
     DIRECTIONS,
     GENE_INDEX,
@@ -53,7 +54,6 @@ from primeval.envs.primordial_soup.data import (
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
 from primeval.envs.primordial_soup.rules.common import (
     death_threshold,
-    gene_count_for_advance,
     mutation_points,
 )
 from primeval.envs.primordial_soup.rules.division import division_cost
@@ -126,6 +126,8 @@ class PrimordialSoupHeuristic:
 
     Attributes:
         name: ``"heuristic"``.
+        rng: The fallback generator.
+        fallbacks: How many decisions were answered by the random fallback.
     """
 
     name = "heuristic"
@@ -153,6 +155,8 @@ class PrimordialSoupHeuristic:
             )
         self._default_rules: dict[int, PrimordialSoupRules] = {}
         self.rng = np.random.default_rng(seed)
+        #: Decisions the rules of thumb did not cover (answered by a random legal action).
+        self.fallbacks = 0
 
     def seed(self, seed: int | None) -> None:
         """Reseed the fallback generator."""
@@ -192,11 +196,17 @@ class PrimordialSoupHeuristic:
         if handler is not None:
             action = handler(rules, state, frame, seat, mask)
         if action is None or not (0 <= action < mask.size) or not mask[action]:
+            self.fallbacks += 1
             action = int(self.rng.choice(legal))
         return int(action)
 
     def _rules_for(self, state: GameState) -> PrimordialSoupRules:
-        if self._rules is not None and self._rules.num_players == state.num_players:
+        if self._rules is not None:
+            if self._rules.num_players != state.num_players:
+                raise ValueError(
+                    f"PrimordialSoupHeuristic was given rules for {self._rules.num_players} "
+                    f"players but the state has {state.num_players}"
+                )
             return self._rules
         rules = self._default_rules.get(state.num_players)
         if rules is None:
@@ -281,7 +291,7 @@ class PrimordialSoupHeuristic:
         for q, other in enumerate(state.players):
             if q == player or other.has("armor"):
                 continue
-            for b, sp in enumerate(other.amoeba_space):
+            for sp in other.amoeba_space:
                 if sp != space:
                     continue
                 chance = 1.0
@@ -300,9 +310,9 @@ class PrimordialSoupHeuristic:
         table = self._table(state, ps)
         if self._fits(here, table):
             return starve_cost + 0.25 * min(self._meal_count(here, table) - 1, 3)
-        if ps.has("parasitism") and self._has_host(state, player, space):
-            if self._fits(here, self._table(state, ps, host=True)):
-                return starve_cost
+        if (ps.has("parasitism") and self._has_host(state, player, space)
+                and self._fits(here, self._table(state, ps, host=True))):
+            return starve_cost
         return starve_cost * self._struggle_chance(state, player, amoeba, space, bp_left)
 
     def _with_tentacle(self, state: GameState, rules, ps: PlayerState, src_here, dest_here):
@@ -314,9 +324,9 @@ class PrimordialSoupHeuristic:
         best = None
         for m in table:
             need = [max(0, m[i] - dest_here[i]) for i in range(3)]
-            if sum(need) <= limit and all(need[i] <= src_here[i] for i in range(3)):
-                if best is None or sum(need) < sum(best):
-                    best = need
+            if (sum(need) <= limit and all(need[i] <= src_here[i] for i in range(3))
+                    and (best is None or sum(need) < sum(best))):
+                best = need
         carry = best if best is not None else [0, 0, 0]
         room = limit - sum(carry)
         total = [dest_here[i] + carry[i] for i in range(3)]
@@ -385,10 +395,6 @@ class PrimordialSoupHeuristic:
         dest = rules.board.neighbours[space][DIRECTIONS.index(drift)]
         return space if dest < 0 else dest
 
-    def _leader(self, state: GameState, player: int) -> int:
-        return max((q for q in range(state.num_players) if q != player),
-                   key=lambda q: state.players[q].score)
-
     # ---------------------------------------------------------------------------------------
     # Setup
     # ---------------------------------------------------------------------------------------
@@ -398,7 +404,7 @@ class PrimordialSoupHeuristic:
         return _SEG_OFFSET["start_space"] + int(np.flatnonzero(view)[-1])
 
     def _decide_place_start(self, rules, state, frame, seat, mask):
-        return self._place(rules, state, seat, mask, setup=True)
+        return self._place(rules, state, frame["player"], mask, setup=True)
 
     # ---------------------------------------------------------------------------------------
     # Phase 1: movement
@@ -498,38 +504,33 @@ class PrimordialSoupHeuristic:
         return _SEG_OFFSET["tentacle"] + int(best)
 
     def _decide_cling(self, rules, state, frame, seat, mask):
+        """Holding: cling to the leaving amoeba when the destination has more food."""
         player, amoeba = frame["player"], frame["amoeba"]
         ps = state.players[player]
         table = self._table(state, ps)
         src, dest = frame["space"], frame["dest"]
-        carry = (0,) * state.num_players
-        for f in reversed(state.stack):
-            if f["kind"] == "relocate":
-                carry = f["carry"] or carry
-                break
         n = state.num_players
-        rel = [carry[(player + k) % n] if k < n else 0 for k in (1, 2, 3)]
-        src_here = self._foreign(state, player, src)
-        src_here = tuple(src_here[i] - rel[i] for i in range(3))
-        dest_here = self._foreign(state, player, dest)
-        dest_here = tuple(dest_here[i] + rel[i] for i in range(3))
-        if not ps.amoeba_done[amoeba]:
-            # It still takes its own turn: compare where it would start from.
-            starve_cost = self._starve_cost(state, rules, player, amoeba)
-            from_src = max(self._feed_value(state, rules, player, amoeba, src, src_here,
-                                            ps.bp, starve_cost),
-                           self._feed_value(state, rules, player, amoeba, dest, dest_here,
-                                            ps.bp, starve_cost) * 0.0)
-            drift_src = self._drift_destination(state, rules, src)
-            drift_dest = self._drift_destination(state, rules, dest)
-            v_src = self._meal_count(self._foreign(state, player, drift_src), table) \
-                if drift_src != src else self._meal_count(src_here, table)
-            v_dest = self._meal_count(self._foreign(state, player, drift_dest), table) \
-                if drift_dest != dest else self._meal_count(dest_here, table)
-            del from_src
-            return LAYOUT.encode("cling") if v_dest > v_src else _PASS
-        v_src = self._meal_count(src_here, table)
-        v_dest = self._meal_count(dest_here, table)
+        carry = next((f["carry"] for f in reversed(state.stack) if f["kind"] == "relocate"),
+                     ())
+        rel = [carry[(player + k) % n] if carry and k < n else 0 for k in (1, 2, 3)]
+        src_here = tuple(c - r for c, r in zip(self._foreign(state, player, src), rel,
+                                                strict=True))
+        dest_here = tuple(c + r for c, r in zip(self._foreign(state, player, dest), rel,
+                                                strict=True))
+        if ps.amoeba_done[amoeba]:
+            # It has fed this round: where it stands decides next round's start.
+            v_src = self._meal_count(src_here, table)
+            v_dest = self._meal_count(dest_here, table)
+        else:
+            # Its own turn is still to come and starts from wherever it is: compare the food
+            # at the drift destinations.
+            def start_value(space: int, here) -> int:
+                drift_dest = self._drift_destination(state, rules, space)
+                if drift_dest != space:
+                    here = self._foreign(state, player, drift_dest)
+                return self._meal_count(here, table)
+
+            v_src, v_dest = start_value(src, src_here), start_value(dest, dest_here)
         return LAYOUT.encode("cling") if v_dest > v_src else _PASS
 
     # ---------------------------------------------------------------------------------------
@@ -639,10 +640,8 @@ class PrimordialSoupHeuristic:
                      rounds: int) -> float:
         """Ladder points per round a gene set is worth (Advance Table + effects)."""
         count = sum(GENES[GENE_INDEX[k]].advance_count for k in genes)
-        if rounds <= 2:
-            table = ADVANCE_FOR_GENES[min(count, 6)]
-        else:  # smoothed: the first genes pay off once more are bought
-            table = min(count, 6) * 4 / 6
+        # Near the end the exact table; before, smoothed (the first genes pay off later).
+        table = ADVANCE_FOR_GENES[min(count, 6)] if rounds <= 2 else min(count, 6) * 4 / 6
         effect = sum(_EFFECT[k][0] + _EFFECT[k][1] * amoebas for k in genes)
         if "division_rate" in genes and rounds < 3:
             effect -= _EFFECT["division_rate"][0] * (1 - rounds / 3)
@@ -685,7 +684,7 @@ class PrimordialSoupHeuristic:
         reserve = self.move_reserve if rounds > 1 else 0
         cost = division_cost(rules, ps)
         wanted = min(max_amoebas - amoebas, max(0, (ps.bp + income - reserve) // max(cost, 1)))
-        amoeba_value = self.amoeba_ratio * (cost and 6 / cost)
+        amoeba_value = self.amoeba_ratio * (6 / cost if cost else 1.0)
         best, best_ratio = None, 0.0
         for i in np.flatnonzero(LAYOUT.segment_view(mask, "buy_gene")):
             g = GENES[i]

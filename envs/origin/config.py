@@ -76,4 +76,7 @@ class OriginConfig:
             )
         return cls(**overrides)
 
-    from_dict = from_overrides
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> OriginConfig:
+        """Rebuild a config from :meth:`to_dict` (validated like :meth:`from_overrides`)."""
+        return cls.from_overrides(**d)

@@ -31,7 +31,8 @@ files, so an observation never leaves the space; ``encode`` also clips as a guar
   completed objectives, objective points, hand size by colour, points by source) and the
   observer's own hand.
 
-Card pieces are 48 wide, indexed by card index (``rules.data.cards[i]``), whatever the colour.
+Card pieces are one entry per card (48 with the shipped data), indexed by card index
+(``rules.data.cards[i]``), whatever the colour.
 
 ``"flat"`` lays out the global pieces, then every territory piece as a ``(T, channels)`` block
 (see :attr:`FlatEncoder.pieces`). ``"graph"`` lays out ``[nodes (T x F) | adjacency (T x T) |

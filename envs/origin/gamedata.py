@@ -339,7 +339,7 @@ def load_cards(path: str | Path | None = None, continents: tuple[str, ...] = (),
             _need(not missing, f, where, f"{effect['kind']} needs parameter(s) {missing}")
             _check_params(f, where, effect, continents)
             level = entry.get("level", 0)
-            points = entry.get("points", 0)
+            points = entry.get("points", None if colour == "purple" else 0)
             if colour == "orange":
                 _need(_int(level) and 1 <= level <= 5, f, where, "level must be an int 1..5")
             if colour == "purple":
@@ -352,8 +352,11 @@ def load_cards(path: str | Path | None = None, continents: tuple[str, ...] = (),
 def _check_params(f: str, where: str, effect: dict, continents: tuple[str, ...]) -> None:
     for key, value in effect.items():
         if key in ("amount", "count", "limit", "returns", "distance", "points", "level",
-                   "height", "width", "value"):
+                   "height", "width", "value", "min_continents"):
             _need(_int(value) and value >= 0, f, where, f"{key} must be an int >= 0")
+    if "same_continent" in effect:
+        _need(isinstance(effect["same_continent"], bool), f, where,
+              "same_continent must be true or false")
     if effect["kind"] == "extra_action":
         _need(effect["action"] in ("evolve", "migrate", "swap"), f, where,
               "action must be evolve, migrate or swap")
@@ -394,20 +397,28 @@ def load_components(path: str | Path | None = None) -> Components:
     _need(sum(tiles.values()) >= sum(slots.values()), f, "innovation_tiles",
           f"{sum(tiles.values())} tiles cannot fill {sum(slots.values())} face-up slots")
     points = raw["tile_points"]
-    _need(isinstance(points, dict) and set(points) == {1, 2, 3, 4, 5}, f, "tile_points",
-          "expected points for levels 1..5")
-    for key in ("hunting_tokens", "strait_tokens"):
-        _need(isinstance(raw[key], list) and all(_int(v) and v >= 0 for v in raw[key]),
-              f, key, "expected a list of token values (ints >= 0)")
+    _need(isinstance(points, dict) and set(points) == {1, 2, 3, 4, 5}
+          and all(_int(v) and v >= 0 for v in points.values()), f, "tile_points",
+          "expected points (ints >= 0) for levels 1..5")
+    # A hunting token's value also marks it as still on the board, so it must be >= 1.
+    for key, low in (("hunting_tokens", 1), ("strait_tokens", 0)):
+        _need(isinstance(raw[key], list) and all(_int(v) and v >= low for v in raw[key]),
+              f, key, f"expected a list of token values (ints >= {low})")
     for key in ("villages_per_player", "objectives_dealt", "objectives_kept",
                 "objective_hand_limit"):
         _need(_int(raw[key]) and raw[key] >= 1, f, key, "expected an int >= 1")
     _need(raw["objectives_kept"] <= raw["objectives_dealt"], f, "objectives_kept",
           "cannot keep more objectives than are dealt")
     neutral = pawns.get("neutral", {"height": 1, "width": 1})
+    _need(isinstance(neutral, dict) and neutral.get("height") in (1, 2, 3)
+          and neutral.get("width") in (1, 2, 3), f, "pawns: neutral",
+          "expected {height: 1..3, width: 1..3}")
+    extra = pawns.get("extra_medium_set_players", [4])
+    _need(isinstance(extra, list) and all(v in (2, 3, 4) for v in extra), f,
+          "pawns: extra_medium_set_players", "expected a list of player counts (2, 3, 4)")
     types = tuple(itertools.product((1, 2, 3), (1, 2, 3), range(3)))
     return Components(
-        raw["villages_per_player"], types, tuple(pawns.get("extra_medium_set_players", [4])),
+        raw["villages_per_player"], types, tuple(extra),
         int(neutral["height"]), int(neutral["width"]), dict(slots), dict(tiles),
         {int(k): int(v) for k, v in points.items()}, tuple(raw["hunting_tokens"]),
         tuple(raw["strait_tokens"]), raw["objectives_dealt"], raw["objectives_kept"],

@@ -555,3 +555,4 @@ def test_p13_writing_one_point_per_column_reaching_level_three():
     after = scoring.points(rules, state, 0)
     assert after["column_bonus"] == 2
     assert sum(after.values()) - sum(before.values()) == 2
+    assert rules.scores(state)[0] == pytest.approx(sum(after.values()))

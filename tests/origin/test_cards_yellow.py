@@ -155,10 +155,11 @@ def test_cards_are_played_only_on_ones_own_turn():
     assert playable(rules, state) == set()
     with pytest.raises(IllegalActionError):
         play(rules, state, "Y10")
+    give_card(rules, state, 0, "Y3")
     state.stack = []
     run(rules, state, {"kind": "begin_turn", "player": 1})
     assert state.stack[-1]["player"] == 1
-    assert playable(rules, state) == {"Y10"}
+    assert playable(rules, state) == {"Y10"}  # not player_0's Y3
 
 
 def test_the_colour_limit_is_per_turn():
@@ -606,6 +607,26 @@ def test_y10_foresight_objectives_above_the_limit_are_returned():
     assert decision(state) == "return_card" and state.stack[-1]["count"] == 1
     state = act(rules, state, "return_card", cid(rules, "O1"))
     assert len(state.hands[0]) == 2
+
+
+def test_y10_foresight_is_not_playable_when_every_deck_is_empty():
+    """Y10 (spec §4.2, no dead ends): nothing to draw, not playable."""
+    rules, state = table()
+    give_card(rules, state, 0, "Y10")
+    state.decks = [[], [], []]
+    assert "Y10" not in playable(rules, state)
+
+
+@pytest.mark.parametrize("card", ["Y1", "Y2", "Y3", "Y5", "Y14"])
+def test_turn_long_yellow_cards_are_playable_at_any_time_of_the_turn(card):
+    """Y1/Y2/Y3/Y5/Y14 (spec §4.2, §4 any time of one's turn): they need no target, so they
+    are playable before and after the action (after it, Y3/Y5/Y14 only matter with an extra
+    action)."""
+    rules, state = table()
+    give_card(rules, state, 0, card)
+    assert card in playable(rules, state)
+    state = quiet_action(rules, state)
+    assert card in playable(rules, state)
 
 
 # Y11 Barter -------------------------------------------------------------------------------------

@@ -332,6 +332,26 @@ def test_an_orange_card_level_out_of_range(tmp_path):
     fails([path, "card P1", "level must be an int 1..5"], cards_file=path)
 
 
+def test_an_objective_without_points(tmp_path):
+    """Spec §4.1: every objective has points (a missing value is not silently 0)."""
+    raw = shipped("cards")
+    del raw["purple"][0]["points"]
+    path = write(tmp_path, "cards", raw)
+    fails([path, "card O1", "points must be an int >= 0"], cards_file=path)
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("min_continents", "two", "min_continents must be an int >= 0"),
+    ("same_continent", "yes", "same_continent must be true or false"),
+])
+def test_bad_optional_group_parameters(tmp_path, key, value, message):
+    """Spec §4.1 (O11/O12): the optional parameters of connected_group are checked too."""
+    raw = shipped("cards")
+    raw["purple"][11]["condition"][key] = value
+    path = write(tmp_path, "cards", raw)
+    fails([path, "card O12", message], cards_file=path)
+
+
 # Component errors ----------------------------------------------------------------------------
 
 
@@ -391,6 +411,37 @@ def test_cannot_keep_more_objectives_than_dealt(tmp_path):
     path = write(tmp_path, "components", raw)
     fails([path, "objectives_kept", "cannot keep more objectives than are dealt"],
           components_file=path)
+
+
+def test_bad_tile_points(tmp_path):
+    """Spec §3 / §6.9: tile points are ints for levels 1-5."""
+    raw = shipped("components")
+    raw["tile_points"][5] = "five"
+    path = write(tmp_path, "components", raw)
+    fails([path, "tile_points", "ints >= 0"], components_file=path)
+
+
+def test_a_hunting_token_worth_nothing_is_rejected(tmp_path):
+    """Spec §5: a hunting token is taken by the first tribe to enter; the state marks a token
+    still on the board by its value, so values are >= 1."""
+    raw = shipped("components")
+    raw["hunting_tokens"][0] = 0
+    path = write(tmp_path, "components", raw)
+    fails([path, "hunting_tokens", "ints >= 1"], components_file=path)
+
+
+@pytest.mark.parametrize(("key", "value", "entry"), [
+    ("neutral", {"height": 4, "width": 1}, "pawns: neutral"),
+    ("neutral", "small", "pawns: neutral"),
+    ("extra_medium_set_players", [5], "pawns: extra_medium_set_players"),
+])
+def test_bad_pawn_settings(tmp_path, key, value, entry):
+    """Spec §2: the neutral pawn is one of the 27 kinds; the extra medium set is used for
+    some player counts among 2-4."""
+    raw = shipped("components")
+    raw["pawns"][key] = value
+    path = write(tmp_path, "components", raw)
+    fails([path, entry], components_file=path)
 
 
 # File errors ---------------------------------------------------------------------------------

@@ -13,7 +13,12 @@ in ``data/cards.yaml``): every condition true and false, and how objectives are 
 
 from __future__ import annotations
 
+from functools import cache
+from itertools import combinations
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from primeval.envs.origin.gamedata import OBJECTIVE_CONDITIONS
 from primeval.envs.origin.rules import scoring
@@ -318,6 +323,70 @@ def test_o20_three_permanent_cards_in_play():
     assert not check(rules, state, "O20")
     state.permanents[0].append(cid(rules, "P5"))
     assert check(rules, state, "O20")
+
+
+# Board conditions against a brute-force reading -------------------------------------------------
+
+
+@cache
+def _base():
+    return table()
+
+
+def _connected(world, territories) -> bool:
+    group, frontier = {territories[0]}, [territories[0]]
+    while frontier:
+        t = frontier.pop()
+        for u in world.neighbours[t]:
+            if u in territories and u not in group:
+                group.add(u)
+                frontier.append(u)
+    return len(group) == len(territories)
+
+
+def _expected(world, mine: list[int]) -> dict[str, bool]:
+    """Spec §4.1 read literally, by counting and by trying every set of 4 pawns."""
+    colour = [world.territories[t].colour for t in mine]
+    cont = [world.territories[t].continent for t in mine]
+    fours = [q for q in combinations(mine, 4) if _connected(world, q)]
+    conts = [{world.territories[t].continent for t in q} for q in fours]
+    return {
+        "O1": colour.count("green") >= 2, "O2": colour.count("brown") >= 3,
+        "O3": colour.count("orange") >= 3, "O4": colour.count("yellow") >= 3,
+        "O5": cont.count("AF") >= 3, "O6": cont.count("EU") >= 3, "O7": cont.count("OC") >= 3,
+        "O8": cont.count("SA") >= 3, "O9": cont.count("NA") >= 3, "O10": cont.count("AN") >= 3,
+        "O11": any(len(c) == 1 for c in conts), "O12": any(len(c) >= 2 for c in conts),
+        "O13": len(set(cont)) >= 4,
+    }
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_board_objectives_match_a_brute_force_reading(data):
+    """O1-O13 (spec §4.1): on random boards (up to 9 own pawns, other players' pawns and the
+    neutral pawn around), every board condition agrees with a literal count / a search over
+    all sets of 4 own pawns for a connected group."""
+    rules, base = _base()
+    world = rules.data.world
+    free = [t for t in range(world.size) if t != world.origin]
+    mine: list[int] = []
+    for _ in range(data.draw(st.integers(0, 9))):
+        # Mostly grow next to an own pawn, so that connected groups are common.
+        near = sorted({u for t in mine for u in world.neighbours[t]
+                       if u != world.origin and u not in mine})
+        pool = near if near and data.draw(st.integers(0, 3)) else [
+            t for t in free if t not in mine]
+        mine.append(data.draw(st.sampled_from(pool)))
+    others = data.draw(st.lists(st.sampled_from([t for t in free if t not in mine]),
+                                unique=True, max_size=9))
+    state = base.copy()
+    for t in mine:
+        state.owner[t], state.pawn[t] = 0, 0
+    for t in others:
+        state.owner[t], state.pawn[t] = data.draw(st.sampled_from([1, 2])), 1
+    expected = _expected(world, sorted(mine))
+    for card, value in expected.items():
+        assert check(rules, state, card) == value, card
 
 
 # Playing objectives (spec 4, 6.7) ---------------------------------------------------------------

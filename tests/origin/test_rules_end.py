@@ -277,16 +277,15 @@ def test_final_scoring_by_source():
 
 
 def tied_table(**config):
-    """player_0: 5 objective points + 2 cards; player_1: 6 tile points + 1 card; player_2
-    likewise 6 tile points + 1 card: all at 7 points."""
+    """player_0: 5 objective points + 2 cards; player_1 and player_2: 3 objective points,
+    a column of 3 tiles and 1 card: everyone at 7 points."""
     rules, state = table(**config)
     state.objective_points[0] = 5
     give_card(rules, state, 0, "Y1")
     give_card(rules, state, 0, "Y2")
     for p, card in ((1, "Y3"), (2, "Y4")):
-        state.columns[p] = [[1, 2, 3, 4, 5]][:1]
-        state.columns[p][0] = [1, 2, 3, 4, 5][:2] + [3]  # 3 tiles, 1 point each
         state.objective_points[p] = 3
+        state.columns[p] = [[1, 2, 3]]
         give_card(rules, state, p, card)
     return rules, state
 
@@ -301,7 +300,7 @@ def test_tie_break_most_cards_in_hand():
 
 
 def test_tie_break_can_be_left_out_of_the_scores():
-    """Config ``score_tiebreak=False``: ``scores`` are the plain points."""
+    """Spec §6.9 with config ``score_tiebreak=False``: ``scores`` are the plain points."""
     rules, state = tied_table(score_tiebreak=False)
     assert rules.scores(state) == [7.0, 7.0, 7.0]
 
@@ -353,6 +352,13 @@ def check_invariants(rules, state) -> None:
     assert all(o in (-1, *range(n)) for o in state.hunt_owner)
     assert sorted(state.strait_value) == sorted(comps.strait_tokens)
     assert all(o in (-1, *range(n)) for o in state.strait_owner)
+    assert all(state.hunt_owner[t] != -1 for t in greens if state.owner[t] != EMPTY), (
+        "a pawn stands on a green territory whose hunting token is still there")
+    if len(state.stack) == 1 and state.stack[0]["kind"] == "turn":  # nothing pending
+        assert state.stack[0]["player"] == state.current
+        for s, (a, b) in enumerate(world.straits):
+            if state.owner[a] >= 0 and state.owner[a] == state.owner[b]:
+                assert state.strait_owner[s] != -1, "a completed strait kept its token"
     # The end is latched as soon as a condition holds.
     if state.phase != "setup" and common.end_condition(rules, state) is not None:
         assert state.end_triggered, "an end condition holds but the end is not triggered"
@@ -409,7 +415,8 @@ def play_random_game(rules, seed: int, check_every_step: bool = True):
 def test_random_games_keep_the_invariants(num_players, starts_with_trigger):
     """DESIGN §9 and spec §2, §3, §5, §6.8: along seeded random games 48 cards, 30 tiles and
     36/27 pawns are conserved, villages on the board plus in supply are 9 per player, tokens
-    are conserved, every pawn but the neutral one stands on its owner's village, objective
+    are conserved, every pawn but the neutral one stands on its owner's village, occupied
+    green territories have lost their hunting token, completed straits their token, objective
     points and owned hunting tokens never decrease, the end is latched at once and followed
     by exactly one final turn per player, the acting player always has a legal action, and
     ``apply`` never mutates its input."""

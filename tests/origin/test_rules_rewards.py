@@ -404,3 +404,18 @@ def test_several_strait_tokens_in_one_check():
     state = run(rules, state, {"kind": "strait_check", "player": 0})
     owned = {rules.data.world.strait_ids[s] for s, o in enumerate(state.strait_owner) if o == 0}
     assert owned == {"S2", "S11"}
+
+
+def test_swap_onto_green_territory_never_takes_the_hunting_token():
+    """Spec §5: swapping into a green territory gives nothing, even when a pawn stands there
+    with the token still on it (Resettlement moves pawns without rewards)."""
+    from tests.origin.builders import put, table, tid
+
+    rules, state = table(num_players=3)
+    savanna = put(rules, state, 1, "AF6", height=1, width=1)
+    put(rules, state, 0, "AF7", height=1, width=2)
+    assert state.hunt_owner[savanna] == -1 and state.hunt_value[savanna] > 0
+    state = act(rules, state, "swap_from", tid(rules, "AF7"))
+    state = act(rules, state, "swap_onto", savanna)
+    assert state.owner[savanna] == 0
+    assert state.hunt_owner[savanna] == -1

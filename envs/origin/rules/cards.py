@@ -152,7 +152,7 @@ class RaftPawn:
                             "territory": index})
 
 
-@decision("raft_destination", "player_{player} chooses where the raft lands")
+@decision("raft_destination", "player_{player} chooses where the raft carrying the pawn on {territory} lands")
 class RaftDestination:
     @staticmethod
     def legal(rules, state, frame, mask) -> None:
@@ -166,7 +166,8 @@ class RaftDestination:
         state.pawn[index], state.owner[index] = state.pawn[src], player
         state.pawn[src], state.owner[src] = -1, EMPTY
         state.stack.append({"kind": "strait_check", "player": player})
-        state.stack.append({"kind": "reward", "player": player, "territory": index})
+        state.stack.append({"kind": "reward", "player": player, "territory": index,
+                            "via": "raft"})
 
 
 def _victims(state, player: int, has) -> list[int]:

@@ -95,6 +95,15 @@ class OriginRules(FrameRules):
             result.append(points)
         return result
 
+    def describe_decision(self, state: OriginState) -> str:
+        """The pending decision in words, territories by their ids."""
+        if not state.stack:
+            return "game over"
+        frame = dict(state.stack[-1])
+        if isinstance(frame.get("territory"), int):
+            frame["territory"] = self.data.world.territories[frame["territory"]].id
+        return self.registry.decisions[frame["kind"]].describe.format(**frame)
+
     def to_text(self, state: OriginState) -> str:
         from primeval.envs.origin.render import to_text
 

@@ -29,7 +29,9 @@ def reward(rules, state, frame, rng) -> None:
     colour = rules.data.world.territories[territory].colour
     if colour in ("yellow", "orange", "purple", "brown"):
         state.stack.append({"kind": "reward_option", "player": player, "colour": colour})
-    elif colour == "green":
+    elif colour == "green" and frame.get("via") != "swap":
+        # Swapping onto a green territory gives nothing (spec 5), even if a Resettlement
+        # put the swapped pawn there without taking the token.
         if state.hunt_owner[territory] == -1 and state.hunt_value[territory] > 0:
             state.hunt_owner[territory] = player  # the first tribe to enter takes the token
             if has_effect(rules, state, player, "hunt_draw"):

@@ -8,7 +8,6 @@ from primeval.envs.origin.rules.common import (
     evolve_options,
     migrate_options,
     swap_options,
-    traits,
 )
 from primeval.envs.origin.rules.registry import decision, step
 from primeval.envs.origin.state import EMPTY
@@ -92,10 +91,10 @@ def _use_action(state, action: str) -> None:
         ts["extra_actions"] = tuple(extra)
 
 
-def _after_move(state, player: int, entered: int, others: tuple[int, ...] = ()) -> None:
+def _after_move(state, player: int, entered: int, via: str) -> None:
     """The reward of the territory entered, then the strait checks."""
     state.stack.append({"kind": "strait_check", "player": player})
-    state.stack.append({"kind": "reward", "player": player, "territory": entered})
+    state.stack.append({"kind": "reward", "player": player, "territory": entered, "via": via})
 
 
 @decision("evolve_pawn", "player_{player} chooses the pawn evolving onto territory {territory}")
@@ -119,7 +118,7 @@ class EvolvePawn:
         state.owner[target] = player
         _use_action(state, "evolve")
         check_end(rules, state)
-        _after_move(state, player, target)
+        _after_move(state, player, target, "evolve")
 
 
 @decision("migrate_to", "player_{player} chooses where the pawn on {territory} migrates")
@@ -139,7 +138,7 @@ class MigrateTo:
         state.pawn[index], state.owner[index] = state.pawn[src], player
         state.pawn[src], state.owner[src] = -1, EMPTY
         _use_action(state, "migrate")
-        _after_move(state, player, index)
+        _after_move(state, player, index, "migrate")
 
 
 @decision("swap_onto", "player_{player} chooses the pawn that the one on {territory} swaps")
@@ -160,7 +159,7 @@ class SwapOnto:
         state.pawn[index], state.pawn[src] = state.pawn[src], state.pawn[index]
         state.owner[index], state.owner[src] = player, other
         _use_action(state, "swap")
-        _after_move(state, player, index)
+        _after_move(state, player, index, "swap")
 
 
 @step("end_turn")
@@ -184,7 +183,3 @@ def end_turn(rules, state, frame, rng) -> None:
     else:
         following = (player + 1) % n
     state.stack.append({"kind": "begin_turn", "player": following})
-
-
-def pawn_traits(rules, state, territory: int) -> tuple[int, int, int]:
-    return traits(rules, state.pawn[territory])
