@@ -149,27 +149,17 @@ def _build(cls, data: Any, where: str):
 
 
 def _coerce(key: str, value: Any, default: Any) -> Any:
-    if isinstance(default, bool):
-        if isinstance(value, bool):
-            return value
-    elif isinstance(default, int):
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    elif isinstance(default, float):
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value)
-    elif isinstance(default, str):
-        if isinstance(value, str):
-            return value
-    elif isinstance(default, tuple):
+    """Check a value against the type of its default (ints are accepted for floats)."""
+    if isinstance(default, tuple):
         if isinstance(value, list | tuple) and all(
                 isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
             return tuple(value)
         raise ConfigError(f"{key}: expected a list of positive ints, got {value!r}")
-    elif isinstance(default, dict):
-        if isinstance(value, dict):
-            return dict(value)
-    raise ConfigError(f"{key}: expected {type(default).__name__}, got {value!r} "
+    kind = type(default)
+    accepted = (int, float) if kind is float else (kind,)
+    if isinstance(value, accepted) and (kind is bool or not isinstance(value, bool)):
+        return float(value) if kind is float else value
+    raise ConfigError(f"{key}: expected {kind.__name__}, got {value!r} "
                       f"({type(value).__name__})")
 
 
