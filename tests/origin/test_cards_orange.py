@@ -361,6 +361,20 @@ def test_p7_herding_gives_nothing_extra_where_the_token_is_still_there():
     assert decision(state) == "turn" and state.hands[0] == []
 
 
+def test_p7_herding_gives_nothing_on_a_swap_onto_a_green_territory():
+    """P7 with spec §5: swapping onto a green territory gives nothing, Herding included
+    (the card speaks of entering; a Swap's green territory gives no reward at all)."""
+    rules, state = table()
+    put(rules, state, 0, "AF7", width=2)
+    put(rules, state, 1, "AF6")
+    state.hunt_owner[tid(rules, "AF6")] = 1
+    in_play(rules, state, 0, "P7")
+    state = act(rules, state, "swap_from", tid(rules, "AF7"))
+    state = act(rules, state, "swap_onto", tid(rules, "AF6"))
+    assert state.owner[tid(rules, "AF6")] == 0
+    assert state.hands[0] == [] and state.current == 1
+
+
 # P6 Crafting: brown rewards -------------------------------------------------------------------
 
 

@@ -1,0 +1,133 @@
+"""The single-agent Gymnasium view (wrappers/single_agent.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from primeval.envs import origin_v0, primordial_soup_v0
+from primeval.training.agents import RandomAgent
+from primeval.wrappers.single_agent import SingleAgentEnv
+
+GAMES = [(primordial_soup_v0, 4), (primordial_soup_v0, 3), (origin_v0, 3), (origin_v0, 2)]
+
+
+class Recorder:
+    """An opponent that records every call and plays the first legal action."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.calls = []
+
+    def act(self, observation, action_mask, *, state=None, seat=None):
+        self.calls.append((seat, state.stack[-1]["player"] if state.stack else None))
+        return int(np.flatnonzero(action_mask)[0])
+
+
+@pytest.mark.parametrize(("module", "players"), GAMES)
+def test_gymnasium_check_env(module, players):
+    """gymnasium.utils.env_checker.check_env passes."""
+    check_env(SingleAgentEnv(module.env(num_players=players)), skip_render_check=True)
+
+
+def test_sb3_check_env():
+    """Stable-Baselines3's check_env passes."""
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    sb3_check_env(SingleAgentEnv(primordial_soup_v0.env(num_players=4)), warn=True)
+
+
+def play(env, seed=0):
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total, steps = 0.0, 0
+    while True:
+        mask = env.action_masks()
+        assert mask.any() and env.observation_space.contains(obs)
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        total += reward
+        steps += 1
+        if terminated or truncated:
+            return total, steps, info
+
+
+@pytest.mark.parametrize(("module", "players"), GAMES)
+def test_reward_is_the_learners_final_rank_reward(module, players):
+    """The episode return is the learner's rank reward: +1 for a win, -1 for last."""
+    env = SingleAgentEnv(module.raw_env(num_players=players))
+    for seed in range(3):
+        total, steps, info = play(env, seed)
+        expected = 1 - 2 * (info["rank"] - 1) / (players - 1)
+        assert total == pytest.approx(expected)
+        assert steps > 5
+
+
+def test_seat_is_random_per_episode_and_can_be_fixed():
+    """Seats rotate across episodes by default; learner_seat fixes it."""
+    env = SingleAgentEnv(primordial_soup_v0.raw_env(num_players=4))
+    seats = {env.reset(seed=s)[1]["seat"] for s in range(20)}
+    assert seats == {0, 1, 2, 3}
+    fixed = SingleAgentEnv(primordial_soup_v0.raw_env(num_players=4), learner_seat=2)
+    assert {fixed.reset(seed=s)[1]["seat"] for s in range(5)} == {2}
+
+
+def test_opponents_act_only_on_their_turns():
+    """Opponents are called only for their own seats' decisions, never the learner's."""
+    rec = Recorder()
+    env = SingleAgentEnv(primordial_soup_v0.raw_env(num_players=4), opponents=rec)
+    play(env, seed=1)
+    seat = env.game.possible_agents.index(env.learner)
+    assert rec.calls and all(s == p and s != seat for s, p in rec.calls)
+
+
+def test_opponent_pool_is_sampled_per_seat():
+    """A list of opponents is a pool: each seat draws one per episode."""
+    a, b = Recorder(), Recorder()
+    env = SingleAgentEnv(primordial_soup_v0.raw_env(num_players=4), opponents=[a, b])
+    for s in range(6):
+        play(env, seed=s)
+    assert a.calls and b.calls
+
+
+def test_shaping_adds_the_change_of_the_score_lead():
+    """With shaping the return is the rank reward plus shaping x (final lead - initial)."""
+    env = SingleAgentEnv(primordial_soup_v0.raw_env(num_players=4), opponents=RandomAgent(3),
+                         shaping=0.1, learner_seat=0)
+    env.reset(seed=4)
+    start = env.game.rules.scores(env.game.game_state)
+    start_lead = start[0] - sum(start[1:]) / 3
+    total, _, info = play(env, seed=4)
+    scores = info["scores"]
+    lead = scores[0] - sum(scores[1:]) / 3
+    rank_reward = 1 - 2 * (info["rank"] - 1) / 3
+    assert total == pytest.approx(rank_reward + 0.1 * (lead - start_lead), abs=1e-6)
+
+
+def test_step_after_the_end_raises():
+    env = SingleAgentEnv(primordial_soup_v0.raw_env(num_players=3))
+    play(env)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+
+@pytest.mark.parametrize("vec", ["dummy", "subproc"])
+def test_vector_envs_with_masks(vec):
+    """Works in DummyVecEnv and SubprocVecEnv; masks come through env_method."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    def make(i):
+        return lambda: SingleAgentEnv(origin_v0.raw_env(num_players=3))
+
+    cls = DummyVecEnv if vec == "dummy" else SubprocVecEnv
+    venv = cls([make(i) for i in range(2)])
+    try:
+        venv.seed(0)
+        venv.reset()
+        for _ in range(30):
+            masks = np.stack(venv.env_method("action_masks"))
+            actions = [int(np.flatnonzero(m)[0]) for m in masks]
+            venv.step(np.array(actions))
+    finally:
+        venv.close()
