@@ -76,7 +76,8 @@ class AgentResult:
         p = self.win_rate
         centre = (p + z * z / (2 * n)) / (1 + z * z / n)
         half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return max(0.0, centre - half), min(1.0, centre + half)
+        # Clamp (and round off float error) so that lo <= p <= hi always holds.
+        return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
     def summary(self) -> dict[str, Any]:
         lo, hi = self.win_interval()
