@@ -238,6 +238,18 @@ class OriginHeuristic:
 
     #: How much an objective's worth shrinks per pawn (or token, tile, ...) it still needs.
     objective_decay = 0.55
+    #: Positional worth (points, early in the game) of: one more pawn on the board; each
+    #: height step (range) and width step (safe from swaps, able to swap); a pawn that an
+    #: opponent's wider pawn could swap next turn (negative); holding one end of an open
+    #: strait, per point of its token; the best hunting token in reach, per point.
+    pawn_weight = 0.45
+    height_weight = 0.18
+    width_weight = 0.22
+    exposed_weight = 0.35
+    strait_end_weight = 0.2
+    hunt_reach_weight = 0.2
+    #: Worth of displacing an opponent's pawn by a swap (times the opponent's weight).
+    swap_harm_weight = 0.3
 
     def __init__(self, rules: OriginRules | OriginConfig | None = None,
                  seed: int | None = None) -> None:
@@ -551,19 +563,31 @@ class OriginHeuristic:
     def _pawn_term(self, ctx: _Ctx, territory: int, ptype: int) -> float:
         """Worth of one pawn standing here: height (range), width (swaps), safety."""
         h, w, _ = ctx.st.traits[ptype]
-        return 0.18 * (h - 1) + 0.22 * (w - 1) - 0.35 * self._vulnerability(ctx, territory, ptype)
+        return (self.height_weight * (h - 1) + self.width_weight * (w - 1)
+                - self.exposed_weight * self._vulnerability(ctx, territory, ptype))
+
+    def _strait_hold(self, player: int, owner_a: int, owner_b: int, value: int) -> float:
+        """Worth of holding one end of an open strait: more when the other end is empty."""
+        worth = 0.0
+        for mine, other in ((owner_a, owner_b), (owner_b, owner_a)):
+            if mine == player and other != player:
+                if other == EMPTY:
+                    worth += self.strait_end_weight * value
+                elif other >= 0:
+                    worth += 0.25 * self.strait_end_weight * value
+        return worth
 
     def _positional_delta(self, ctx: _Ctx, kind: str, src: int | None, dst: int,
                           ptype: int) -> float:
         """Change in the placement's worth for the rest of the game: pawns on the board,
-        their traits and safety, strait ends held, hunting tokens in reach."""
+        their traits and safety, strait ends held, the best hunting token in reach."""
         if ctx.ff <= 0:
             return 0.0
         st, state, player = ctx.st, ctx.state, ctx.player
         owner = state.owner
         delta = self._pawn_term(ctx, dst, ptype)
         if src is None:
-            delta += 0.45
+            delta += self.pawn_weight
         else:
             delta -= self._pawn_term(ctx, src, state.pawn[src])
         left = EMPTY if kind in ("migrate", "raft") else (owner[dst] if kind == "swap" else None)
@@ -585,18 +609,22 @@ class OriginHeuristic:
                 seen.add(s)
                 a, b = st.straits[s]
                 v = state.strait_value[s]
-                delta += _strait_hold(player, after(a), after(b), v) - _strait_hold(
-                    player, owner[a], owner[b], v)
-        for k, count in ctx.hunt_reach.items():
-            before = count > 0
-            if k == dst:
-                now = False
-            else:
-                if src is not None and st.dist[src][k] <= st.traits[state.pawn[src]][0]:
+                delta += (self._strait_hold(player, after(a), after(b), v)
+                          - self._strait_hold(player, owner[a], owner[b], v))
+        if ctx.hunt_reach:
+            before = after_best = 0
+            src_height = st.traits[state.pawn[src]][0] if src is not None else 0
+            for k, count in ctx.hunt_reach.items():
+                v = state.hunt_value[k]
+                if count > 0:
+                    before = max(before, v)
+                if k == dst:
+                    continue
+                if src is not None and st.dist[src][k] <= src_height:
                     count -= 1
-                now = count > 0 or st.dist[dst][k] <= st.traits[ptype][0]
-            if now != before:
-                delta += 0.25 * state.hunt_value[k] * (1 if now else -1)
+                if count > 0 or st.dist[dst][k] <= st.traits[ptype][0]:
+                    after_best = max(after_best, v)
+            delta += self.hunt_reach_weight * (after_best - before)
         return delta * ctx.ff
 
     # ---------------------------------------------------------------------------------------
@@ -630,7 +658,7 @@ class OriginHeuristic:
         if kind == "swap":
             victim = state.owner[dst]
             w = ctx.weight[victim]
-            value += 0.3 * w * ctx.ff  # the victim loses a placed pawn's position
+            value += self.swap_harm_weight * w * ctx.ff  # the victim loses a position
             for s, other in st.strait_ends[src]:
                 if state.strait_owner[s] == -1 and state.owner[other] == victim:
                     value -= w * state.strait_value[s]
@@ -1145,14 +1173,3 @@ def _hunt_targets(st: _Static, state: OriginState, player: int, distance: int) -
             and st.colour[t] == "green"
             and any(st.dist[t][m] <= distance for m in mine)]
 
-
-def _strait_hold(player: int, owner_a: int, owner_b: int, value: int) -> float:
-    """Worth of holding one end of an open strait: more when the other end is still empty."""
-    worth = 0.0
-    for mine, other in ((owner_a, owner_b), (owner_b, owner_a)):
-        if mine == player and other != player:
-            if other == EMPTY:
-                worth += 0.3 * value
-            elif other >= 0:
-                worth += 0.08 * value
-    return worth

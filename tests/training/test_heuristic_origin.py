@@ -1,0 +1,506 @@
+"""The rule-based Origin agent: legal, deterministic, sensible, and far better than random play.
+
+The hand-built positions use the shipped map (a reconstruction, spec section 1.3); the parts
+that matter here::
+
+    AF1 (yellow) ==S1== EU1 (orange)          EU2 (yellow) - EU4 (purple) - EU7 (green)
+    AF2 (brown)  ==S2== EU5 (yellow)                          |
+    AF3 (purple) ==S11= SA4 (yellow)                         EU5
+    AF0 (Origin, neutral pawn) touches AF2, AF3, AF4 (orange), AF5 (yellow), AF6 (green)
+
+``bare()`` is the builders' table with every face-up tile removed, so that a territory's
+reward is only its card unless a test puts tiles back.
+
+The win-rate test plays seeded games through ``origin_v0.raw_env``: one heuristic seat
+(rotated) against RandomAgents. :func:`play_games` is also usable as a script::
+
+    python -m tests.training.test_heuristic_origin 200
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from primeval.envs import origin_v0
+from primeval.envs.origin.config import OriginConfig
+from primeval.envs.origin.rules import OriginRules
+from primeval.envs.origin.rules.objectives import holds
+from primeval.training.agents import RandomAgent
+from primeval.training.heuristic_origin import OriginHeuristic
+from tests.origin.builders import cid, give_card, put, run, table, tid
+
+
+def decide(agent, rules, state) -> int:
+    """The agent's answer to the pending decision; it must be legal."""
+    mask = rules.legal_mask(state)
+    action = agent.act(None, mask.astype(np.int8), state=state, seat=state.stack[-1]["player"])
+    assert mask[action], f"illegal action {rules.layout.describe(action)}"
+    return action
+
+
+def said(agent, rules, state) -> str:
+    """The agent's answer, in words (``evolve_at(EU7)``)."""
+    return rules.layout.describe(decide(agent, rules, state))
+
+
+def bare(num_players: int = 3):
+    rules, state = table(num_players)
+    state.slots = [0] * len(state.slots)
+    return rules, state
+
+
+def play_turn(agent, rules, state, rng=None):
+    """Let the agent answer every decision until its turn's action (and reward) is done."""
+    rng = rng if rng is not None else np.random.default_rng(0)
+    for _ in range(50):
+        if state.stack[-1]["kind"] == "turn" and state.turn_state.get("action_taken"):
+            return state
+        state = rules.apply(state, decide(agent, rules, state), rng)
+    raise AssertionError("the turn's action was never taken")
+
+
+def slot(rules, colour: str, k: int = 0) -> int:
+    """Index of the k-th face-up tile slot of a colour."""
+    return [i for i, c in enumerate(rules.data.components.slot_colours) if c == colour][k]
+
+
+# Measuring against random play ---------------------------------------------------------------
+
+
+def play_games(num_players: int, games: int, seed: int = 0) -> dict[str, float]:
+    """Play ``games`` games of one heuristic (seat rotated) against RandomAgents.
+
+    Returns the heuristic's win rate (ties shared), its mean score, the other seats' mean
+    score, its decisions per second (time inside ``act`` only) and its fallbacks.
+    """
+    env = origin_v0.raw_env(num_players=num_players)
+    heuristic = OriginHeuristic(env.unwrapped.rules, seed=seed)
+    wins = 0.0
+    own_scores, other_scores = [], []
+    decisions, seconds = 0, 0.0
+    for game in range(games):
+        seat_h = game % num_players
+        randoms = [RandomAgent(seed * 100_003 + game * 10 + s) for s in range(num_players)]
+        env.reset(seed=seed * 100_003 + game)
+        for agent in env.agent_iter():
+            obs, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            seat = int(agent.rsplit("_", 1)[1])
+            if seat == seat_h:
+                start = time.perf_counter()
+                action = heuristic.act(obs["observation"], obs["action_mask"],
+                                       state=env.unwrapped.game_state, seat=seat)
+                seconds += time.perf_counter() - start
+                decisions += 1
+            else:
+                action = randoms[seat].act(obs["observation"], obs["action_mask"])
+            env.step(action)
+        scores = env.unwrapped.rules.scores(env.unwrapped.game_state)
+        best = max(scores)
+        if scores[seat_h] == best:
+            wins += 1 / scores.count(best)
+        own_scores.append(scores[seat_h])
+        other_scores.extend(s for i, s in enumerate(scores) if i != seat_h)
+    return {
+        "win_rate": wins / games,
+        "score": float(np.mean(own_scores)),
+        "others_score": float(np.mean(other_scores)),
+        "decisions_per_second": decisions / seconds,
+        "fallbacks": heuristic.fallbacks,
+    }
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("num_players", "threshold"), [(2, 0.8), (3, 0.67), (4, 0.5)])
+def test_beats_random_players_clearly(num_players, threshold):
+    """36 seeded games against random seats: far above chance (50% / 33% / 25%)."""
+    result = play_games(num_players, 36, seed=1)
+    assert result["win_rate"] >= threshold, result
+    assert result["score"] > result["others_score"] + 15, result
+    assert result["fallbacks"] == 0, result
+    assert result["decisions_per_second"] > 1000, result
+
+
+# Always legal ------------------------------------------------------------------------------
+
+CONFIGS = ({}, {"final_round_starts_with_trigger": True, "random_start_player": False})
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+@pytest.mark.parametrize("overrides", CONFIGS, ids=["default", "trigger_first"])
+def test_always_legal_and_covered_with_heuristics_in_every_seat(num_players, overrides):
+    """Heuristics in every seat: every answer is legal, the rules of thumb answer every
+    decision themselves (no random fallback), and the games end."""
+    rules = OriginRules(num_players=num_players, **overrides)
+    agent = OriginHeuristic(rules, seed=0)
+    kinds = set()
+    for game in range(5):
+        rng = np.random.default_rng(game)
+        state = rules.initial_state(rng)
+        while not rules.is_terminal(state):
+            kinds.add(state.stack[-1]["kind"])
+            mask = rules.legal_mask(state)
+            action = agent.act(None, mask, state=state, seat=rules.current_player(state))
+            assert mask[action]
+            state = rules.apply(state, action, rng)
+    assert agent.fallbacks == 0
+    assert {"keep_objective", "turn", "evolve_pawn", "migrate_to", "reward_option",
+            "take_tile"} <= kinds
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_always_legal_against_random_players_through_env(num_players):
+    """Through ``env()`` (which ends the game on an illegal action), mixed with random seats
+    (so random players' swaps, thefts and raids happen to the heuristic)."""
+    env = origin_v0.env(num_players=num_players)
+    heuristic = OriginHeuristic(seed=3)  # default rules, built lazily
+    random_agent = RandomAgent(seed=3)
+    for game in range(4):
+        env.reset(seed=100 + game)
+        for agent in env.agent_iter():
+            obs, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            seat = int(agent.rsplit("_", 1)[1])
+            if seat % 2 == game % 2:
+                action = heuristic.act(obs["observation"], obs["action_mask"],
+                                       state=env.unwrapped.game_state, seat=seat)
+                assert obs["action_mask"][action] == 1
+            else:
+                action = random_agent.act(obs["observation"], obs["action_mask"])
+            env.step(action)
+        assert env.unwrapped.rules.is_terminal(env.unwrapped.game_state)
+    assert heuristic.fallbacks == 0
+
+
+def test_objective_counting_agrees_with_the_rules():
+    """The agent values objectives by counting; at every position of a few games, an
+    objective needs nothing more (effort 0) exactly when the rules' ``holds`` says so."""
+    from primeval.training.heuristic_origin import _Ctx
+
+    rules = OriginRules(num_players=3)
+    agent = OriginHeuristic(rules, seed=0)
+    purple = [c.index for c in rules.data.cards if c.colour == "purple"]
+    holding = 0
+    for game in range(3):
+        rng = np.random.default_rng(game)
+        state = rules.initial_state(rng)
+        while not rules.is_terminal(state):
+            if state.stack[-1]["kind"] == "turn":
+                for p in range(3):
+                    ctx = _Ctx(agent, rules, state, p)
+                    for c in purple:
+                        effort = agent._effort(ctx, rules.data.cards[c].effect, ctx.mine,
+                                               ctx.mine_types, 0, 0)
+                        assert (effort <= 0) == holds(rules, state, p, c), rules.data.cards[c].id
+                        holding += effort <= 0
+            mask = rules.legal_mask(state)
+            state = rules.apply(state, agent.act(None, mask, state=state), rng)
+    assert holding > 100
+
+
+# Determinism and the interface ------------------------------------------------------------
+
+
+def _transcript(agent_seed: int, games: int = 2) -> list[int]:
+    env = origin_v0.raw_env(num_players=3)
+    heuristic = OriginHeuristic(env.unwrapped.rules, seed=agent_seed)
+    actions = []
+    for game in range(games):
+        env.reset(seed=game)
+        for agent in env.agent_iter():
+            obs, _r, termination, truncation, _i = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            action = heuristic.act(obs["observation"], obs["action_mask"],
+                                   state=env.unwrapped.game_state,
+                                   seat=int(agent.rsplit("_", 1)[1]))
+            actions.append(action)
+            env.step(action)
+    return actions
+
+
+def test_deterministic_given_a_seed():
+    """Same seed, same games: the same actions; ``seed()`` restarts the generator."""
+    assert _transcript(5) == _transcript(5)
+    agent = OriginHeuristic(seed=1)
+    first = [int(agent.rng.integers(1000)) for _ in range(3)]
+    agent.seed(1)
+    assert [int(agent.rng.integers(1000)) for _ in range(3)] == first
+
+
+def test_raises_without_a_state():
+    agent = OriginHeuristic()
+    rules = OriginRules(num_players=3)
+    mask = np.ones(rules.layout.n, dtype=np.int8)
+    with pytest.raises(ValueError, match="state"):
+        agent.act(None, mask, state=None, seat=0)
+    with pytest.raises(ValueError, match="state"):
+        agent.act(None, mask)
+
+
+def test_constructor_arguments():
+    """Rules, a config or None (default rules per player count, built lazily); wrong rules
+    for the state's player count and other types are rejected."""
+    assert OriginHeuristic.name == "heuristic"
+    from_config = OriginHeuristic(OriginConfig(num_players=3))
+    rules3, state3 = table(3)
+    said(from_config, rules3, state3)
+    lazy = OriginHeuristic()
+    for n in (2, 3, 4):
+        rules, state = table(n)
+        said(lazy, rules, state)
+    rules4, state4 = table(4)
+    with pytest.raises(ValueError, match="players"):
+        from_config.act(None, rules4.legal_mask(state4), state=state4, seat=0)
+    with pytest.raises(TypeError):
+        OriginHeuristic("rules")
+
+
+# Sensible play in hand-built positions -----------------------------------------------------
+
+
+def test_takes_a_hunting_token_in_reach():
+    """A tall pawn on EU4 next to the Steppe (EU7), whose token is still there: go and take
+    it rather than a card elsewhere."""
+    rules, state = bare()
+    put(rules, state, 0, "EU4", height=2)
+    state = play_turn(OriginHeuristic(rules), rules, state)
+    steppe = tid(rules, "EU7")
+    assert state.owner[steppe] == 0 and state.hunt_owner[steppe] == 0
+
+
+def test_enters_the_territory_whose_tile_stacks_highest():
+    """Columns 1-2-3; the only face-up tile is a level 4 in the yellow column: evolve onto a
+    yellow territory (Congo, next to the Origin) and take it with the yellow card."""
+    rules, state = bare()
+    state.slots[slot(rules, "yellow")] = 4
+    state.columns[0] = [[1, 2, 3]]
+    state.hunt_owner[tid(rules, "AF6")] = 1  # the Savanna's token is gone
+    before = len(state.hands[0])
+    state = play_turn(OriginHeuristic(rules), rules, state)
+    assert state.owner[tid(rules, "AF5")] == 0
+    assert state.columns[0] == [[1, 2, 3, 4]]
+    assert len(state.hands[0]) == before + 1
+
+
+def test_completes_a_strait_to_take_its_token():
+    """A pawn on Maghreb (AF1): evolving onto Iberia (EU1) across Gibraltar completes the
+    strait (token worth 3)."""
+    rules, state = bare()
+    put(rules, state, 0, "AF1")
+    state.strait_value[0] = 3
+    agent = OriginHeuristic(rules)
+    assert said(agent, rules, state) == "evolve_at(EU1)"
+    state = play_turn(agent, rules, state)
+    assert state.strait_owner[0] == 0
+
+
+def test_swaps_a_thinner_pawn_off_the_end_of_a_strait():
+    """Player 0 holds the Nile (AF2); player 1's thin pawn stands on the Middle East (EU5),
+    the other end of Suez. Player 0's wider pawn on EU4 swaps onto EU5 and takes the token."""
+    rules, state = bare()
+    put(rules, state, 0, "EU4", width=2)
+    put(rules, state, 1, "EU5", colour=1)
+    put(rules, state, 0, "AF2", colour=0)
+    state.strait_value[1] = 3
+    agent = OriginHeuristic(rules)
+    assert said(agent, rules, state) == "swap_from(EU4)"
+    state = play_turn(agent, rules, state)
+    assert state.owner[tid(rules, "EU5")] == 0 and state.owner[tid(rules, "EU4")] == 1
+    assert state.strait_owner[1] == 0
+
+
+def test_evolves_a_taller_or_wider_pawn():
+    """Next to the neutral 1/1 pawn the choice is a 1/1 of another colour, a 2/1 or a 1/2:
+    the new pawn is taller or wider."""
+    rules, state = bare()
+    state.hunt_owner[tid(rules, "AF6")] = 1
+    agent = OriginHeuristic(rules)
+    state = rules.apply(state, decide(agent, rules, state), np.random.default_rng(0))
+    assert state.stack[-1]["kind"] == "evolve_pawn"
+    segment, pawn = rules.layout.decode(decide(agent, rules, state))
+    h, w, _c = rules.data.components.pawn_types[pawn]
+    assert segment == "evolve_pawn" and h + w == 3
+
+
+def test_moves_to_complete_an_objective_in_hand():
+    """Two pawns in Africa and the objective "3 pawns in Africa": the third goes to Africa."""
+    rules, state = bare()
+    put(rules, state, 0, "AF1")
+    put(rules, state, 0, "AF2", colour=1)
+    give_card(rules, state, 0, "O5")
+    state = play_turn(OriginHeuristic(rules), rules, state)
+    assert holds(rules, state, 0, cid(rules, "O5"))
+
+
+def test_plays_an_objective_as_soon_as_it_holds():
+    rules, state = bare()
+    for territory, colour in (("AF1", 0), ("AF2", 1), ("AF3", 0)):
+        put(rules, state, 0, territory, colour=colour)
+    give_card(rules, state, 0, "O9")
+    give_card(rules, state, 0, "O5")
+    assert said(OriginHeuristic(rules), rules, state) == "play_card(O5)"
+
+
+def test_plays_every_holding_objective_in_the_final_round():
+    """In the final round several objectives may be played in one turn: both go."""
+    rules, state = bare()
+    for territory, colour in (("AF1", 0), ("AF3", 1), ("AF5", 0), ("EU2", 1)):
+        put(rules, state, 0, territory, colour=colour)
+    give_card(rules, state, 0, "O4")  # 3 pawns on yellow territories (AF1, AF5, EU2)
+    give_card(rules, state, 0, "O5")  # 3 pawns in Africa (AF1, AF3, AF5)
+    state.phase = "final_round"
+    state.end_triggered = True
+    state.final_turns_left = 3
+    agent = OriginHeuristic(rules)
+    rng = np.random.default_rng(0)
+    for _ in range(2):
+        action = decide(agent, rules, state)
+        assert rules.layout.decode(action)[0] == "play_card"
+        state = rules.apply(state, action, rng)
+    assert state.objective_points[0] == 7
+
+
+def test_reward_option_takes_tile_and_card_when_a_tile_fits_else_draws():
+    rules, state = bare()
+    run(rules, state, {"kind": "reward_option", "player": 0, "colour": "yellow"})
+    state.slots[slot(rules, "yellow")] = 1
+    agent = OriginHeuristic(rules)
+    assert said(agent, rules, state) == "reward_option(tile_and_card/two_brown_tiles)"
+    state.slots[slot(rules, "yellow")] = 3  # does not fit: no columns
+    assert said(agent, rules, state) == "reward_option(draw_cards/one_other_tile)"
+
+
+def test_takes_the_tile_that_stacks_highest():
+    """Brown reward with columns 1-2: of the brown levels 1, 1, 2, 3 the 3 is taken."""
+    rules, state = bare()
+    state.columns[0] = [[1, 2]]
+    for k, level in enumerate((1, 1, 2, 3)):
+        state.slots[slot(rules, "brown", k)] = level
+    run(rules, state, {"kind": "take_tile", "player": 0, "colours": ("brown",), "count": 2})
+    assert said(OriginHeuristic(rules), rules, state) == f"take_tile(brown slot {slot(rules, 'brown', 3)})"
+
+
+def test_returns_the_least_useful_cards():
+    """Draw 3, return 2: Resettlement (no use to this agent) goes back first."""
+    rules, state = bare()
+    for card in ("Y1", "Y13", "Y10"):
+        give_card(rules, state, 0, card)
+    run(rules, state, {"kind": "return_card", "player": 0, "colour": "yellow", "count": 2})
+    assert said(OriginHeuristic(rules), rules, state) == "return_card(Y13)"
+
+
+def test_keeps_the_most_valuable_objectives_under_the_hand_limit():
+    """Three objectives, limit 2: 'Africa' and 'yellow' need one pawn more each; 'North
+    America' is far away and goes back."""
+    rules, state = bare()
+    put(rules, state, 0, "AF1")
+    put(rules, state, 0, "AF5", colour=1)
+    for card in ("O5", "O9", "O4"):
+        give_card(rules, state, 0, card)
+    run(rules, state, {"kind": "objective_limit", "player": 0})
+    assert said(OriginHeuristic(rules), rules, state) == "return_card(O9)"
+
+
+def test_plays_an_orange_permanent_when_allowed():
+    rules, state = bare()
+    state.columns[0] = [[1]]
+    give_card(rules, state, 0, "P1")
+    assert said(OriginHeuristic(rules), rules, state) == "play_card(P1)"
+
+
+def test_great_hunt_takes_the_best_token_in_reach():
+    """Great Hunt (2 steps) from the Horn (AF4): the Savanna's token is in reach."""
+    rules, state = bare()
+    put(rules, state, 0, "AF4")
+    give_card(rules, state, 0, "Y12")
+    agent = OriginHeuristic(rules)
+    assert said(agent, rules, state) == "play_card(Y12)"
+    state = rules.apply(state, decide(agent, rules, state), np.random.default_rng(0))
+    assert said(agent, rules, state) == "choose_territory(AF6)"
+
+
+def test_extra_action_card_after_the_action():
+    """Baby Boom after the turn's action: an extra Evolve with its reward."""
+    rules, state = bare()
+    put(rules, state, 0, "AF1")
+    give_card(rules, state, 0, "Y2")
+    state.turn_state = {"action_taken": True}
+    agent = OriginHeuristic(rules)
+    assert said(agent, rules, state) == "play_card(Y2)"
+    state = rules.apply(state, decide(agent, rules, state), np.random.default_rng(0))
+    assert said(agent, rules, state).startswith("evolve_at(")
+
+
+def test_forced_march_reaches_a_hunting_token():
+    """No village left, a short pawn on West Europe (EU2): +2 range reaches the Steppe."""
+    rules, state = bare()
+    put(rules, state, 0, "EU2")
+    state.villages[0] = 0
+    give_card(rules, state, 0, "Y3")
+    agent = OriginHeuristic(rules)
+    assert said(agent, rules, state) == "play_card(Y3)"
+    state = play_turn(agent, rules, state)
+    assert state.hunt_owner[tid(rules, "EU7")] == 0
+
+
+def test_raids_and_robs_the_leader():
+    """Raid: the leader's level-3 tile fits on the agent's 1-2 column. Theft: from the
+    leader too."""
+    rules, state = bare()
+    state.columns = [[[1, 2]], [[1, 2, 3]], [[1]]]
+    give_card(rules, state, 0, "Y7")
+    state.turn_state = {"action_taken": True}
+    agent = OriginHeuristic(rules)
+    rng = np.random.default_rng(0)
+    assert said(agent, rules, state) == "play_card(Y7)"
+    state = rules.apply(state, decide(agent, rules, state), rng)
+    assert said(agent, rules, state) == "choose_player(+1)"
+    state = rules.apply(state, decide(agent, rules, state), rng)
+    assert state.columns[0] == [[1, 2, 3]] and state.columns[1] == [[1, 2]]
+
+    rules, state = bare()
+    state.columns = [[], [[1, 2, 3]], [[1]]]
+    give_card(rules, state, 1, "Y1")
+    give_card(rules, state, 2, "Y5")
+    give_card(rules, state, 0, "Y6")
+    run(rules, state, {"kind": "steal_card", "player": 0})
+    assert said(OriginHeuristic(rules), rules, state) == "choose_player(+1)"
+
+
+def test_barter_takes_the_best_card_and_gives_the_worst():
+    """Barter: player 1 holds 'Africa', which already holds for the agent: take it; give
+    Resettlement back."""
+    rules, state = bare()
+    for territory, colour in (("AF1", 0), ("AF2", 1), ("AF3", 0)):
+        put(rules, state, 0, territory, colour=colour)
+    give_card(rules, state, 1, "O5")
+    give_card(rules, state, 1, "Y5")
+    give_card(rules, state, 0, "Y13")
+    give_card(rules, state, 0, "Y1")
+    run(rules, state, {"kind": "barter_take", "player": 0, "victim": 1})
+    agent = OriginHeuristic(rules)
+    assert said(agent, rules, state) == "take_card(O5)"
+    state = rules.apply(state, decide(agent, rules, state), np.random.default_rng(0))
+    assert said(agent, rules, state) == "give_card(Y13)"
+
+
+# Script use -------------------------------------------------------------------------------
+
+if __name__ == "__main__":  # pragma: no cover
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    for n in (2, 3, 4):
+        r = play_games(n, games, seed=seed)
+        print(f"{n} players, {games} games: heuristic wins {r['win_rate']:.1%} "
+              f"(score {r['score']:.1f} vs {r['others_score']:.1f}), "
+              f"{r['decisions_per_second']:.0f} decisions/s, {r['fallbacks']} fallbacks")
