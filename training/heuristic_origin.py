@@ -248,6 +248,8 @@ class OriginHeuristic:
     exposed_weight = 0.35
     strait_end_weight = 0.2
     hunt_reach_weight = 0.2
+    #: Worth of the cards kept with the "draw 3, return 2" option, relative to a drawn card.
+    draw_option_factor = 1.0
     #: Worth of displacing an opponent's pawn by a swap (times the opponent's weight).
     swap_harm_weight = 0.3
 
@@ -435,9 +437,9 @@ class OriginHeuristic:
             if effect["kind"] == "fewer_returns":
                 returns = min(returns, int(effect["returns"]))
         keep = min(drawn, 3 - returns)  # the rules return drawn - (3 - returns) cards
-        b = float(keep)
+        b = keep * self._card_draw_value(ctx, colour) * self.draw_option_factor
         if drawn > keep and keep > 0:
-            b += 0.25 if colour != "purple" else 0.4
+            b += 0.3 if colour != "purple" else 0.45  # keep the best of those drawn
         if colour == "purple" and keep and len(ctx.objectives) + keep > objective_limit(
                 rules, state, player):
             b -= 0.1
@@ -777,9 +779,8 @@ class OriginHeuristic:
                        if col and col[-1] == card.effect["level"] - 1)
             return card.effect["points"] * (cols + 0.5 * near * ctx.ff)
         value = ORANGE_EFFECT.get(kind, 0.8) * min(1.0, ctx.rounds_left / 4.0)
-        if kind in ("hunt_draw", "empty_hunt_draw") and ctx.hunts_on_board == 0 and \
-                kind == "hunt_draw":
-            value = 0.0
+        if kind == "hunt_draw" and ctx.hunts_on_board == 0:
+            value = 0.0  # no hunting token left to take
         if kind == "objective_limit" and len(ctx.objectives) < 2:
             value *= 0.5
         # Objectives that count permanents in play.

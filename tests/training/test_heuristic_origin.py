@@ -3,10 +3,10 @@
 The hand-built positions use the shipped map (a reconstruction, spec section 1.3); the parts
 that matter here::
 
-    AF1 (yellow) ==S1== EU1 (orange)          EU2 (yellow) - EU4 (purple) - EU7 (green)
-    AF2 (brown)  ==S2== EU5 (yellow)                          |
-    AF3 (purple) ==S11= SA4 (yellow)                         EU5
-    AF0 (Origin, neutral pawn) touches AF2, AF3, AF4 (orange), AF5 (yellow), AF6 (green)
+    AF1 (yellow) ==S1== EU1 (orange) - EU2 (yellow) - EU4 (purple) - EU7 (green, Steppe)
+    AF2 (brown)  ==S2== EU5 (yellow) - EU4
+    AF0 (Origin, neutral 1/1 pawn) touches AF2, AF3 (purple), AF4 (orange), AF5 (yellow)
+                                   and AF6 (green, Savanna)
 
 ``bare()`` is the builders' table with every face-up tile removed, so that a territory's
 reward is only its card unless a test puts tiles back.
@@ -344,8 +344,8 @@ def test_moves_to_complete_an_objective_in_hand():
 
 def test_plays_an_objective_as_soon_as_it_holds():
     rules, state = bare()
-    for territory, colour in (("AF1", 0), ("AF2", 1), ("AF3", 0)):
-        put(rules, state, 0, territory, colour=colour)
+    for territory, height in (("AF1", 1), ("AF2", 2), ("AF3", 3)):
+        put(rules, state, 0, territory, height=height)
     give_card(rules, state, 0, "O9")
     give_card(rules, state, 0, "O5")
     assert said(OriginHeuristic(rules), rules, state) == "play_card(O5)"
@@ -354,8 +354,9 @@ def test_plays_an_objective_as_soon_as_it_holds():
 def test_plays_every_holding_objective_in_the_final_round():
     """In the final round several objectives may be played in one turn: both go."""
     rules, state = bare()
-    for territory, colour in (("AF1", 0), ("AF3", 1), ("AF5", 0), ("EU2", 1)):
-        put(rules, state, 0, territory, colour=colour)
+    for territory, height, colour in (("AF1", 1, 0), ("AF3", 1, 1), ("AF5", 2, 0),
+                                      ("EU2", 3, 0)):
+        put(rules, state, 0, territory, height=height, colour=colour)
     give_card(rules, state, 0, "O4")  # 3 pawns on yellow territories (AF1, AF5, EU2)
     give_card(rules, state, 0, "O5")  # 3 pawns in Africa (AF1, AF3, AF5)
     state.phase = "final_round"
@@ -442,9 +443,10 @@ def test_extra_action_card_after_the_action():
 
 
 def test_forced_march_reaches_a_hunting_token():
-    """No village left, a short pawn on West Europe (EU2): +2 range reaches the Steppe."""
+    """No village left, a short pawn on Iberia (EU1), 3 steps from the Steppe (EU7): +2 range
+    reaches its token now; without the card it is 2 turns away."""
     rules, state = bare()
-    put(rules, state, 0, "EU2")
+    put(rules, state, 0, "EU1")
     state.villages[0] = 0
     give_card(rules, state, 0, "Y3")
     agent = OriginHeuristic(rules)
@@ -466,6 +468,8 @@ def test_raids_and_robs_the_leader():
     state = rules.apply(state, decide(agent, rules, state), rng)
     assert said(agent, rules, state) == "choose_player(+1)"
     state = rules.apply(state, decide(agent, rules, state), rng)
+    assert said(agent, rules, state) == "choose_column(0)"
+    state = rules.apply(state, decide(agent, rules, state), rng)
     assert state.columns[0] == [[1, 2, 3]] and state.columns[1] == [[1, 2]]
 
     rules, state = bare()
@@ -481,8 +485,8 @@ def test_barter_takes_the_best_card_and_gives_the_worst():
     """Barter: player 1 holds 'Africa', which already holds for the agent: take it; give
     Resettlement back."""
     rules, state = bare()
-    for territory, colour in (("AF1", 0), ("AF2", 1), ("AF3", 0)):
-        put(rules, state, 0, territory, colour=colour)
+    for territory, height in (("AF1", 1), ("AF2", 2), ("AF3", 3)):
+        put(rules, state, 0, territory, height=height)
     give_card(rules, state, 1, "O5")
     give_card(rules, state, 1, "Y5")
     give_card(rules, state, 0, "Y13")
