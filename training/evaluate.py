@@ -31,11 +31,11 @@ def make_env(game: str, num_players: int, **kwargs: Any):
 
 def make_heuristic(game: str, seed: int | None = None) -> Agent:
     if game == "primordial_soup":
-        from primeval.training.heuristic_primordial_soup import PrimordialSoupHeuristic
+        from primeval.training.heuristics import PrimordialSoupHeuristic
 
         return PrimordialSoupHeuristic(seed=seed)
     if game == "origin":
-        from primeval.training.heuristic_origin import OriginHeuristic
+        from primeval.training.heuristics import OriginHeuristic
 
         return OriginHeuristic(seed=seed)
     raise ValueError(f"unknown game {game!r}")

@@ -31,7 +31,7 @@ from primeval.envs.core.errors import IllegalActionError, InvalidActionTypeError
 from primeval.envs.core.layout import ActionLayout
 from primeval.envs.core.rewards import check_reward_mode, reward_for_mode
 
-__all__ = ["GameRules", "TurnBasedAECEnv"]
+__all__ = ["GameRules", "TurnBasedAECEnv", "with_safety_wrappers"]
 
 _MAX_LEGAL_SHOWN = 8
 
@@ -369,3 +369,13 @@ class TurnBasedAECEnv(AECEnv):
             return self.rules.action_to_str(self._state, action_id)
         except Exception:  # an error message must not fail on a rules bug
             return self.rules.layout.describe(action_id)
+
+
+def with_safety_wrappers(env: TurnBasedAECEnv):
+    """PettingZoo's TerminateIllegal (-1 to the offender), AssertOutOfBounds and
+    OrderEnforcing wrappers around a raw env: what each game's ``env()`` returns."""
+    from pettingzoo.utils import wrappers
+
+    wrapped = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)

@@ -63,9 +63,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo.utils import wrappers
-
-from primeval.envs.core.aec import TurnBasedAECEnv
+from primeval.envs.core.aec import TurnBasedAECEnv, with_safety_wrappers
 from primeval.envs.core.encoders import make_encoder
 from primeval.envs.origin.actions import build_layout
 from primeval.envs.origin.config import OriginConfig
@@ -110,8 +108,4 @@ class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
 def env(**kwargs: Any):
     """The environment with PettingZoo's TerminateIllegal, AssertOutOfBounds and
     OrderEnforcing wrappers (the usual way to use it)."""
-    e = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    return with_safety_wrappers(raw_env(**kwargs))

@@ -64,9 +64,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo.utils import wrappers
-
-from primeval.envs.core.aec import TurnBasedAECEnv
+from primeval.envs.core.aec import TurnBasedAECEnv, with_safety_wrappers
 from primeval.envs.core.encoders import make_encoder
 from primeval.envs.primordial_soup.actions import LAYOUT
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
@@ -109,8 +107,4 @@ class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
 def env(**kwargs: Any):
     """The environment with PettingZoo's TerminateIllegal, AssertOutOfBounds and
     OrderEnforcing wrappers (the usual way to use it)."""
-    e = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    return with_safety_wrappers(raw_env(**kwargs))

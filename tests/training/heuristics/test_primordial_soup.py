@@ -13,7 +13,7 @@ Board layout A (spec section 2.2); ids are row-major, ``##`` is the island::
 The win-rate test plays seeded games through ``primordial_soup_v0.raw_env``: one heuristic
 seat (rotated) against RandomAgents. :func:`play_games` is also usable as a script::
 
-    python -m tests.training.test_heuristic_primordial_soup 200
+    python -m tests.training.heuristics.test_primordial_soup 200
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from primeval.envs.primordial_soup.data import GENE_INDEX, GENES
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
 from primeval.envs.primordial_soup.rules.common import mutation_points
 from primeval.training.agents import RandomAgent
-from primeval.training.heuristic_primordial_soup import PrimordialSoupHeuristic
+from primeval.training.heuristics import PrimordialSoupHeuristic
 from tests.primordial_soup.builders import give_gene, put, run, set_cubes, table
 
 EMPTY = [0, 0, 0, 0]
@@ -104,7 +104,6 @@ def test_beats_random_players_clearly(num_players, threshold):
     assert result["win_rate"] >= threshold, result
     assert result["score"] > result["others_score"] + 8, result
     assert result["fallbacks"] == 0, result
-    assert result["decisions_per_second"] > 2000, result
 
 
 # Always legal ------------------------------------------------------------------------------

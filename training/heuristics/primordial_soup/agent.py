@@ -1,87 +1,27 @@
-"""A rule-based heuristic agent for Primordial Soup.
+"""The Primordial Soup heuristic's decisions: one ``_decide_<kind>`` method per decision.
 
-:class:`PrimordialSoupHeuristic` reads the rules state (``env.unwrapped.game_state``) and
-answers the pending decision (the top frame of ``state.stack``) with a few rules of thumb;
-there is no search. It plays the way a sensible human beginner does:
-
-* **Movement** (phase 1): every option is scored by whether the amoeba can eat where it ends
-  up (the drift destination's cubes, Tentacle cubes carried along, a Struggle target there),
-  weighted by what starving would cost (death when the amoeba is one damage point from its
-  threshold). An active move is paid for only when its expected value (over the dice, with
-  Movement I's two dice, Movement II's free choice and Speed's second move) beats drifting by
-  more than the BP it costs. Directions after a 6, with Movement I or II, pick the best space.
-* **Feeding**: any legal meal rather than starving; the meal that leaves the most meals for
-  the player's other amoebas (and the fewest cubes eaten). Parasitism bills the leader.
-  Without a meal, Struggle for Survival attacks a foreign amoeba that cannot defend itself.
-* **Defence**: Escape and Defense whenever affordable (the likelier one first).
-* **Genes** (phase 3): a greedy budget that weighs each gene's Advance-Table value and effect
-  against its price, the expected gene-defect cost over the environment cards still in the
-  deck, and the BP the next cell division needs. **Defects** give up the least useful gene or
-  pay BP, whichever loses less.
-* **Division** (phase 4): as many new amoebas as the BP allow (keeping a small reserve for
-  moves), each on the space whose next-round drift destination has the most food.
-* **Aggression** (and Struggle): attack the foreign amoeba least able to defend itself,
-  preferring the leader's; own amoebas are never eaten.
-
-Every answer is checked against the action mask; if a rule finds nothing legal the agent
-falls back to a uniformly random legal action from its own seeded generator (counted in
-``fallbacks``). About 10,000 decisions per second on one core.
-
-Usage::
-
-    env = primordial_soup_v0.raw_env(num_players=4)
-    agent = PrimordialSoupHeuristic(env.unwrapped.rules, seed=0)
-    action = agent.act(obs["observation"], obs["action_mask"],
-                       state=env.unwrapped.game_state, seat=seat)
+The food and movement values they compare come from :mod:`.evaluation`; the shared skeleton
+(rules, fallbacks, the mask check) from
+:class:`~primeval.training.heuristics.base.RuleBasedAgent`.
 """
 
 from __future__ import annotations
-
-import itertools
-from typing import Any
 
 import numpy as np
 
 from primeval.envs.primordial_soup.actions import LAYOUT, MEALS, TAKES
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
-from primeval.envs.primordial_soup.data import (
-    ADVANCE_FOR_GENES,
-    DIRECTIONS,
-    GENE_INDEX,
-    GENES,
-    STAY,
-)
+from primeval.envs.primordial_soup.data import ADVANCE_FOR_GENES, GENE_INDEX, GENES, STAY
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
-from primeval.envs.primordial_soup.rules.common import (
-    death_threshold,
-    mutation_points,
-)
+from primeval.envs.primordial_soup.rules.common import death_threshold, mutation_points
 from primeval.envs.primordial_soup.rules.division import division_cost
-from primeval.envs.primordial_soup.rules.feeding import SHORTFALLS, meal_options
+from primeval.envs.primordial_soup.rules.feeding import meal_options
 from primeval.envs.primordial_soup.rules.movement import move_cost
-from primeval.envs.primordial_soup.rules.scoring import advance_distance
-from primeval.envs.primordial_soup.state import GameState, PlayerState
+from primeval.envs.primordial_soup.state import GameState
+from primeval.training.heuristics.base import RuleBasedAgent
+from primeval.training.heuristics.primordial_soup.evaluation import _Evaluation
 
 __all__ = ["PrimordialSoupHeuristic"]
-
-# --------------------------------------------------------------------------------------------
-# Tables
-# --------------------------------------------------------------------------------------------
-
-
-def _minimal(meals: list[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
-    """The meals no other meal of the list fits inside (enough to test whether one fits)."""
-    return tuple(
-        m for m in meals
-        if not any(o != m and all(a <= b for a, b in zip(o, m, strict=True)) for o in meals)
-    )
-
-
-#: (num_players, substitution, cubes that may be left out) -> minimal meals.
-_MEAL_TABLE: dict[tuple[int, bool, int], tuple[tuple[int, int, int], ...]] = {
-    (n, sub, k): _minimal([m for m, short in SHORTFALLS[n, sub] if short <= k])
-    for n in (3, 4) for sub in (False, True) for k in (0, 1, 2)
-}
 
 _SEG_OFFSET = {name: LAYOUT.offset(name) for name in LAYOUT.names}
 _PASS = LAYOUT.encode("pass")
@@ -111,17 +51,14 @@ _EFFECT: dict[str, tuple[float, float]] = {
     "armor": (0.2, 0.02),
 }
 
-#: Faces of one die as sets of compass outcomes (index 5 = the free choice of a 6).
-_FACES = ((0,), (1,), (2,), (3,), (STAY,), None)
 
-
-class PrimordialSoupHeuristic:
-    """Rule-based Primordial Soup player (see the module docstring).
+class PrimordialSoupHeuristic(_Evaluation, RuleBasedAgent):
+    """Rule-based Primordial Soup player (see :mod:`primeval.training.heuristics.primordial_soup`).
 
     Args:
-        rules_or_config: The game's :class:`PrimordialSoupRules` (best: ``env.unwrapped.rules``)
-            or a :class:`PrimordialSoupConfig`; ``None`` builds the default rules for the
-            state's player count on first use.
+        rules: The game's :class:`PrimordialSoupRules` (best: ``env.unwrapped.rules``) or a
+            :class:`PrimordialSoupConfig`; ``None`` builds the default rules for the state's
+            player count on first use.
         seed: Seed of the generator used for fallbacks (a uniformly random legal action).
 
     Attributes:
@@ -130,7 +67,8 @@ class PrimordialSoupHeuristic:
         fallbacks: How many decisions were answered by the random fallback.
     """
 
-    name = "heuristic"
+    rules_class = PrimordialSoupRules
+    config_class = PrimordialSoupConfig
 
     #: BP kept back after cell division for next round's active moves.
     move_reserve = 2
@@ -142,276 +80,23 @@ class PrimordialSoupHeuristic:
     #: are still to come; the environment cards' ozone averages about 10.
     mp_cap = 10
 
-    def __init__(self, rules_or_config: PrimordialSoupRules | PrimordialSoupConfig | None = None,
-                 seed: int | None = None) -> None:
-        if rules_or_config is None or isinstance(rules_or_config, PrimordialSoupRules):
-            self._rules = rules_or_config
-        elif isinstance(rules_or_config, PrimordialSoupConfig):
-            self._rules = PrimordialSoupRules(rules_or_config)
-        else:
-            raise TypeError(
-                "PrimordialSoupHeuristic takes PrimordialSoupRules, a PrimordialSoupConfig or "
-                f"None, got {type(rules_or_config).__name__}"
-            )
-        self._default_rules: dict[int, PrimordialSoupRules] = {}
-        self.rng = np.random.default_rng(seed)
-        #: Decisions the rules of thumb did not cover (answered by a random legal action).
-        self.fallbacks = 0
-
-    def seed(self, seed: int | None) -> None:
-        """Reseed the fallback generator."""
-        self.rng = np.random.default_rng(seed)
-
-    # ---------------------------------------------------------------------------------------
-    # Entry point
-    # ---------------------------------------------------------------------------------------
-
-    def act(self, observation: Any, action_mask: np.ndarray, *, state: GameState | None = None,
-            seat: int | None = None) -> int:
-        """A legal action id for the pending decision of ``state``.
-
-        Raises:
-            ValueError: ``state`` is None (this agent needs the rules state), or the mask has no
-                legal action.
-        """
-        if state is None:
-            raise ValueError(
-                "PrimordialSoupHeuristic.act needs the rules state: pass "
-                "state=env.unwrapped.game_state (and seat=the acting seat)"
-            )
-        mask = np.asarray(action_mask).astype(bool, copy=False)
-        legal = np.flatnonzero(mask)
-        if legal.size == 0:
-            raise ValueError("PrimordialSoupHeuristic.act: the action mask has no legal action")
-        if legal.size == 1:
-            return int(legal[0])
-        if not state.stack:
-            return int(self.rng.choice(legal))
-        frame = state.stack[-1]
-        if seat is None:
-            seat = frame.get("player", 0)
-        rules = self._rules_for(state)
-        handler = getattr(self, "_decide_" + frame["kind"], None)
-        action = None
-        if handler is not None:
-            action = handler(rules, state, frame, seat, mask)
-        if action is None or not (0 <= action < mask.size) or not mask[action]:
-            self.fallbacks += 1
-            action = int(self.rng.choice(legal))
-        return int(action)
-
-    def _rules_for(self, state: GameState) -> PrimordialSoupRules:
-        if self._rules is not None:
-            if self._rules.num_players != state.num_players:
-                raise ValueError(
-                    f"PrimordialSoupHeuristic was given rules for {self._rules.num_players} "
-                    f"players but the state has {state.num_players}"
-                )
-            return self._rules
-        rules = self._default_rules.get(state.num_players)
-        if rules is None:
-            rules = PrimordialSoupRules(num_players=state.num_players)
-            self._default_rules[state.num_players] = rules
-        return rules
-
-    # ---------------------------------------------------------------------------------------
-    # Shared evaluation helpers
-    # ---------------------------------------------------------------------------------------
-
-    @staticmethod
-    def _foreign(state: GameState, player: int, space: int) -> tuple[int, int, int]:
-        cubes = state.cubes[space]
-        n = state.num_players
-        return (cubes[(player + 1) % n], cubes[(player + 2) % n],
-                cubes[(player + 3) % n] if n == 4 else 0)
-
-    @staticmethod
-    def _table(state: GameState, ps: PlayerState, host: bool = False):
-        k = (1 if ps.has("frugality") else 0) + (1 if host else 0)
-        return _MEAL_TABLE[state.num_players, ps.has("substitution"), k]
-
-    @staticmethod
-    def _fits(here, table) -> bool:
-        a, b, c = here
-        return any(a >= m[0] and b >= m[1] and c >= m[2] for m in table)
-
-    @staticmethod
-    def _meal_count(here, table, limit: int = 4) -> int:
-        """How many meals the cubes feed one after the other (greedy, balanced)."""
-        h = list(here)
-        count = 0
-        while count < limit:
-            best = None
-            best_key = None
-            for m in table:
-                if h[0] >= m[0] and h[1] >= m[1] and h[2] >= m[2]:
-                    key = min(h[0] - m[0] + (m[0] == 0) * 99, h[1] - m[1] + (m[1] == 0) * 99,
-                              h[2] - m[2] + (m[2] == 0) * 99)
-                    if best is None or key > best_key:
-                        best, best_key = m, key
-            if best is None:
-                break
-            h[0] -= best[0]
-            h[1] -= best[1]
-            h[2] -= best[2]
-            count += 1
-        return count
-
-    def _has_host(self, state: GameState, player: int, space: int) -> bool:
-        for q, ps in enumerate(state.players):
-            if q != player and ps.bp >= 1 and space in ps.amoeba_space:
-                return True
-        return False
-
-    @staticmethod
-    def _rounds_left(state: GameState, rules: PrimordialSoupRules) -> int:
-        """Rounds still to be scored, this one included (cards left, or the finish zone)."""
-        cards = len(state.environment_deck)
-        by_cards = cards + (0 if state.phase in ("setup", "movement_and_feeding") else 1)
-        goal = rules.config.finish_zone_start
-        by_zone = min(
-            -(-(goal - ps.score) // max(advance_distance(ps), 5)) for ps in state.players
-        )
-        return max(1, min(by_cards, max(by_zone, 1)))
-
-    def _starve_cost(self, state: GameState, rules, player: int, amoeba: int) -> float:
-        ps = state.players[player]
-        dp = ps.amoeba_damage[amoeba]
-        if dp + 1 >= death_threshold(rules.config, ps):
-            return 8.0
-        return 3.0 if len(state.environment_deck) > 0 else 1.0
-
-    def _struggle_chance(self, state: GameState, player: int, amoeba: int, space: int,
-                         bp_left: int) -> float:
-        """Chance that Struggle for Survival saves a starving amoeba on ``space``."""
-        ps = state.players[player]
-        if bp_left < 1 or not (ps.has("struggle") or ps.has("aggression")):
-            return 0.0
-        best = 0.0
-        for q, other in enumerate(state.players):
-            if q == player or other.has("armor"):
-                continue
-            for sp in other.amoeba_space:
-                if sp != space:
-                    continue
-                chance = 1.0
-                if other.bp >= 1:
-                    if other.has("escape"):
-                        chance *= 0.4
-                    if other.has("defense"):
-                        chance *= 0.5
-                best = max(best, chance)
-        return best
-
-    def _feed_value(self, state: GameState, rules, player: int, amoeba: int, space: int,
-                    here, bp_left: int, starve_cost: float) -> float:
-        """Value of ending the move on ``space`` with ``here`` foreign cubes available."""
-        ps = state.players[player]
-        table = self._table(state, ps)
-        if self._fits(here, table):
-            return starve_cost + 0.25 * min(self._meal_count(here, table) - 1, 3)
-        if (ps.has("parasitism") and self._has_host(state, player, space)
-                and self._fits(here, self._table(state, ps, host=True))):
-            return starve_cost
-        return starve_cost * self._struggle_chance(state, player, amoeba, space, bp_left)
-
-    def _with_tentacle(self, state: GameState, rules, ps: PlayerState, src_here, dest_here):
-        """Foreign cubes at the destination plus the best Tentacle carry from the source."""
-        limit = rules.config.tentacle_limit
-        if not ps.has("tentacle") or limit <= 0:
-            return dest_here
-        table = self._table(state, ps)
-        best = None
-        for m in table:
-            need = [max(0, m[i] - dest_here[i]) for i in range(3)]
-            if (sum(need) <= limit and all(need[i] <= src_here[i] for i in range(3))
-                    and (best is None or sum(need) < sum(best))):
-                best = need
-        carry = best if best is not None else [0, 0, 0]
-        room = limit - sum(carry)
-        total = [dest_here[i] + carry[i] for i in range(3)]
-        for i in sorted(range(3), key=lambda j: total[j]):
-            extra = min(room, src_here[i] - carry[i])
-            if extra > 0:
-                total[i] += extra
-                room -= extra
-        return tuple(total)
-
-    def _outcome_values(self, state: GameState, rules, player: int, amoeba: int, src: int,
-                        bp_left: int, starve_cost: float) -> list[float]:
-        """Value of each compass outcome (W, N, E, S, stay) of an active move from ``src``."""
-        ps = state.players[player]
-        neighbours = rules.board.neighbours[src]
-        src_here = self._foreign(state, player, src)
-        stay = self._feed_value(state, rules, player, amoeba, src, src_here, bp_left,
-                                starve_cost)
-        values = []
-        for d in range(4):
-            dest = neighbours[d]
-            if dest < 0:
-                values.append(stay)
-                continue
-            here = self._with_tentacle(state, rules, ps, src_here,
-                                       self._foreign(state, player, dest))
-            values.append(self._feed_value(state, rules, player, amoeba, dest, here, bp_left,
-                                           starve_cost))
-        values.append(stay)
-        return values
-
-    def _dice_expectation(self, rules, ps: PlayerState, values: list[float]) -> float:
-        """Expected value of an active move's outcome over the dice (or the free choice)."""
-        if ps.has("movement_2"):
-            return max(values)
-        six = max(values) if rules.config.six_allows_stay else max(values[:4])
-        per_face = [values[f[0]] if f is not None else six for f in _FACES]
-        if ps.has("movement_1"):
-            return sum(max(a, b) for a, b in itertools.product(per_face, repeat=2)) / 36.0
-        return sum(per_face) / 6.0
-
-    def _active_value(self, state: GameState, rules, player: int, amoeba: int, src: int,
-                      bp_left: int, starve_cost: float, speed: bool) -> float:
-        ps = state.players[player]
-        values = self._outcome_values(state, rules, player, amoeba, src, bp_left, starve_cost)
-        if speed:
-            neighbours = rules.board.neighbours[src]
-            boosted = []
-            for d in range(5):
-                dest = neighbours[d] if d < 4 else src
-                if dest < 0:
-                    dest = src
-                second = self._dice_expectation(
-                    rules, ps,
-                    self._outcome_values(state, rules, player, amoeba, dest, bp_left,
-                                         starve_cost),
-                )
-                boosted.append(max(values[d], second))
-            values = boosted
-        return self._dice_expectation(rules, ps, values)
-
-    def _drift_destination(self, state: GameState, rules, space: int) -> int:
-        drift = rules.config.environment_deck[state.environment_card][0]
-        if drift == "none":
-            return space
-        dest = rules.board.neighbours[space][DIRECTIONS.index(drift)]
-        return space if dest < 0 else dest
-
     # ---------------------------------------------------------------------------------------
     # Setup
     # ---------------------------------------------------------------------------------------
 
-    def _decide_start_space(self, rules, state, frame, seat, mask):
+    def _decide_start_space(self, rules, state, frame, player, mask):
         view = LAYOUT.segment_view(mask, "start_space")
         return _SEG_OFFSET["start_space"] + int(np.flatnonzero(view)[-1])
 
-    def _decide_place_start(self, rules, state, frame, seat, mask):
-        return self._place(rules, state, frame["player"], mask, setup=True)
+    def _decide_place_start(self, rules, state, frame, player, mask):
+        return self._place(rules, state, player, mask, setup=True)
 
     # ---------------------------------------------------------------------------------------
     # Phase 1: movement
     # ---------------------------------------------------------------------------------------
 
-    def _decide_move(self, rules, state, frame, seat, mask):
-        player, amoeba = frame["player"], frame["amoeba"]
+    def _decide_move(self, rules, state, frame, player, mask):
+        amoeba = frame["amoeba"]
         ps = state.players[player]
         src = ps.amoeba_space[amoeba]
         starve_cost = self._starve_cost(state, rules, player, amoeba)
@@ -437,8 +122,8 @@ class PrimordialSoupHeuristic:
             options.append((active - 1.0 * cost - 0.3, 1))
         return _SEG_OFFSET["move"] + max(options)[1]
 
-    def _decide_direction(self, rules, state, frame, seat, mask):
-        player, amoeba = frame["player"], frame["amoeba"]
+    def _decide_direction(self, rules, state, frame, player, mask):
+        amoeba = frame["amoeba"]
         ps = state.players[player]
         src = ps.amoeba_space[amoeba]
         allowed = [d for d in frame["allowed"] if mask[_SEG_OFFSET["direction"] + d]]
@@ -467,8 +152,8 @@ class PrimordialSoupHeuristic:
         best = max(allowed, key=lambda d: (values[d], d == STAY))
         return _SEG_OFFSET["direction"] + best
 
-    def _decide_move_again(self, rules, state, frame, seat, mask):
-        player, amoeba = frame["player"], frame["amoeba"]
+    def _decide_move_again(self, rules, state, frame, player, mask):
+        amoeba = frame["amoeba"]
         ps = state.players[player]
         space = ps.amoeba_space[amoeba]
         if frame["mode"] == "escape":
@@ -484,8 +169,7 @@ class PrimordialSoupHeuristic:
                                    False)
         return LAYOUT.encode("move_again") if again > stay + 0.05 else _PASS
 
-    def _decide_tentacle(self, rules, state, frame, seat, mask):
-        player = frame["player"]
+    def _decide_tentacle(self, rules, state, frame, player, mask):
         ps = state.players[player]
         dest_here = self._foreign(state, player, frame["dest"])
         table = self._table(state, ps)
@@ -503,9 +187,9 @@ class PrimordialSoupHeuristic:
             return _PASS
         return _SEG_OFFSET["tentacle"] + int(best)
 
-    def _decide_cling(self, rules, state, frame, seat, mask):
+    def _decide_cling(self, rules, state, frame, player, mask):
         """Holding: cling to the leaving amoeba when the destination has more food."""
-        player, amoeba = frame["player"], frame["amoeba"]
+        amoeba = frame["amoeba"]
         ps = state.players[player]
         table = self._table(state, ps)
         src, dest = frame["space"], frame["dest"]
@@ -537,8 +221,8 @@ class PrimordialSoupHeuristic:
     # Phase 1: feeding and attacks
     # ---------------------------------------------------------------------------------------
 
-    def _decide_feed(self, rules, state, frame, seat, mask):
-        player, amoeba = frame["player"], frame["amoeba"]
+    def _decide_feed(self, rules, state, frame, player, mask):
+        amoeba = frame["amoeba"]
         ps = state.players[player]
         space = ps.amoeba_space[amoeba]
         eats = np.flatnonzero(LAYOUT.segment_view(mask, "eat"))
@@ -584,8 +268,7 @@ class PrimordialSoupHeuristic:
                 best, best_key = LAYOUT.encode("attack", int(offset), int(b)), key
         return best
 
-    def _decide_parasite_host(self, rules, state, frame, seat, mask):
-        player = frame["player"]
+    def _decide_parasite_host(self, rules, state, frame, player, mask):
         n = state.num_players
         view = LAYOUT.segment_view(mask, "parasite_host")
         hosts = [int(k) for k in np.flatnonzero(view)]
@@ -594,8 +277,8 @@ class PrimordialSoupHeuristic:
         best = max(hosts, key=lambda k: state.players[(player + k + 1) % n].score)
         return _SEG_OFFSET["parasite_host"] + best
 
-    def _decide_defend(self, rules, state, frame, seat, mask):
-        player, amoeba = frame["player"], frame["amoeba"]
+    def _decide_defend(self, rules, state, frame, player, mask):
+        amoeba = frame["amoeba"]
         ps = state.players[player]
         can_escape = bool(mask[_SEG_OFFSET["defend"]])
         can_defend = bool(mask[_SEG_OFFSET["defend"] + 1])
@@ -614,13 +297,13 @@ class PrimordialSoupHeuristic:
             return _SEG_OFFSET["defend"]
         return _SEG_OFFSET["defend"] + 1
 
-    def _decide_retry(self, rules, state, frame, seat, mask):
-        attack = self._best_attack(rules, state, frame["player"], mask,
+    def _decide_retry(self, rules, state, frame, player, mask):
+        attack = self._best_attack(rules, state, player, mask,
                                    aggression=frame["attack_kind"] == "aggression")
         return attack if attack is not None else _PASS
 
-    def _decide_aggression(self, rules, state, frame, seat, mask):
-        attack = self._best_attack(rules, state, frame["player"], mask, aggression=True)
+    def _decide_aggression(self, rules, state, frame, player, mask):
+        attack = self._best_attack(rules, state, player, mask, aggression=True)
         return attack if attack is not None else _PASS
 
     # ---------------------------------------------------------------------------------------
@@ -649,8 +332,7 @@ class PrimordialSoupHeuristic:
         defect = self._expected_defect(state, rules, mp) * (rounds - 1) / max(rounds, 1)
         return table + effect - self.defect_weight * defect
 
-    def _decide_defect(self, rules, state, frame, seat, mask):
-        player = frame["player"]
+    def _decide_defect(self, rules, state, frame, player, mask):
         ps = state.players[player]
         remaining = frame["remaining"]
         rounds = self._rounds_left(state, rules)
@@ -672,8 +354,7 @@ class PrimordialSoupHeuristic:
             return None
         return min(options)[1]
 
-    def _decide_buy(self, rules, state, frame, seat, mask):
-        player = frame["player"]
+    def _decide_buy(self, rules, state, frame, player, mask):
         ps = state.players[player]
         rounds = self._rounds_left(state, rules)
         amoebas = len(ps.amoebas_on_board())
@@ -717,8 +398,7 @@ class PrimordialSoupHeuristic:
     # Phase 4: cell division
     # ---------------------------------------------------------------------------------------
 
-    def _decide_divide(self, rules, state, frame, seat, mask):
-        player = frame["player"]
+    def _decide_divide(self, rules, state, frame, player, mask):
         ps = state.players[player]
         rounds = self._rounds_left(state, rules)
         own = len(ps.amoebas_on_board())
