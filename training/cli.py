@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from importlib import resources
 from pathlib import Path
@@ -111,10 +110,6 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, FileNotFoundError) as exc:
         print(f"primeval {args.command}: error: {exc}", file=sys.stderr)
         return 2
-
-
-def _json(obj) -> str:
-    return json.dumps(obj, indent=2)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ from primeval.envs.origin.rules.common import (
     can_place,
     cards_in_hand,
     has_effect,
-    migrate_options,  # noqa: F401  (re-exported for effects' reachability checks)
     place_tile,
     takeable_slots,
 )
@@ -118,7 +117,7 @@ def evolve_changes(rules, state, player, card, rng) -> None:
     add_turn_card(state, card)
 
 
-def _raft_moves(rules, state, player) -> dict[int, list[int]]:
+def raft_moves(rules, state, player) -> dict[int, list[int]]:
     world = rules.data.world
     mine = state.territories_of(player)
     ends = set()
@@ -131,7 +130,7 @@ def _raft_moves(rules, state, player) -> dict[int, list[int]]:
     return {src: dests for src in mine} if dests else {}
 
 
-@yellow("raft", lambda rules, state, player, effect: bool(_raft_moves(rules, state, player)))
+@yellow("raft", lambda rules, state, player, effect: bool(raft_moves(rules, state, player)))
 def raft(rules, state, player, card, rng) -> None:
     """Move one of your pawns to an empty territory across a strait from one of your pawns,
     and take its reward."""
@@ -143,7 +142,7 @@ class RaftPawn:
     @staticmethod
     def legal(rules, state, frame, mask) -> None:
         view = rules.layout.segment_view(mask, "choose_territory")
-        view[list(_raft_moves(rules, state, frame["player"]))] = True
+        view[list(raft_moves(rules, state, frame["player"]))] = True
 
     @staticmethod
     def apply(rules, state, frame, segment, index, rng) -> None:
@@ -157,7 +156,7 @@ class RaftDestination:
     @staticmethod
     def legal(rules, state, frame, mask) -> None:
         view = rules.layout.segment_view(mask, "choose_territory")
-        view[_raft_moves(rules, state, frame["player"])[frame["territory"]]] = True
+        view[raft_moves(rules, state, frame["player"])[frame["territory"]]] = True
 
     @staticmethod
     def apply(rules, state, frame, segment, index, rng) -> None:
@@ -251,14 +250,14 @@ class StealTileColumn:
             state.lost_tiles += 1
 
 
-def _claimable_straits(rules, state, player) -> list[int]:
+def claimable_straits(rules, state, player) -> list[int]:
     return [s for s, (a, b) in enumerate(rules.data.world.straits)
             if state.strait_owner[s] not in (-1, player)
             and player in (state.owner[a], state.owner[b])]
 
 
 @yellow("steal_strait_token", lambda rules, state, player, effect:
-        bool(_claimable_straits(rules, state, player)))
+        bool(claimable_straits(rules, state, player)))
 def steal_strait_token(rules, state, player, card, rng) -> None:
     """Take a strait token from another player if you hold at least one end of it."""
     state.stack.append({"kind": "claim_strait", "player": player})
@@ -269,7 +268,7 @@ class ClaimStrait:
     @staticmethod
     def legal(rules, state, frame, mask) -> None:
         view = rules.layout.segment_view(mask, "choose_strait")
-        view[_claimable_straits(rules, state, frame["player"])] = True
+        view[claimable_straits(rules, state, frame["player"])] = True
 
     @staticmethod
     def apply(rules, state, frame, segment, index, rng) -> None:
@@ -354,7 +353,7 @@ class BarterGive:
             state.stack.append({"kind": "objective_limit", "player": p})
 
 
-def _hunt_targets(rules, state, player, distance: int) -> list[int]:
+def hunt_targets(rules, state, player, distance: int) -> list[int]:
     world = rules.data.world
     mine = state.territories_of(player)
     return [t for t in range(world.size)
@@ -364,7 +363,7 @@ def _hunt_targets(rules, state, player, distance: int) -> list[int]:
 
 
 @yellow("great_hunt", lambda rules, state, player, effect:
-        bool(_hunt_targets(rules, state, player, effect["distance"])))
+        bool(hunt_targets(rules, state, player, effect["distance"])))
 def great_hunt(rules, state, player, card, rng) -> None:
     """Take a hunting token still on a green territory within reach of one of your pawns."""
     state.stack.append({"kind": "great_hunt", "player": player,
@@ -376,7 +375,7 @@ class GreatHunt:
     @staticmethod
     def legal(rules, state, frame, mask) -> None:
         view = rules.layout.segment_view(mask, "choose_territory")
-        view[_hunt_targets(rules, state, frame["player"], frame["distance"])] = True
+        view[hunt_targets(rules, state, frame["player"], frame["distance"])] = True
 
     @staticmethod
     def apply(rules, state, frame, segment, index, rng) -> None:

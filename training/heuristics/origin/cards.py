@@ -7,7 +7,7 @@ and picks the targets of thefts, raids, draws and the Raft.
 
 from __future__ import annotations
 
-from primeval.envs.origin.rules.cards import _hunt_targets, _raft_moves
+from primeval.envs.origin.rules.cards import hunt_targets, raft_moves
 from primeval.envs.origin.rules.common import can_place, has_effect, objective_limit
 from primeval.envs.origin.state import DECKS
 from primeval.training.heuristics.origin.context import ALL_COLUMNS, _Ctx
@@ -121,7 +121,7 @@ class _CardEvaluation(_Evaluation):
             best = self._best_raft(ctx)
             return (best[0] if best else -9.0) - keep
         if kind == "great_hunt":
-            targets = _hunt_targets(ctx.rules, state, player, card.effect["distance"])
+            targets = hunt_targets(ctx.rules, state, player, card.effect["distance"])
             best = max((state.hunt_value[t] for t in targets), default=0)
             if has_effect(ctx.rules, state, player, "hunt_draw"):
                 best += 1.2
@@ -207,7 +207,7 @@ class _CardEvaluation(_Evaluation):
 
     def _best_raft(self, ctx: _Ctx):
         state, player = ctx.state, ctx.player
-        moves = _raft_moves(ctx.rules, state, player)
+        moves = raft_moves(ctx.rules, state, player)
         best = None
         for src, dests in moves.items():
             for dst in dests:
