@@ -9,12 +9,33 @@ exposes the learner's mask for sb3-contrib's ``MaskablePPO``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import gymnasium
 import numpy as np
 
-from primeval.training.agents import Agent, RandomAgent
+
+class Agent(Protocol):
+    """What an opponent needs (``primeval.training.agents`` has the full family)."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, *, state: Any = None,
+            seat: int | None = None) -> int: ...
+
+
+class UniformRandomOpponent:
+    """The default opponent: uniform over the legal actions, seeded per episode."""
+
+    name = "random"
+
+    def __init__(self) -> None:
+        self.rng = np.random.default_rng()
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation, action_mask, *, state=None, seat=None) -> int:
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+
 
 OpponentSpec = Agent | Sequence[Agent] | Callable[[np.random.Generator], Agent]
 
@@ -43,7 +64,7 @@ class SingleAgentEnv(gymnasium.Env):
         if learner_seat is not None and not 0 <= learner_seat < len(agents):
             raise ValueError(f"learner_seat={learner_seat} is not a seat of {agents}")
         self.fixed_seat = learner_seat
-        self.opponents = opponents if opponents is not None else RandomAgent()
+        self.opponents = opponents if opponents is not None else UniformRandomOpponent()
         space = self.game.observation_space(agents[0])
         self.observation_space = space["observation"]
         self.action_space = self.game.action_space(agents[0])

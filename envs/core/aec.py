@@ -282,6 +282,32 @@ class TurnBasedAECEnv(AECEnv):
             return None
         return text
 
+    # -- saved states -------------------------------------------------------------------
+
+    def get_state(self) -> dict[str, Any]:
+        """The game in progress as a JSON-serialisable dict (config, rules state, generator
+        state, whose turn); :meth:`set_state` on a fresh env of the same game continues it."""
+        from primeval.envs.core.saved_state import snapshot
+
+        return snapshot(self)
+
+    def set_state(self, data: dict[str, Any]) -> None:
+        """Continue the game saved by :meth:`get_state`.
+
+        Raises:
+            StateError: another game, version or config, or a damaged dict; the env is left
+                as it was.
+        """
+        from primeval.envs.core.saved_state import restore
+
+        restore(self, data)
+
+    def clone(self) -> TurnBasedAECEnv:
+        """An independent copy of this env with the game in progress."""
+        import copy
+
+        return copy.deepcopy(self)
+
     def close(self) -> None:
         """Nothing to release."""
 

@@ -15,7 +15,7 @@ from primeval.envs.origin.rules import (  # noqa: F401  (register the frames)
     turn,
 )
 from primeval.envs.origin.rules.registry import REGISTRY
-from primeval.envs.origin.state import EMPTY, NEUTRAL, OriginState
+from primeval.envs.origin.state import EMPTY, NEUTRAL, PHASES, OriginState
 
 
 class OriginRules(FrameRules):
@@ -94,6 +94,36 @@ class OriginRules(FrameRules):
                 points += len(state.hands[p]) / 100.0
             result.append(points)
         return result
+
+    def state_from_dict(self, data: dict) -> OriginState:
+        return OriginState.from_dict(data)
+
+    def check_state(self, state: OriginState) -> None:
+        """Raise ``ValueError`` naming the first inconsistency of a (loaded) state."""
+        data, n = self.data, self.num_players
+
+        def need(cond: bool, what: str) -> None:
+            if not cond:
+                raise ValueError(what)
+
+        need(state.num_players == n, f"{state.num_players} players, the config has {n}")
+        size = data.world.size
+        need(len(state.pawn) == size == len(state.owner), "territory lists of wrong length")
+        need(len(state.reserve) == len(data.components.pawn_types), "reserve: wrong length")
+        need(min(state.reserve) >= 0, "reserve: negative count")
+        need(all(o in (EMPTY, NEUTRAL, *range(n)) for o in state.owner), "unknown owner")
+        need(len(state.hands) == n == len(state.villages), "player lists of wrong length")
+        held = [c for pile in (*state.decks, *state.hands, *state.permanents,
+                                *state.objectives_done, state.discard) for c in pile]
+        held += [c for f in state.stack for c in f.get("dealt", ())]
+        need(sorted(held) == list(range(len(data.cards))), "cards are missing or duplicated")
+        tiles = (sum(1 for x in state.slots if x) + sum(state.tile_reserve) + state.lost_tiles
+                 + sum(len(col) for cols in state.columns for col in cols))
+        need(tiles == data.components.num_tiles, f"{tiles} tiles, expected "
+             f"{data.components.num_tiles}")
+        need(state.phase in PHASES, f"unknown phase {state.phase!r}")
+        kinds = set(self.registry.decisions) | set(self.registry.steps)
+        need(all(f.get("kind") in kinds for f in state.stack), "unknown frame kind in the stack")
 
     def describe_decision(self, state: OriginState) -> str:
         """The pending decision in words, territories by their ids."""

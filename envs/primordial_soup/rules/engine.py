@@ -25,7 +25,7 @@ from primeval.envs.primordial_soup.rules import (  # noqa: F401  (register the f
 )
 from primeval.envs.primordial_soup.rules.common import draw_environment_card
 from primeval.envs.primordial_soup.rules.registry import REGISTRY
-from primeval.envs.primordial_soup.state import GameState, PlayerState
+from primeval.envs.primordial_soup.state import PHASES, GameState, PlayerState
 
 
 class PrimordialSoupRules(FrameRules):
@@ -83,6 +83,40 @@ class PrimordialSoupRules(FrameRules):
     def scores(self, state: GameState) -> list[float]:
         """Ladder positions; the farthest marker wins (markers never share a space)."""
         return [float(ps.score) for ps in state.players]
+
+    def state_from_dict(self, data: dict) -> GameState:
+        return GameState.from_dict(data)
+
+    def check_state(self, state: GameState) -> None:
+        """Raise ``ValueError`` naming the first inconsistency of a (loaded) state."""
+        c, n = self.config, self.num_players
+
+        def need(cond: bool, what: str) -> None:
+            if not cond:
+                raise ValueError(what)
+
+        need(state.num_players == n, f"{state.num_players} players, the config has {n}")
+        need(len(state.players) == n and len(state.supply) == n, "player lists of wrong length")
+        need(len(state.cubes) == self.board.num_spaces
+             and all(len(row) == n for row in state.cubes), "cubes: wrong shape")
+        need(len(state.gene_supply) == len(GENES), "gene_supply: wrong length")
+        for colour in range(n):
+            total = sum(row[colour] for row in state.cubes) + state.supply[colour]
+            need(total == c.cubes_per_colour, f"colour {colour}: {total} cubes, expected "
+                 f"{c.cubes_per_colour}")
+            need(min(row[colour] for row in state.cubes) >= 0 and state.supply[colour] >= 0,
+                 f"colour {colour}: negative cubes")
+        for p, ps in enumerate(state.players):
+            need(ps.bp >= 0, f"player {p}: negative BP")
+            need(len(ps.amoeba_space) == c.max_amoebas == len(ps.amoeba_damage),
+                 f"player {p}: amoeba lists of wrong length")
+            need(all(-1 <= sp < self.board.num_spaces for sp in ps.amoeba_space),
+                 f"player {p}: amoeba on an unknown space")
+            need(all(g in {x.key for x in GENES} for g in ps.genes), f"player {p}: unknown gene")
+        need(state.phase in PHASES, f"unknown phase {state.phase!r}")
+        need(0 <= state.environment_card < len(c.environment_deck), "unknown environment card")
+        kinds = set(self.registry.decisions) | set(self.registry.steps)
+        need(all(f.get("kind") in kinds for f in state.stack), "unknown frame kind in the stack")
 
     def to_text(self, state: GameState) -> str:
         from primeval.envs.primordial_soup.render import to_text
