@@ -56,3 +56,12 @@ def test_every_entry_is_registered():
     for entry in ENTRIES:
         registry = aec_registry if entry.kind == "aec" else gymnasium.registry
         assert entry.id in registry
+
+
+def test_primeval_list_prints_every_id(capsys):
+    from primeval.training import cli
+
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out
+    for entry in ENTRIES:
+        assert entry.id in out

@@ -1,4 +1,5 @@
-"""The ``primeval`` command line: ``train``, ``evaluate``, ``bench``."""
+"""The ``primeval`` command line: ``train``, ``evaluate``, ``play``, ``replay``, ``render``,
+``bench``, ``list``."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
     players = args.players or GAME_DEFAULT_PLAYERS[args.game]
     results = tournament(args.game, players, args.agents, args.games, seed=args.seed,
-                         progress=not args.quiet)
+                         progress=not args.quiet, record=args.record)
     print(f"{args.game}, {players} players, {args.games} games (seats rotated), seed "
           f"{args.seed}")
     print(format_table(results))
@@ -62,6 +63,55 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.json:
         argv.append("--json")
     bench.main(argv)
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """Print the registered env ids with their arguments."""
+    from primeval.envs.registration import ENTRIES
+
+    for entry in ENTRIES:
+        make = ('pettingzoo.make("aec", ...)' if entry.kind == "aec"
+                else "gymnasium.make(...)")
+        print(f"{entry.id}  [{make}]\n    {entry.arguments}")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from primeval.training.play import play_cli
+
+    return play_cli(args)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from primeval.training.replay import replay_cli
+
+    return replay_cli(args)
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    """Play ``--steps`` seeded random legal actions from ``reset(seed)``; write the picture."""
+    import numpy as np
+    from matplotlib import image
+
+    from primeval.envs import origin_v0, primordial_soup_v0
+
+    module = {"primordial_soup": primordial_soup_v0, "origin": origin_v0}[args.game]
+    players = {"num_players": args.players} if args.players else {}
+    env = module.raw_env(render_mode="rgb_array", max_steps=None, **players)
+    env.reset(seed=args.seed)
+    rng = np.random.default_rng(args.seed)
+    played = 0
+    while played < args.steps and not env.rules.is_terminal(env.game_state):
+        env.step(int(rng.choice(np.flatnonzero(env.rules.legal_mask(env.game_state)))))
+        played += 1
+    picture = env.render()
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    image.imsave(out, picture, format="png")
+    print(f"wrote {out} ({picture.shape[1]}x{picture.shape[0]} px): {args.game}, "
+          f"{env.rules.num_players} players, seed {args.seed}, {played} random steps, "
+          f"phase {env.rules.phase_name(env.game_state)}")
     return 0
 
 
@@ -86,6 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--games", type=int, default=400)
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--json", help="also write the numbers to this JSON file")
+    e.add_argument("--record", help="also write every game (actions, seed, scores) as one "
+                   "JSON line to this file, for `primeval replay`")
     e.add_argument("--quiet", action="store_true")
     e.set_defaults(fn=cmd_evaluate)
 
@@ -97,6 +149,37 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--repeats", type=int, default=3)
     b.add_argument("--json", action="store_true")
     b.set_defaults(fn=cmd_bench)
+
+    li = sub.add_parser("list", help="the registered env ids and their arguments")
+    li.set_defaults(fn=cmd_list)
+
+    pic = sub.add_parser("render", help="PNG picture of a board after random legal steps")
+    pic.add_argument("--game", choices=["primordial_soup", "origin"], default="primordial_soup")
+    pic.add_argument("--players", type=int, help="default: the game's default")
+    pic.add_argument("--seed", type=int, default=0)
+    pic.add_argument("--steps", type=int, default=0, help="random legal actions to play first")
+    pic.add_argument("--out", default="board.png", help="PNG file to write")
+    pic.set_defaults(fn=cmd_render)
+
+    p = sub.add_parser("play", help="play a game in the terminal against agents")
+    p.add_argument("--game", choices=["primordial_soup", "origin"], default="primordial_soup")
+    p.add_argument("--players", type=int)
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument("--opponents", nargs="+", default=["heuristic"],
+                   help="one spec for all other seats or one per other seat: random, "
+                   "heuristic or ppo:PATH")
+    p.add_argument("--seed", type=int)
+    p.set_defaults(fn=cmd_play)
+
+    r = sub.add_parser("replay", help="replay a game recorded by `evaluate --record`")
+    r.add_argument("file", help="JSON-lines record file")
+    r.add_argument("--game-index", type=int, default=0, help="0-based line (default 0)")
+    r.add_argument("--game", choices=["primordial_soup", "origin"],
+                   help="refuse a record of another game")
+    r.add_argument("--render", choices=["text", "picture", "none"], default="text")
+    r.add_argument("--every", type=int, default=1, help="show the board every N steps")
+    r.add_argument("--out-dir", help="folder for the PNG frames of --render picture")
+    r.set_defaults(fn=cmd_replay)
     return parser
 
 

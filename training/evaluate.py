@@ -1,7 +1,10 @@
 """Seat-rotated tournaments between agents, with win rates, ranks, scores and ratings.
 
 ``primeval evaluate --game primordial_soup --players 4 --agents ppo:runs/x/model.zip
-heuristic random random --games 400 --seed 0 [--json out.json]``
+heuristic random random --games 400 --seed 0 [--json out.json] [--record games.jsonl]``
+
+With ``record`` every game is written as one JSON line (see :func:`game_record`); ``primeval
+replay`` plays such a line again.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -105,8 +109,15 @@ def ranks_of(scores: list[float]) -> list[float]:
     return ranks
 
 
-def play_game(env, seat_agents: list[Agent], seed: int) -> list[float]:
-    """One game; returns the final scores per seat."""
+def play_game(env, seat_agents: list[Agent], seed: int,
+              actions: list[int] | None = None) -> list[float]:
+    """One game; returns the final scores per seat.
+
+    Args:
+        actions: If given, every action taken (in order, without the ``None`` steps of
+            finished agents) is appended to it, so ``reset(seed=seed)`` and these actions
+            replay the game.
+    """
     env.reset(seed=seed)
     game = env.unwrapped
     for agent_name in game.agent_iter():
@@ -118,25 +129,56 @@ def play_game(env, seat_agents: list[Agent], seed: int) -> list[float]:
         action = seat_agents[seat].act(obs["observation"], obs["action_mask"],
                                        state=game.game_state, seat=seat)
         game.step(action)
+        if actions is not None:
+            actions.append(int(action))
     return game.rules.scores(game.game_state)
 
 
+def game_record(env, agents_by_seat: list[str], seed: int, actions: list[int],
+                scores: list[float]) -> dict[str, Any]:
+    """One game as a JSON-ready dict: ``game``, ``players``, ``config`` (the rules config's
+    ``to_dict()``), ``max_steps`` (the env's truncation limit), ``seed``, ``agents`` (by seat),
+    ``actions`` and ``scores``. ``primeval replay`` rebuilds the game from it."""
+    game = env.unwrapped
+    return {
+        "game": game.rules.name,
+        "players": len(game.possible_agents),
+        "config": game.rules.config.to_dict(),
+        "max_steps": game.max_steps,
+        "seed": seed,
+        "agents": list(agents_by_seat),
+        "actions": [int(a) for a in actions],
+        "scores": [float(x) for x in scores],
+    }
+
+
 def tournament(game: str, num_players: int, agent_specs: list[str], games: int,
-               seed: int = 0, progress: bool = False, **env_kwargs: Any
-               ) -> list[AgentResult]:
-    """Play ``games`` games between agents named by spec (see :func:`make_agent`)."""
+               seed: int = 0, progress: bool = False, record: str | Path | None = None,
+               **env_kwargs: Any) -> list[AgentResult]:
+    """Play ``games`` games between agents named by spec (see :func:`make_agent`).
+
+    ``record``: write every game to this JSON-lines file (see :func:`play_tournament`).
+    """
     if len(agent_specs) != num_players:
         raise ValueError(f"{num_players} players need {num_players} agents, got "
                          f"{len(agent_specs)}: {agent_specs}")
     agents = [make_agent(spec, game, seed=seed + 1000 * i) for i, spec in enumerate(agent_specs)]
     return play_tournament(game, num_players, agents, _labels(agent_specs), games, seed,
-                           progress, **env_kwargs)
+                           progress, record=record, record_agents=agent_specs, **env_kwargs)
 
 
 def play_tournament(game: str, num_players: int, agents: list[Agent], labels: list[str],
-                    games: int, seed: int = 0, progress: bool = False, **env_kwargs: Any
-                    ) -> list[AgentResult]:
-    """Play ``games`` games; agent ``i`` takes seat ``(i + g) % n`` in game ``g``."""
+                    games: int, seed: int = 0, progress: bool = False,
+                    record: str | Path | None = None, record_agents: list[str] | None = None,
+                    **env_kwargs: Any) -> list[AgentResult]:
+    """Play ``games`` games; agent ``i`` takes seat ``(i + g) % n`` in game ``g``.
+
+    Args:
+        record: If given, this file is overwritten with one JSON line per game, in order
+            (game ``g`` used seed ``seed + g``); see :func:`game_record`.
+        record_agents: The names written in the records' ``agents`` (per agent, default
+            ``labels``); :func:`tournament` passes the specs.
+    """
     from openskill.models import PlackettLuce
 
     env = make_env(game, num_players, **env_kwargs)
@@ -147,30 +189,43 @@ def play_tournament(game: str, num_players: int, agents: list[Agent], labels: li
     results = [AgentResult(label) for label in labels]
     model = PlackettLuce()
     ratings = [model.rating(name=label) for label in labels]
-    iterator = range(games)
-    if progress:
-        from tqdm import tqdm
+    names = list(record_agents if record_agents is not None else labels)
+    out = open(record, "w", encoding="utf-8") if record is not None else None  # noqa: SIM115
+    try:
+        iterator = range(games)
+        if progress:
+            from tqdm import tqdm
 
-        iterator = tqdm(iterator, desc="evaluate", unit="game")
-    for g in iterator:
-        seats = [(i + g) % num_players for i in range(num_players)]
-        seat_agents: list[Agent] = [None] * num_players  # type: ignore[list-item]
-        for i, seat in enumerate(seats):
-            seat_agents[seat] = agents[i]
-        scores = play_game(env, seat_agents, seed=seed + g)
-        ranks = ranks_of(scores)
-        best = min(ranks)
-        winners = sum(r == best for r in ranks)
-        for i, seat in enumerate(seats):
-            res = results[i]
-            res.games += 1
-            res.ranks.append(ranks[seat])
-            res.scores.append(scores[seat])
-            if ranks[seat] == best:
-                res.wins += 1.0 / winners
-        teams = [[ratings[i]] for i in range(num_players)]
-        new = model.rate(teams, ranks=[ranks[seats[i]] for i in range(num_players)])
-        ratings = [team[0] for team in new]
+            iterator = tqdm(iterator, desc="evaluate", unit="game")
+        for g in iterator:
+            seats = [(i + g) % num_players for i in range(num_players)]
+            seat_agents: list[Agent] = [None] * num_players  # type: ignore[list-item]
+            for i, seat in enumerate(seats):
+                seat_agents[seat] = agents[i]
+            actions: list[int] | None = [] if out is not None else None
+            scores = play_game(env, seat_agents, seed=seed + g, actions=actions)
+            if out is not None:
+                by_seat = [""] * num_players
+                for i, seat in enumerate(seats):
+                    by_seat[seat] = names[i]
+                out.write(json.dumps(game_record(env, by_seat, seed + g, actions, scores)) + "\n")
+                out.flush()
+            ranks = ranks_of(scores)
+            best = min(ranks)
+            winners = sum(r == best for r in ranks)
+            for i, seat in enumerate(seats):
+                res = results[i]
+                res.games += 1
+                res.ranks.append(ranks[seat])
+                res.scores.append(scores[seat])
+                if ranks[seat] == best:
+                    res.wins += 1.0 / winners
+            teams = [[ratings[i]] for i in range(num_players)]
+            new = model.rate(teams, ranks=[ranks[seats[i]] for i in range(num_players)])
+            ratings = [team[0] for team in new]
+    finally:
+        if out is not None:
+            out.close()
     for res, rating in zip(results, ratings, strict=True):
         res.rating_mu, res.rating_sigma = float(rating.mu), float(rating.sigma)
     return results

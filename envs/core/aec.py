@@ -93,6 +93,9 @@ class GameRules(Protocol):
         """Canonical text rendering of the state."""
         ...
 
+    # Optional: ``to_rgb_array(state) -> np.ndarray``, an (H, W, 3) uint8 picture of the
+    # state; when the rules have it, the adapter offers ``render_mode="rgb_array"``.
+
 
 class TurnBasedAECEnv(AECEnv):
     """PettingZoo AEC env for a turn-based game given by its rules and an observation encoder.
@@ -113,9 +116,11 @@ class TurnBasedAECEnv(AECEnv):
         obs_encoder: A built observation encoder (see ``make_encoder``).
         metadata: PettingZoo metadata; merged over the class attribute ``metadata`` if the
             subclass sets one, itself merged over defaults (``name`` = ``rules.name``,
-            ``render_modes`` = ``["human", "ansi"]``, ``is_parallelizable`` = False).
-        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text) or ``"human"`` (prints
-            it, also after every step).
+            ``render_modes`` = ``["human", "ansi"]`` plus ``"rgb_array"`` when the rules have
+            ``to_rgb_array``, ``is_parallelizable`` = False).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text), ``"human"`` (prints
+            it, also after every step) or ``"rgb_array"`` (``render()`` returns the picture,
+            an (H, W, 3) uint8 array, from ``rules.to_rgb_array``).
         max_steps: Truncate the game after this many agent steps (None: never).
         reward_mode: ``"rank"`` (default), ``"win"`` or ``"score"``; see ``rewards.py``.
 
@@ -144,7 +149,8 @@ class TurnBasedAECEnv(AECEnv):
         self.obs_encoder = obs_encoder
         self.metadata = {
             "name": rules.name,
-            "render_modes": ["human", "ansi"],
+            "render_modes": ["human", "ansi"]
+            + (["rgb_array"] if hasattr(rules, "to_rgb_array") else []),
             "is_parallelizable": False,
             **getattr(type(self), "metadata", {}),
             **(metadata or {}),
@@ -269,13 +275,16 @@ class TurnBasedAECEnv(AECEnv):
             mask[self._legal_mask()] = 1
         return {"observation": observation, "action_mask": mask}
 
-    def render(self) -> str | None:
-        """The text of the state (``"ansi"``), or print it (``"human"``)."""
+    def render(self) -> str | np.ndarray | None:
+        """The text of the state (``"ansi"``), print it (``"human"``), or its picture
+        (``"rgb_array"``: an (H, W, 3) uint8 array; drawing needs matplotlib)."""
         if self.render_mode is None:
             gymnasium.logger.warn(
                 "You are calling render method without specifying any render mode."
             )
             return None
+        if self.render_mode == "rgb_array":
+            return self.rules.to_rgb_array(self._state)
         text = self.rules.to_text(self._state)
         if self.render_mode == "human":
             print(text)

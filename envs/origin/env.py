@@ -54,6 +54,11 @@ through ``raw_env`` it raises ``IllegalActionError``.
 ``origin_v0.env(num_players=3, obs_encoder="flat", render_mode=None, max_steps=5000,
 reward_mode="rank", **config_overrides)`` with fields of :class:`OriginConfig`.
 
+``render_mode``: ``"ansi"`` makes ``render()`` return the text table, ``"human"`` prints it
+after every step, ``"rgb_array"`` returns a 720 x 1200 x 3 uint8 picture of the map, the
+rewards board and every player's tiles, tokens, points and hand sizes (never which cards;
+drawn with matplotlib: ``pip install primeval[viz]``).
+
 ## Version history
 
 * v0: first release.
@@ -80,7 +85,7 @@ class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
 
     metadata = {
         "name": "origin_v0",
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }

@@ -55,6 +55,10 @@ max_steps=None, reward_mode="rank", **config_overrides)``: ``config_overrides`` 
 :class:`PrimordialSoupConfig` (for example ``board_layout="B"``, ``finish_zone_start=41``,
 ``six_allows_stay=False``); unknown names or bad values raise ``ValueError``.
 
+``render_mode``: ``"ansi"`` makes ``render()`` return the text board, ``"human"`` prints it
+after every step, ``"rgb_array"`` returns a 600 x 900 x 3 uint8 picture of the soup, the
+compass, the ladder and the players (drawn with matplotlib: ``pip install primeval[viz]``).
+
 ## Version history
 
 * v0: first release.
@@ -79,7 +83,7 @@ class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
 
     metadata = {
         "name": "primordial_soup_v0",
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }

@@ -30,12 +30,12 @@ def test_pettingzoo_seed_test(num_players, encoder):
 
 
 def test_metadata_and_agents():
-    """Metadata names the env, it is not parallelizable, renders ansi and human."""
+    """Metadata names the env, it is not parallelizable, renders ansi, human and rgb_array."""
     env = primordial_soup_v0.env(num_players=3)
     env.reset(seed=0)
     assert env.metadata["name"] == "primordial_soup_v0"
     assert env.metadata["is_parallelizable"] is False
-    assert env.metadata["render_modes"] == ["ansi", "human"]
+    assert env.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
 
 

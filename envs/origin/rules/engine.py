@@ -138,3 +138,9 @@ class OriginRules(FrameRules):
         from primeval.envs.origin.render import to_text
 
         return to_text(state, self)
+
+    def to_rgb_array(self, state: OriginState) -> np.ndarray:
+        """The picture of the state, an ``(H, W, 3)`` uint8 array (needs matplotlib)."""
+        from primeval.envs.origin.picture import to_rgb_array
+
+        return to_rgb_array(state, self)

@@ -122,3 +122,9 @@ class PrimordialSoupRules(FrameRules):
         from primeval.envs.primordial_soup.render import to_text
 
         return to_text(state, self.config)
+
+    def to_rgb_array(self, state: GameState) -> np.ndarray:
+        """The picture of the state, an ``(H, W, 3)`` uint8 array (needs matplotlib)."""
+        from primeval.envs.primordial_soup.picture import to_rgb_array
+
+        return to_rgb_array(state, self)

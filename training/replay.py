@@ -1,0 +1,271 @@
+"""Replay a recorded game: ``primeval replay games.jsonl --game-index 3``.
+
+``primeval evaluate ... --record games.jsonl`` writes one JSON line per game (see
+:func:`primeval.training.evaluate.game_record`): the game, the player count, the rules config,
+the env's ``max_steps``, the seed, the agents by seat, every action and the final scores.
+Replaying rebuilds the env from the record, resets it with the seed, checks that every action
+is legal before taking it, prints the text board after every step (``--every N``: every N
+steps; the start and the end are always shown) or, with ``--render picture``, saves PNG frames
+drawn by ``rules.to_rgb_array(state)`` into ``--out-dir``, and finally checks that the scores
+are the recorded ones.
+
+Every problem with the file or the record raises :class:`ReplayError` (a ``ValueError``), which
+``primeval`` reports with exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import sys
+import zlib
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from primeval.training.evaluate import GAME_DEFAULT_PLAYERS, make_env
+from primeval.training.play import choice_name
+
+__all__ = ["REQUIRED_FIELDS", "ReplayError", "load_record", "load_records", "replay_cli",
+           "replay_record", "write_png"]
+
+REQUIRED_FIELDS = ("game", "players", "config", "seed", "actions", "scores")
+
+
+class ReplayError(ValueError):
+    """A record file or a record that cannot be replayed (the message says which and why)."""
+
+
+def load_records(path: str | Path) -> list[dict[str, Any]]:
+    """Every record of a JSON-lines file (blank lines are skipped).
+
+    Raises:
+        ReplayError: The file is missing or unreadable, a line is not a JSON object, or the
+            file holds no record.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ReplayError(f"record file {path} does not exist")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReplayError(f"record file {path} cannot be read: {exc}") from None
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ReplayError(
+                f"{path} line {number} is not JSON ({exc.msg}); a record file has one JSON "
+                "object per line, as written by `primeval evaluate --record`"
+            ) from None
+        if not isinstance(record, dict):
+            raise ReplayError(f"{path} line {number} is a JSON {type(record).__name__}, not "
+                              "a game record object")
+        records.append(record)
+    if not records:
+        raise ReplayError(f"record file {path} holds no game record")
+    return records
+
+
+def load_record(path: str | Path, index: int, game: str | None = None) -> dict[str, Any]:
+    """Record number ``index`` (0-based) of a file, checked for the fields a replay needs.
+
+    Args:
+        game: If given, the record must be a game of this name.
+
+    Raises:
+        ReplayError: Bad file, index out of range, missing or malformed fields, another game.
+    """
+    records = load_records(path)
+    if not 0 <= index < len(records):
+        raise ReplayError(f"{path} holds {len(records)} game record(s): --game-index {index} "
+                          f"is out of range 0..{len(records) - 1}")
+    record = records[index]
+    where = f"{path} game {index}"
+    missing = [k for k in REQUIRED_FIELDS if k not in record]
+    if missing:
+        raise ReplayError(f"{where}: not a game record, missing field(s) {missing}")
+    if record["game"] not in GAME_DEFAULT_PLAYERS:
+        raise ReplayError(f"{where}: unknown game {record['game']!r}; games: "
+                          f"{', '.join(GAME_DEFAULT_PLAYERS)}")
+    if game is not None and record["game"] != game:
+        raise ReplayError(f"{where} is a game of {record['game']}, not of {game}")
+    if not _is_int(record["players"]):
+        raise ReplayError(f"{where}: players must be an int, got {record['players']!r}")
+    if not isinstance(record["config"], dict):
+        raise ReplayError(f"{where}: config must be an object, got {record['config']!r}")
+    if record["seed"] is not None and not _is_int(record["seed"]):
+        raise ReplayError(f"{where}: seed must be an int, got {record['seed']!r}")
+    if not isinstance(record["actions"], list) or not all(_is_int(a) for a in record["actions"]):
+        raise ReplayError(f"{where}: actions must be a list of ints")
+    scores = record["scores"]
+    if (not isinstance(scores, list) or len(scores) != record["players"]
+            or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in scores)):
+        raise ReplayError(f"{where}: scores must be a list of {record['players']} numbers, got "
+                          f"{scores!r}")
+    return record
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def build_env(record: dict[str, Any], where: str = "record"):
+    """The raw env of a record: its game, player count, config and ``max_steps``."""
+    config = dict(record["config"])
+    players = record["players"]
+    if config.pop("num_players", players) != players:
+        raise ReplayError(f"{where}: config num_players {record['config']['num_players']} "
+                          f"differs from players {players}")
+    kwargs: dict[str, Any] = dict(config)
+    if "max_steps" in record:
+        kwargs["max_steps"] = record["max_steps"]
+    try:
+        return make_env(record["game"], players, **kwargs)
+    except (ValueError, TypeError) as exc:
+        raise ReplayError(f"{where}: cannot build the {record['game']} env: {exc}") from None
+
+
+def replay_record(record: dict[str, Any], *, where: str = "record", render: str = "text",
+                  every: int = 1, out_dir: str | Path | None = None,
+                  stdout: TextIO | None = None) -> list[float]:
+    """Replay one record; returns the replayed final scores.
+
+    Args:
+        record: A game record (see :func:`load_record`).
+        where: Names the record in messages (``FILE game I``).
+        render: ``"text"`` (print the board), ``"picture"`` (save PNG frames into
+            ``out_dir``) or ``"none"`` (only the moves and the scores).
+        every: Show the board every this many steps (the start and the end always).
+        out_dir: Folder for the PNG frames of ``render="picture"``.
+
+    Raises:
+        ReplayError: An illegal action (naming the step and the action), a record that ends
+            before the game or goes on after it, a missing picture renderer, or replayed
+            scores that differ from the recorded ones.
+    """
+    stdout = sys.stdout if stdout is None else stdout
+    if render not in ("text", "picture", "none"):
+        raise ReplayError(f"unknown render {render!r}; use text, picture or none")
+    if not _is_int(every) or every < 1:
+        raise ReplayError(f"--every must be an int >= 1, got {every!r}")
+    env = build_env(record, where)
+    rules = env.rules
+    frames: Path | None = None
+    if render == "picture":
+        to_rgb = getattr(rules, "to_rgb_array", None)
+        if not callable(to_rgb):
+            raise ReplayError(f"the {record['game']} rules have no picture renderer "
+                              "(rules.to_rgb_array); use --render text")
+        if out_dir is None:
+            raise ReplayError("--render picture needs --out-dir DIR for the PNG files")
+        frames = Path(out_dir)
+        frames.mkdir(parents=True, exist_ok=True)
+
+    def show(step: int, title: str) -> None:
+        if render == "text":
+            print(f"--- {title} ---", file=stdout)
+            print(rules.to_text(env.game_state), file=stdout)
+        elif render == "picture":
+            assert frames is not None
+            file = frames / f"step_{step:05d}.png"
+            try:
+                image = rules.to_rgb_array(env.game_state)
+            except ImportError as exc:
+                raise ReplayError(f"the {record['game']} picture renderer cannot be loaded "
+                                  f"(ImportError: {exc}); use --render text") from exc
+            except Exception as exc:
+                raise ReplayError(f"{where}: rules.to_rgb_array failed at step {step}: "
+                                  f"{type(exc).__name__}: {exc}") from exc
+            write_png(file, image)
+            print(f"--- {title}: {file} ---", file=stdout)
+
+    actions = record["actions"]
+    env.reset(seed=record["seed"])
+    print(f"{where}: {record['game']}, {record['players']} players, seed {record['seed']}, "
+          f"{len(actions)} actions"
+          + (f", agents {', '.join(map(str, record['agents']))}" if record.get("agents")
+             else ""), file=stdout)
+    show(0, "start")
+    for step, action in enumerate(actions, start=1):
+        agent = env.agent_selection
+        if not env.agents or env.terminations[agent] or env.truncations[agent]:
+            raise ReplayError(f"{where}: the game ended after step {step - 1} but the record "
+                              f"has {len(actions)} actions (next: {action})")
+        state = env.game_state
+        n = rules.layout.n
+        if not 0 <= action < n:
+            raise ReplayError(f"{where}: step {step}: action {action} is out of range "
+                              f"0..{n - 1} for {agent}")
+        mask = np.asarray(rules.legal_mask(state), dtype=bool)
+        name = choice_name(rules, state, action)
+        if not mask[action]:
+            legal = np.flatnonzero(mask)
+            some = ", ".join(f"{a}={rules.action_to_str(state, int(a))}" for a in legal[:8])
+            more = f", ... ({len(legal)} in all)" if len(legal) > 8 else ""
+            raise ReplayError(f"{where}: step {step}: action {action} ({name}) is not legal "
+                              f"for {agent} (decision: {rules.describe_decision(state)}); "
+                              f"legal: {some}{more}")
+        print(f"step {step}: {agent}: {name}", file=stdout)
+        env.step(action)
+        if step % every == 0 and step < len(actions):
+            show(step, f"after step {step}")
+    agent = env.agent_selection
+    if env.agents and not (env.terminations[agent] or env.truncations[agent]):
+        raise ReplayError(f"{where}: the record ends after {len(actions)} actions but the game "
+                          f"is not over ({env.agent_selection} to decide: "
+                          f"{rules.describe_decision(env.game_state)})")
+    show(len(actions), "end")
+    state = env.game_state
+    scores = [float(x) for x in rules.scores(state)]
+    if not rules.is_terminal(state):
+        print(f"game truncated after {env.num_steps} steps (max_steps)", file=stdout)
+    print("final scores: " + ", ".join(f"player_{s} {x:g}" for s, x in enumerate(scores)),
+          file=stdout)
+    recorded = [float(x) for x in record["scores"]]
+    if scores != recorded:
+        raise ReplayError(f"{where}: replayed scores {scores} differ from the recorded "
+                          f"scores {recorded}")
+    print("scores match the record", file=stdout)
+    return scores
+
+
+def write_png(path: str | Path, image: Any) -> None:
+    """Save an ``(H, W, 3)`` or ``(H, W, 4)`` uint8 array (or ``(H, W)`` grey) as a PNG,
+    with the standard library only."""
+    arr = np.asarray(image)
+    if arr.ndim == 2:
+        arr = arr[:, :, None]
+    if arr.ndim != 3 or arr.shape[2] not in (1, 3, 4) or arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ReplayError(f"to_rgb_array returned shape {arr.shape}; expected (H, W, 3), "
+                          "(H, W, 4) or (H, W)")
+    if arr.dtype != np.uint8:
+        if np.issubdtype(arr.dtype, np.floating) and arr.size and arr.max() <= 1.0:
+            arr = arr * 255.0
+        arr = np.clip(arr, 0, 255).astype(np.uint8)
+    height, width, channels = arr.shape
+    colour_type = {1: 0, 3: 2, 4: 6}[channels]
+    raw = b"".join(b"\x00" + arr[y].tobytes() for y in range(height))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    png = (b"\x89PNG\r\n\x1a\n"
+           + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0))
+           + chunk(b"IDAT", zlib.compress(raw, 6))
+           + chunk(b"IEND", b""))
+    Path(path).write_bytes(png)
+
+
+def replay_cli(args: Any, stdout: TextIO | None = None) -> int:
+    """Run ``primeval replay`` (``args.file``, ``args.game_index``, ``args.render``,
+    ``args.every``, ``args.out_dir``, optional ``args.game``); returns the exit code."""
+    record = load_record(args.file, args.game_index, getattr(args, "game", None))
+    replay_record(record, where=f"{args.file} game {args.game_index}", render=args.render,
+                  every=args.every, out_dir=args.out_dir, stdout=stdout)
+    return 0
