@@ -135,3 +135,11 @@ class FeatureBuilder:
 
     def __repr__(self) -> str:
         return f"FeatureBuilder(size={self.size}: {', '.join(self.names)})"
+
+
+def pieces_table(pieces: dict[str, slice]) -> str:
+    """A Markdown table of an encoder's named pieces (for env docstrings)."""
+    lines = ["| piece | indices | size |", "|---|---|---|"]
+    for name, sl in pieces.items():
+        lines.append(f"| `{name}` | {sl.start}..{sl.stop - 1} | {sl.stop - sl.start} |")
+    return "\n".join(lines)

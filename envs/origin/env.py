@@ -36,6 +36,10 @@ play and scores, its own hand and objectives; other hands only as counts by colo
 only as sizes (never their order), the tile reserve only as a count. Encoders: ``"flat"``
 and ``"graph"`` (per-territory feature rows plus the adjacency matrix).
 
+Pieces of the ``"flat"`` encoder, in order:
+
+{observation}
+
 ## Actions
 
 Players in action ids are relative to the acting player.
@@ -69,15 +73,15 @@ from __future__ import annotations
 from typing import Any
 
 from primeval.envs.core.aec import TurnBasedAECEnv, with_safety_wrappers
-from primeval.envs.core.encoders import make_encoder
+from primeval.envs.core.encoders import make_encoder, pieces_table
 from primeval.envs.origin.actions import build_layout
 from primeval.envs.origin.config import OriginConfig
 from primeval.envs.origin.encoders import ENCODERS
 from primeval.envs.origin.rules import OriginRules
 
-__doc__ = __doc__.replace(
+__doc__ = __doc__.replace(  # noqa: A001
     "{actions}", build_layout(OriginConfig().data).markdown_table()
-)
+).replace("{observation}", pieces_table(ENCODERS["flat"](OriginRules()).pieces))
 
 
 class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)

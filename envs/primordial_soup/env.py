@@ -35,6 +35,10 @@ Ego-centric (the observer first, then the others in turn order; colours likewise
 carry the phase and the pending decision (which amoeba, which attack, how much defect is left).
 The game has no hidden information. The action mask is all zeros for agents not to act.
 
+Pieces of the ``"flat"`` encoder, in order:
+
+{observation}
+
 ## Actions
 
 Colours and players in action ids are relative to the acting player (0 = self).
@@ -69,13 +73,14 @@ from __future__ import annotations
 from typing import Any
 
 from primeval.envs.core.aec import TurnBasedAECEnv, with_safety_wrappers
-from primeval.envs.core.encoders import make_encoder
+from primeval.envs.core.encoders import make_encoder, pieces_table
 from primeval.envs.primordial_soup.actions import LAYOUT
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
 from primeval.envs.primordial_soup.encoders import ENCODERS
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
 
-__doc__ = __doc__.replace("{actions}", LAYOUT.markdown_table())  # noqa: A001
+__doc__ = __doc__.replace("{actions}", LAYOUT.markdown_table()).replace(  # noqa: A001
+    "{observation}", pieces_table(ENCODERS["flat"](PrimordialSoupRules()).pieces))
 
 
 class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
