@@ -11,20 +11,35 @@ FOLDERS = {"envs": "primeval.envs", "wrappers": "primeval.wrappers",
            "training": "primeval.training", "configs": "primeval.configs"}
 
 
+def _setuptools() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+
+
 def _declared() -> set[str]:
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    return set(project["tool"]["setuptools"]["packages"])
+    return set(_setuptools()["packages"])
 
 
 def test_every_subpackage_is_listed_in_pyproject():
-    """Every folder with an __init__.py under the root folders is a listed package, so wheels
-    and editable installs ship it."""
+    """Every folder with an __init__.py under the root folders is a listed package (named by
+    the nearest package-dir mapping), so wheels and editable installs ship it."""
+    by_dir = {Path(d): name for name, d in _setuptools()["package-dir"].items()}
     found = set()
-    for folder, dotted in FOLDERS.items():
+    for folder in FOLDERS:
         for init in (ROOT / folder).rglob("__init__.py"):
-            rel = init.parent.relative_to(ROOT / folder).parts
-            found.add(".".join((dotted, *rel)))
+            rel = init.parent.relative_to(ROOT)
+            base = next(p for p in (rel, *rel.parents) if p in by_dir)
+            found.add(".".join((by_dir[base], *rel.relative_to(base).parts)))
     assert found == _declared()
+
+
+def test_import_primeval_registers_the_envs():
+    """`import primeval` alone makes the ids available to PettingZoo."""
+    import subprocess
+    import sys
+
+    code = ("import primeval, pettingzoo; "
+            "pettingzoo.make('aec', 'primeval/origin-v0', num_players=2)")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd="/")
 
 
 def test_packages_import_under_the_primeval_namespace():
