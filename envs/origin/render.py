@@ -17,6 +17,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from primeval.envs.core.text import MAX_WIDTH, wrap_items
 from primeval.envs.origin.actions import pawn_name
 from primeval.envs.origin.gamedata import REWARD_COLOURS
 from primeval.envs.origin.rules import scoring
@@ -26,7 +27,6 @@ from primeval.envs.origin.state import DECKS, EMPTY, NEUTRAL, OriginState
 __all__ = ["MAX_WIDTH", "card_label", "describe_pending", "objective_text", "owner_name",
            "to_text"]
 
-MAX_WIDTH = 100
 
 _POINT_LABELS = {
     "objectives": "objectives",
@@ -143,19 +143,6 @@ def _wrap(text: str, indent: str = "  ") -> list[str]:
     return textwrap.wrap(text, MAX_WIDTH, subsequent_indent=indent) or [""]
 
 
-def _wrap_items(head: str, items: list[str], indent: str = "  ") -> list[str]:
-    """``head`` followed by comma-separated items, wrapped between items (not inside them)."""
-    lines: list[str] = []
-    line = head
-    for i, item in enumerate(items):
-        piece = item + ("," if i < len(items) - 1 else "")
-        if len(line) + 1 + len(piece) > MAX_WIDTH and line.strip():
-            lines.append(line)
-            line = indent + piece
-        else:
-            line = f"{line} {piece}"
-    lines.append(line)
-    return lines
 
 
 def _map_lines(state: OriginState, rules: Any) -> list[str]:
@@ -187,7 +174,7 @@ def _strait_lines(state: OriginState, rules: Any) -> list[str]:
         where = "on board" if holder < 0 else f"player_{holder}"
         items.append(f"{world.strait_ids[s]} {world.territories[a].id}-"
                      f"{world.territories[b].id} [{state.strait_value[s]}: {where}]")
-    return _wrap_items("Straits [token value: holder]:", items)
+    return wrap_items("Straits [token value: holder]:", items)
 
 
 def _board_lines(state: OriginState, rules: Any) -> list[str]:
@@ -207,7 +194,7 @@ def _board_lines(state: OriginState, rules: Any) -> list[str]:
     lines.append(f"Decks: {decks}; pawn reserve: {sum(state.reserve)} pawns")
     if state.discard:
         played = [card_label(rules, c) for c in state.discard]
-        lines += _wrap_items("Yellow cards played:", played)
+        lines += wrap_items("Yellow cards played:", played)
     return lines
 
 
@@ -238,9 +225,9 @@ def _player_lines(state: OriginState, rules: Any) -> list[str]:
         lines += _wrap(f"  tokens: hunting {', '.join(hunts) or 'none'}; "
                        f"straits {', '.join(straits) or 'none'}", "    ")
         orange = [card_label(rules, c) for c in state.permanents[p]] or ["none"]
-        lines += _wrap_items("  orange cards in play:", orange, "    ")
+        lines += wrap_items("  orange cards in play:", orange, "    ")
         done = [card_label(rules, c) for c in state.objectives_done[p]] or ["none"]
-        lines += _wrap_items(f"  objectives completed ({state.objective_points[p]} pts):",
+        lines += wrap_items(f"  objectives completed ({state.objective_points[p]} pts):",
                              done, "    ")
         sizes = [sum(cards[c].colour == colour for c in state.hands[p])
                  for colour in DECKS]
@@ -304,7 +291,7 @@ def to_text(state: OriginState, rules: Any = None) -> str:
         hand = [f"{card_label(rules, c)} [{rules.data.cards[c].colour}]"
                 for c in state.hands[actor]] or ["empty"]
         lines.append("")
-        lines += _wrap_items(f"Hand of player_{actor} (to decide):", hand)
+        lines += wrap_items(f"Hand of player_{actor} (to decide):", hand)
     out: list[str] = []
     for line in lines:
         out += _wrap(line) if len(line) > MAX_WIDTH else [line]

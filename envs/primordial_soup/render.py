@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import textwrap
 
+from primeval.envs.core.text import MAX_WIDTH, wrap_items
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
 from primeval.envs.primordial_soup.data import DIRECTIONS, GENE_INDEX, GENES
 from primeval.envs.primordial_soup.state import GameState
@@ -19,7 +20,6 @@ __all__ = ["COLOUR_LETTERS", "MAX_WIDTH", "amoeba_label", "describe_decision", "
 
 #: Cube/amoeba colour of player ``p``.
 COLOUR_LETTERS: tuple[str, ...] = ("R", "G", "B", "Y")
-MAX_WIDTH = 100
 _CELL_WIDTH = 18  # inside width of one board cell; 5 columns fit in 100 chars
 
 
@@ -105,19 +105,6 @@ def describe_decision(state: GameState) -> str:
     return f"next step: {kind} (automatic)"
 
 
-def _wrap_items(head: str, items: list[str], indent: str = "  ") -> list[str]:
-    """``head`` followed by comma-separated items, wrapped between items (not inside them)."""
-    lines: list[str] = []
-    line = head
-    for i, item in enumerate(items):
-        piece = item + ("," if i < len(items) - 1 else "")
-        if len(line) + 1 + len(piece) > MAX_WIDTH and line.strip():
-            lines.append(line)
-            line = indent + piece
-        else:
-            line = f"{line} {piece}"
-    lines.append(line)
-    return lines
 
 
 def _board_lines(state: GameState, config: PrimordialSoupConfig) -> list[str]:
@@ -207,7 +194,7 @@ def _player_lines(state: GameState) -> list[str]:
         head = (f"player_{p} ({_colour(p)}): BP {ps.bp}, score {ps.score}"
                 + (", Aggression used" if ps.aggression_used else ""))
         lines.append(head)
-        lines += _wrap_items("  genes:", gene_names, indent="    ")
+        lines += wrap_items("  genes:", gene_names, indent="    ")
         lines += textwrap.wrap(f"amoebas: {amoebas}", MAX_WIDTH, initial_indent="  ",
                                subsequent_indent="    ")
     return lines
@@ -261,7 +248,7 @@ def to_text(state: GameState, config: PrimordialSoupConfig | None = None) -> str
     lines += _player_lines(state)
     lines += [""]
     lines.append(f"Cube supply: {supply}")
-    lines += _wrap_items("Gene supply:", genes)
+    lines += wrap_items("Gene supply:", genes)
     out: list[str] = []
     for line in lines:  # wrap anything still too long (long pending descriptions)
         if len(line) > MAX_WIDTH:
