@@ -1,5 +1,5 @@
 """The ``primeval`` command line: ``train``, ``evaluate``, ``play``, ``replay``, ``render``,
-``bench``, ``list``."""
+``bench``, ``fuzz``, ``list``."""
 
 from __future__ import annotations
 
@@ -63,6 +63,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.json:
         argv.append("--json")
     bench.main(argv)
+    return 0
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    """Random games with every invariant checked; exit 1 on the first violation."""
+    from primeval.training.fuzz import InvariantViolation, fuzz
+
+    try:
+        report = fuzz(args.game, args.players, args.games, args.seed, args.illegal_rate)
+    except InvariantViolation as exc:
+        print(f"primeval fuzz: VIOLATION: {exc}", file=sys.stderr)
+        return 1
+    print(f"{args.game}: {report.summary()}")
     return 0
 
 
@@ -149,6 +162,14 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--repeats", type=int, default=3)
     b.add_argument("--json", action="store_true")
     b.set_defaults(fn=cmd_bench)
+
+    fz = sub.add_parser("fuzz", help="random games with every invariant checked")
+    fz.add_argument("--game", choices=["primordial_soup", "origin"], default="primordial_soup")
+    fz.add_argument("--players", type=int)
+    fz.add_argument("--games", type=int, default=100)
+    fz.add_argument("--seed", type=int, default=0)
+    fz.add_argument("--illegal-rate", type=float, default=0.05)
+    fz.set_defaults(fn=cmd_fuzz)
 
     li = sub.add_parser("list", help="the registered env ids and their arguments")
     li.set_defaults(fn=cmd_list)

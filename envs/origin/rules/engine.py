@@ -121,6 +121,23 @@ class OriginRules(FrameRules):
                  + sum(len(col) for cols in state.columns for col in cols))
         need(tiles == data.components.num_tiles, f"{tiles} tiles, expected "
              f"{data.components.num_tiles}")
+        comps = data.components
+        for t, (p, o) in enumerate(zip(state.pawn, state.owner, strict=True)):
+            need((p >= 0) == (o != EMPTY), f"territory {data.world.territories[t].id}: pawn and "
+                 "owner disagree")
+        for p in range(n):
+            need(state.villages[p] >= 0 and state.owner.count(p) + state.villages[p]
+                 == comps.villages_per_player, f"player {p}: villages not conserved")
+        copies = sum(2 if h == 2 and n in comps.extra_medium_set_players else 1
+                     for h, _w, _c in comps.pawn_types)
+        on_board = sum(1 for o in state.owner if o != EMPTY)
+        need(on_board + sum(state.reserve) == copies, f"{on_board} pawns on the board + "
+             f"{sum(state.reserve)} in reserve, expected {copies}")
+        need(state.owner.count(NEUTRAL) == 1, "exactly one neutral pawn expected")
+        need(sorted(v for v in state.hunt_value if v) == sorted(comps.hunting_tokens),
+             "hunting tokens not conserved")
+        need(sorted(state.strait_value) == sorted(comps.strait_tokens),
+             "strait tokens not conserved")
         need(state.phase in PHASES, f"unknown phase {state.phase!r}")
         kinds = set(self.registry.decisions) | set(self.registry.steps)
         need(all(f.get("kind") in kinds for f in state.stack), "unknown frame kind in the stack")

@@ -113,6 +113,17 @@ class PrimordialSoupRules(FrameRules):
             need(all(-1 <= sp < self.board.num_spaces for sp in ps.amoeba_space),
                  f"player {p}: amoeba on an unknown space")
             need(all(g in {x.key for x in GENES} for g in ps.genes), f"player {p}: unknown gene")
+        for i, g in enumerate(GENES):
+            owned = sum(g.key in ps.genes for ps in state.players)
+            need(state.gene_supply[i] >= 0 and owned + state.gene_supply[i] == g.copies(n),
+                 f"{g.name}: {owned} owned + {state.gene_supply[i]} in supply, expected "
+                 f"{g.copies(n)} cards")
+        for p, ps in enumerate(state.players):
+            threshold = c.death_damage_longevity + 2
+            for amoeba, (sp, dp) in enumerate(zip(ps.amoeba_space, ps.amoeba_damage,
+                                                  strict=True)):
+                need(0 <= dp <= threshold and (sp >= 0 or dp == 0),
+                     f"player {p} amoeba #{amoeba + 1}: damage {dp} out of bounds")
         need(state.phase in PHASES, f"unknown phase {state.phase!r}")
         need(0 <= state.environment_card < len(c.environment_deck), "unknown environment card")
         kinds = set(self.registry.decisions) | set(self.registry.steps)
