@@ -170,34 +170,52 @@ class RaftDestination:
 
 
 def _victims(state, player: int, has) -> list[int]:
-    return [q for q in _others(state, player) if has(q)]
+    """Other players for whom ``has(state, q)`` holds."""
+    return [q for q in _others(state, player) if has(state, q)]
 
 
-def _player_choice(rules, state, mask, player: int, victims: list[int]) -> None:
-    for q in victims:
-        rules.layout.allow(mask, "choose_player", (q - player) % state.num_players - 1)
+def _has_cards(state, q: int) -> bool:
+    return bool(state.hands[q])
+
+
+def _has_tiles(state, q: int) -> bool:
+    return bool(state.columns[q])
+
+
+class _ChooseVictim:
+    """A decision choosing another player (relative seat) who has something to take;
+    subclasses set ``has`` and what happens ``then``."""
+
+    has = staticmethod(_has_cards)
+
+    @classmethod
+    def legal(cls, rules, state, frame, mask) -> None:
+        player = frame["player"]
+        for q in _victims(state, player, cls.has):
+            rules.layout.allow(mask, "choose_player", (q - player) % state.num_players - 1)
+
+    @classmethod
+    def apply(cls, rules, state, frame, segment, index, rng) -> None:
+        state.stack.pop()
+        player = frame["player"]
+        cls.then(rules, state, player, (player + index + 1) % state.num_players, rng)
+
+    @staticmethod
+    def then(rules, state, player: int, victim: int, rng) -> None:
+        raise NotImplementedError
 
 
 @yellow("steal_card", lambda rules, state, player, effect:
-        bool(_victims(state, player, lambda q: state.hands[q])))
+        bool(_victims(state, player, _has_cards)))
 def steal_card(rules, state, player, card, rng) -> None:
     """Take a random card from another player's hand."""
     state.stack.append({"kind": "steal_card", "player": player})
 
 
 @decision("steal_card", "player_{player} chooses whom to steal a card from")
-class StealCard:
+class StealCard(_ChooseVictim):
     @staticmethod
-    def legal(rules, state, frame, mask) -> None:
-        player = frame["player"]
-        _player_choice(rules, state, mask, player,
-                       _victims(state, player, lambda q: state.hands[q]))
-
-    @staticmethod
-    def apply(rules, state, frame, segment, index, rng) -> None:
-        state.stack.pop()
-        player = frame["player"]
-        victim = (player + index + 1) % state.num_players
+    def then(rules, state, player: int, victim: int, rng) -> None:
         hand = state.hands[victim]
         taken = hand.pop(int(rng.integers(len(hand))))
         state.hands[player].append(taken)
@@ -206,7 +224,7 @@ class StealCard:
 
 
 @yellow("steal_tile", lambda rules, state, player, effect:
-        bool(_victims(state, player, lambda q: state.columns[q])))
+        bool(_victims(state, player, _has_tiles)))
 def steal_tile(rules, state, player, card, rng) -> None:
     """Take the top tile of one of another player's columns; keep it if it fits your
     columns, otherwise it leaves the game."""
@@ -214,19 +232,12 @@ def steal_tile(rules, state, player, card, rng) -> None:
 
 
 @decision("steal_tile", "player_{player} chooses whom to raid")
-class StealTile:
-    @staticmethod
-    def legal(rules, state, frame, mask) -> None:
-        player = frame["player"]
-        _player_choice(rules, state, mask, player,
-                       _victims(state, player, lambda q: state.columns[q]))
+class StealTile(_ChooseVictim):
+    has = staticmethod(_has_tiles)
 
     @staticmethod
-    def apply(rules, state, frame, segment, index, rng) -> None:
-        state.stack.pop()
-        victim = (frame["player"] + index + 1) % state.num_players
-        state.stack.append({"kind": "steal_tile_column", "player": frame["player"],
-                            "victim": victim})
+    def then(rules, state, player: int, victim: int, rng) -> None:
+        state.stack.append({"kind": "steal_tile_column", "player": player, "victim": victim})
 
 
 @decision("steal_tile_column", "player_{player} chooses the column of player_{victim} to raid")
@@ -294,8 +305,7 @@ def foresight(rules, state, player, card, rng) -> None:
 
 def _barter_ok(rules, state, player, effect) -> bool:
     # The Barter card itself leaves the hand when played: another card must remain.
-    return len(state.hands[player]) >= 2 and bool(
-        _victims(state, player, lambda q: state.hands[q]))
+    return len(state.hands[player]) >= 2 and bool(_victims(state, player, _has_cards))
 
 
 @yellow("barter", _barter_ok)
@@ -305,19 +315,10 @@ def barter(rules, state, player, card, rng) -> None:
 
 
 @decision("barter_player", "player_{player} chooses whom to barter with")
-class BarterPlayer:
+class BarterPlayer(_ChooseVictim):
     @staticmethod
-    def legal(rules, state, frame, mask) -> None:
-        player = frame["player"]
-        _player_choice(rules, state, mask, player,
-                       _victims(state, player, lambda q: state.hands[q]))
-
-    @staticmethod
-    def apply(rules, state, frame, segment, index, rng) -> None:
-        state.stack.pop()
-        victim = (frame["player"] + index + 1) % state.num_players
-        state.stack.append({"kind": "barter_take", "player": frame["player"],
-                            "victim": victim})
+    def then(rules, state, player: int, victim: int, rng) -> None:
+        state.stack.append({"kind": "barter_take", "player": player, "victim": victim})
 
 
 @decision("barter_take", "player_{player} looks at player_{victim}'s hand and takes a card")
