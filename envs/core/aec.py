@@ -25,6 +25,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from primeval.envs.core.encoders import ObservationEncoder
 from primeval.envs.core.errors import IllegalActionError, InvalidActionTypeError
@@ -95,6 +96,9 @@ class GameRules(Protocol):
 
     # Optional: ``to_rgb_array(state) -> np.ndarray``, an (H, W, 3) uint8 picture of the
     # state; when the rules have it, the adapter offers ``render_mode="rgb_array"``.
+    # Optional: ``transition(state, action, rng, mask) -> (new_state, new_mask)``, ``apply``
+    # plus the new state's legal mask, given ``mask = legal_mask(state)``; when the rules
+    # have it, the adapter computes each state's mask once.
 
 
 class TurnBasedAECEnv(AECEnv):
@@ -186,6 +190,9 @@ class TurnBasedAECEnv(AECEnv):
         self._state: Any = None
         self._num_steps = 0
         self._mask: np.ndarray | None = None  # legal mask of _state, computed on demand
+        # Rules that return the next state's mask with the state (FrameRules.transition)
+        # spare the adapter computing it again.
+        self._transition = getattr(rules, "transition", None)
 
     # -- spaces ---------------------------------------------------------------------------
 
@@ -253,12 +260,17 @@ class TurnBasedAECEnv(AECEnv):
         action_id = self._validate(action)
         rng_state = self._rng.bit_generator.state
         try:
-            new_state = self.rules.apply(self._state, action_id, self._rng)
+            if self._transition is not None:
+                new_state, new_mask = self._transition(
+                    self._state, action_id, self._rng, self._mask
+                )
+            else:
+                new_state, new_mask = self.rules.apply(self._state, action_id, self._rng), None
         except Exception:
             self._rng.bit_generator.state = rng_state  # leave everything as it was
             raise
         self._state = new_state
-        self._mask = None
+        self._mask = None if new_mask is None else self._checked_mask(new_mask)
         self._num_steps += 1
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
@@ -270,9 +282,10 @@ class TurnBasedAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": ..., "action_mask": int8}`` for ``agent``."""
         observation = self.obs_encoder.encode(self._state, self._seats[agent])
-        mask = np.zeros(self.rules.layout.n, dtype=np.int8)
         if self._is_to_act(agent):
-            mask[self._legal_mask()] = 1
+            mask = self._legal_mask().astype(np.int8)
+        else:
+            mask = np.zeros(self.rules.layout.n, dtype=np.int8)
         return {"observation": observation, "action_mask": mask}
 
     def render(self) -> str | np.ndarray | None:
@@ -360,15 +373,19 @@ class TurnBasedAECEnv(AECEnv):
     def _legal_mask(self) -> np.ndarray:
         """The rules' legal mask of the current state, computed once per state (read-only)."""
         if self._mask is None:
-            mask = np.array(self.rules.legal_mask(self._state), dtype=bool)
-            if mask.shape != (self.rules.layout.n,):
-                raise RuntimeError(
-                    f"{self.rules.name}: legal_mask has shape {mask.shape}, "
-                    f"expected ({self.rules.layout.n},)"
-                )
-            mask.flags.writeable = False
-            self._mask = mask
+            self._mask = self._checked_mask(self.rules.legal_mask(self._state))
         return self._mask
+
+    def _checked_mask(self, mask: Any) -> np.ndarray:
+        """A rules mask as a read-only boolean array of shape ``(layout.n,)``."""
+        mask = np.asarray(mask, dtype=bool)
+        if mask.shape != (self.rules.layout.n,):
+            raise RuntimeError(
+                f"{self.rules.name}: legal mask has shape {mask.shape}, "
+                f"expected ({self.rules.layout.n},)"
+            )
+        mask.flags.writeable = False
+        return mask
 
     def _validate(self, action: Any) -> int:
         """The action as a legal ``int`` id, or raise with a readable message."""
@@ -408,9 +425,59 @@ class TurnBasedAECEnv(AECEnv):
 
 def with_safety_wrappers(env: TurnBasedAECEnv):
     """PettingZoo's TerminateIllegal (-1 to the offender), AssertOutOfBounds and
-    OrderEnforcing wrappers around a raw env: what each game's ``env()`` returns."""
-    from pettingzoo.utils import wrappers
+    OrderEnforcing wrappers around a raw env: what each game's ``env()`` returns.
 
-    wrapped = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    The wrappers are PettingZoo's own classes with one change: the attributes a training
+    loop reads every step (``agent_selection``, ``agents``, ``terminations``, ...) are read
+    from the raw env directly instead of through ``BaseWrapper.__getattr__`` one wrapper at
+    a time, which cost about a quarter of a step. Behaviour is unchanged.
+    """
+    wrapped = TerminateIllegalWrapper(env, illegal_reward=-1)
+    wrapped = AssertOutOfBoundsWrapper(wrapped)
+    return OrderEnforcingWrapper(wrapped)
+
+
+_HOT_ATTRIBUTES = ("agent_selection", "agents", "terminations", "truncations", "rewards",
+                   "infos", "_cumulative_rewards", "num_agents")
+
+
+def _direct(name: str, *, after_reset: bool) -> property:
+    def get(self):
+        if after_reset and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+
+    def set_(self, value) -> None:
+        setattr(self._raw, name, value)
+
+    return property(get, set_, doc=f"The raw env's ``{name}``.")
+
+
+class _DirectAttributes:
+    """Reads :data:`_HOT_ATTRIBUTES` from the raw env (``self._raw``) in one step."""
+
+    _after_reset = False
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in _HOT_ATTRIBUTES:
+            setattr(cls, name, _direct(name, after_reset=cls._after_reset))
+
+    def __init__(self, env, *args, **kwargs) -> None:
+        self._raw = env.unwrapped
+        super().__init__(env, *args, **kwargs)
+
+
+class TerminateIllegalWrapper(_DirectAttributes, wrappers.TerminateIllegalWrapper):
+    """PettingZoo's ``TerminateIllegalWrapper``, reading hot attributes directly."""
+
+
+class AssertOutOfBoundsWrapper(_DirectAttributes, wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's ``AssertOutOfBoundsWrapper``, reading hot attributes directly."""
+
+
+class OrderEnforcingWrapper(_DirectAttributes, wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper``, reading hot attributes directly (still an
+    ``AttributeError`` before ``reset``)."""
+
+    _after_reset = True

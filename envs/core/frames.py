@@ -132,18 +132,32 @@ class FrameRules:
             IllegalActionError: the action is not legal now; the message names the action,
                 its meaning, the phase, the pending decision and some legal choices.
         """
-        mask = self.legal_mask(state)
+        return self.transition(state, action, rng)[0]
+
+    def transition(self, state, action: int, rng: np.random.Generator,
+                   mask: np.ndarray | None = None) -> tuple[Any, np.ndarray]:
+        """:meth:`apply`, and the legal mask of the new state, which :meth:`advance` works
+        out on the way (so an env computes each state's mask once).
+
+        Args:
+            mask: ``legal_mask(state)`` when the caller has it already.
+        """
+        if mask is None:
+            mask = self.legal_mask(state)
         if not (0 <= action < self.layout.n) or not mask[action]:
             raise IllegalActionError(self._illegal_message(state, action, mask))
         new = state.copy()
         frame = new.stack[-1]
         segment, index = self.layout.decode(action)
         self.registry.decisions[frame["kind"]].apply(self, new, frame, segment, index, rng)
-        self.advance(new, rng)
-        return new
+        return new, self.advance(new, rng)
 
-    def advance(self, state, rng: np.random.Generator) -> None:
-        """Carry out automatic steps until a player must decide or the stack is empty."""
+    def advance(self, state, rng: np.random.Generator) -> np.ndarray:
+        """Carry out automatic steps until a player must decide or the stack is empty.
+
+        Returns:
+            The legal mask of the decision now pending (all False once the game is over).
+        """
         decisions, steps = self.registry.decisions, self.registry.steps
         pass_action = self.pass_action
         while state.stack:
@@ -160,7 +174,8 @@ class FrameRules:
             if count == 1 and mask[pass_action]:
                 decisions[kind].apply(self, state, frame, "pass", 0, rng)
                 continue
-            return
+            return mask
+        return self.layout.empty_mask()
 
     def _illegal_message(self, state, action, mask: np.ndarray) -> str:
         if 0 <= action < self.layout.n:
