@@ -10,7 +10,7 @@ components were not found); a user can pass their own files through
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -72,6 +72,20 @@ OBJECTIVE_CONDITIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Optional parameters of some effect and condition kinds (besides the required ones).
+OPTIONAL_PARAMS: dict[str, tuple[str, ...]] = {
+    "connected_group": ("same_continent", "min_continents"),
+}
+MAP_KEYS = ("continents", "origin", "territories", "land_edges", "straits")
+#: The keys of a card entry, by colour.
+CARD_KEYS = {"yellow": ("id", "name", "effect"), "orange": ("id", "name", "level", "effect"),
+             "purple": ("id", "name", "points", "condition")}
+COMPONENT_KEYS = ("villages_per_player", "pawns", "tile_slots", "innovation_tiles",
+                  "tile_points", "hunting_tokens", "strait_tokens", "objectives_dealt",
+                  "objectives_kept", "objective_hand_limit")
+PAWN_KEYS = ("heights", "widths", "colours", "extra_medium_set_players", "neutral")
+
+
 class OriginDataError(ValueError):
     """A data file is missing, malformed or inconsistent; the message names file and entry."""
 
@@ -107,10 +121,27 @@ class WorldMap:
     strait_ids: tuple[str, ...]
     distance: np.ndarray
     distance_free_straits: np.ndarray
+    #: ``distance`` and ``distance_free_straits`` as nested tuples (fast scalar reads).
+    steps: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    steps_free_straits: tuple[tuple[int, ...], ...] = field(init=False, repr=False,
+                                                            compare=False)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__  # the dataclass is frozen
+        set_(self, "steps", tuple(map(tuple, self.distance.tolist())))
+        set_(self, "steps_free_straits", tuple(map(tuple, self.distance_free_straits.tolist())))
+        set_(self, "_near", {})
 
     @property
     def size(self) -> int:
         return len(self.territories)
+
+    def near(self, reach: int) -> tuple[tuple[int, ...], ...]:
+        """Per territory, the other territories at most ``reach`` steps away."""
+        if reach not in self._near:
+            self._near[reach] = tuple(
+                tuple(t for t, d in enumerate(row) if 1 <= d <= reach) for row in self.steps)
+        return self._near[reach]
 
     def index(self, territory_id: str) -> int:
         for i, t in enumerate(self.territories):
@@ -203,6 +234,12 @@ def _need(cond: bool, file: str, where: str, what: str) -> None:
         raise OriginDataError(f"{file}: {where}: {what}")
 
 
+def _known(keys: Any, allowed: tuple[str, ...], file: str, where: str) -> None:
+    """Refuse keys that are not in ``allowed`` (a misspelt key would otherwise be ignored)."""
+    unknown = sorted(str(k) for k in keys if k not in allowed)
+    _need(not unknown, file, where, f"unknown key(s) {unknown}; allowed: {list(allowed)}")
+
+
 def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -210,8 +247,9 @@ def _int(value: Any) -> bool:
 def load_map(path: str | Path | None = None) -> WorldMap:
     raw, f = _read_yaml(path, DEFAULT_FILES["map"])
     _need(isinstance(raw, dict), f, "top level", "expected a mapping")
-    for key in ("continents", "origin", "territories", "land_edges", "straits"):
+    for key in MAP_KEYS:
         _need(key in raw, f, "top level", f"missing '{key}'")
+    _known(raw, MAP_KEYS, f, "top level")
     continents = raw["continents"]
     _need(isinstance(continents, dict) and continents, f, "continents",
           "expected a non-empty mapping id: name")
@@ -313,6 +351,7 @@ def load_cards(path: str | Path | None = None, continents: tuple[str, ...] = (),
                ) -> tuple[Card, ...]:
     raw, f = _read_yaml(path, DEFAULT_FILES["cards"])
     _need(isinstance(raw, dict), f, "top level", "expected a mapping with yellow/orange/purple")
+    _known(raw, CARD_COLOURS, f, "top level")
     cards: list[Card] = []
     seen: set[str] = set()
     for colour in CARD_COLOURS:
@@ -326,6 +365,7 @@ def load_cards(path: str | Path | None = None, continents: tuple[str, ...] = (),
             cid = str(entry["id"])
             where = f"card {cid}"
             _need(cid not in seen, f, where, "duplicate card id")
+            _known(entry, CARD_KEYS[colour], f, where)
             seen.add(cid)
             key = "condition" if colour == "purple" else "effect"
             effect = entry.get(key)
@@ -337,6 +377,8 @@ def load_cards(path: str | Path | None = None, continents: tuple[str, ...] = (),
                   f"unknown {key} kind {effect['kind']!r}; known: {sorted(kinds)}")
             missing = [p for p in kinds[effect["kind"]] if p not in effect]
             _need(not missing, f, where, f"{effect['kind']} needs parameter(s) {missing}")
+            _known(effect, ("kind", *kinds[effect["kind"]],
+                            *OPTIONAL_PARAMS.get(effect["kind"], ())), f, where)
             _check_params(f, where, effect, continents)
             level = entry.get("level", 0)
             points = entry.get("points", None if colour == "purple" else 0)
@@ -376,12 +418,12 @@ def _check_params(f: str, where: str, effect: dict, continents: tuple[str, ...])
 def load_components(path: str | Path | None = None) -> Components:
     raw, f = _read_yaml(path, DEFAULT_FILES["components"])
     _need(isinstance(raw, dict), f, "top level", "expected a mapping")
-    keys = ("villages_per_player", "pawns", "tile_slots", "innovation_tiles", "tile_points",
-            "hunting_tokens", "strait_tokens", "objectives_dealt", "objectives_kept",
-            "objective_hand_limit")
-    for key in keys:
+    for key in COMPONENT_KEYS:
         _need(key in raw, f, "top level", f"missing '{key}'")
+    _known(raw, COMPONENT_KEYS, f, "top level")
     pawns = raw["pawns"]
+    if isinstance(pawns, dict):
+        _known(pawns, PAWN_KEYS, f, "pawns")
     _need(isinstance(pawns, dict) and pawns.get("heights") == [1, 2, 3]
           and pawns.get("widths") == [1, 2, 3]
           and pawns.get("colours") == list(PAWN_COLOURS), f, "pawns",

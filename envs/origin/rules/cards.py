@@ -360,7 +360,7 @@ def hunt_targets(rules, state, player, distance: int) -> list[int]:
     return [t for t in range(world.size)
             if state.hunt_owner[t] == -1 and state.hunt_value[t] > 0
             and world.territories[t].colour == "green"
-            and any(world.distance[t, m] <= distance for m in mine)]
+            and any(world.steps[t][m] <= distance for m in mine)]
 
 
 @yellow("great_hunt", lambda rules, state, player, effect:

@@ -6,6 +6,7 @@ through :func:`effects`, so each rule asks one place what modifies it.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -46,10 +47,12 @@ def compatible(new: tuple[int, int, int], ref: tuple[int, int, int], changes: in
 def effects(rules, state: OriginState, player: int, kind: str) -> list[dict[str, Any]]:
     """The effects of this kind in force for a player: their orange cards in play, and the
     yellow cards they played this turn whose effect lasts for the turn."""
+    in_force = state.permanents[player]
+    if state.current == player and "turn_cards" in state.turn_state:
+        in_force = [*in_force, *state.turn_state["turn_cards"]]
+    if not in_force:
+        return []
     cards = rules.data.cards
-    in_force = list(state.permanents[player])
-    if state.current == player:
-        in_force += state.turn_state.get("turn_cards", ())
     return [cards[c].effect for c in in_force if cards[c].kind == kind]
 
 
@@ -74,12 +77,13 @@ def move_range(rules, state: OriginState, player: int, territory: int) -> int:
             + bonus(rules, state, player, "leadership", "height"))
 
 
-def distances(rules, state: OriginState, player: int) -> np.ndarray:
-    """Step distances for Migrate/Swap (strait crossings free with the right cards)."""
+def distances(rules, state: OriginState, player: int) -> tuple[tuple[int, ...], ...]:
+    """Step distances for Migrate/Swap (strait crossings free with the right cards), as
+    ``distances(...)[a][b]``."""
     world = rules.data.world
     if has_effect(rules, state, player, "free_straits"):
-        return world.distance_free_straits
-    return world.distance
+        return world.steps_free_straits
+    return world.steps
 
 
 def evolve_changes(rules, state: OriginState, player: int) -> int:
@@ -100,54 +104,74 @@ def objective_limit(rules, state: OriginState, player: int) -> int:
 
 # Legal actions ---------------------------------------------------------------------------------
 
-def evolve_options(rules, state: OriginState, player: int) -> dict[int, list[int]]:
-    """Empty territory -> pawn types that may evolve there (reserve, village, reference)."""
+@functools.cache
+def compatible_types(pawn_types: tuple[tuple[int, int, int], ...], changes: int
+                     ) -> tuple[frozenset[int], ...]:
+    """Per reference pawn type, the pawn types :func:`compatible` with it."""
+    return tuple(frozenset(p for p, new in enumerate(pawn_types)
+                           if compatible(new, ref, changes)) for ref in pawn_types)
+
+
+def evolve_options(rules, state: OriginState, player: int, only: int | None = None
+                   ) -> dict[int, list[int]]:
+    """Empty territory -> pawn types that may evolve there (reserve, village, reference);
+    ``only``: just that territory."""
     if state.villages[player] <= 0:
         return {}
     types = [p for p, n in enumerate(state.reserve) if n > 0]
     if not types:
         return {}
     world = rules.data.world
-    reach = evolve_distance(rules, state, player)
-    changes = evolve_changes(rules, state, player)
-    occupied = [t for t, o in enumerate(state.owner) if o != EMPTY]
+    near = world.near(evolve_distance(rules, state, player))
+    compatible_with = compatible_types(rules.data.components.pawn_types,
+                                       evolve_changes(rules, state, player))
+    owner, pawn = state.owner, state.pawn
     options: dict[int, list[int]] = {}
-    for target in range(world.size):
-        if state.owner[target] != EMPTY:
+    for target in range(world.size) if only is None else (only,):
+        if owner[target] != EMPTY:
             continue
-        refs = {traits(rules, state.pawn[t]) for t in occupied
-                if 1 <= world.distance[target, t] <= reach}
-        ok = [p for p in types if any(compatible(traits(rules, p), r, changes) for r in refs)]
+        allowed: set[int] = set()
+        for ref in near[target]:  # a reference pawn: any pawn within reach
+            if owner[ref] != EMPTY:
+                allowed |= compatible_with[pawn[ref]]
+        ok = [p for p in types if p in allowed]
         if ok:
             options[target] = ok
     return options
 
 
-def migrate_options(rules, state: OriginState, player: int) -> dict[int, list[int]]:
-    """Own territory -> empty territories within the pawn's range."""
+def migrate_options(rules, state: OriginState, player: int, only: int | None = None
+                    ) -> dict[int, list[int]]:
+    """Own territory -> empty territories within the pawn's range. ``only``: just from
+    that territory."""
     dist = distances(rules, state, player)
     empty = [t for t, o in enumerate(state.owner) if o == EMPTY]
     options = {}
-    for src in state.territories_of(player):
+    for src in state.territories_of(player) if only is None else (only,):
         r = move_range(rules, state, player, src)
-        dests = [t for t in empty if dist[src, t] <= r]
+        row = dist[src]
+        dests = [t for t in empty if row[t] <= r]
         if dests:
             options[src] = dests
     return options
 
 
-def swap_options(rules, state: OriginState, player: int) -> dict[int, list[int]]:
-    """Own territory -> territories of other players' strictly thinner pawns in range."""
+def swap_options(rules, state: OriginState, player: int, only: int | None = None
+                 ) -> dict[int, list[int]]:
+    """Own territory -> territories of other players' strictly thinner pawns in range.
+    ``only``: just from that territory."""
     dist = distances(rules, state, player)
     equal_ok = has_effect(rules, state, player, "swap_equal_width")
     extra_width = bonus(rules, state, player, "leadership", "width")
+    others = [t for t, o in enumerate(state.owner) if o not in (EMPTY, NEUTRAL, player)]
     options = {}
-    for src in state.territories_of(player):
+    for src in state.territories_of(player) if only is None else (only,):
         r = move_range(rules, state, player, src)
         width = traits(rules, state.pawn[src])[1] + extra_width
+        row = dist[src]
         dests = []
-        for t, o in enumerate(state.owner):
-            if o in (EMPTY, NEUTRAL, player) or dist[src, t] > r:
+        for t in others:
+            if row[t] > r:
                 continue
             other = traits(rules, state.pawn[t])[1]
             if other < width or (equal_ok and other == width):

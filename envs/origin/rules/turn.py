@@ -106,7 +106,8 @@ class EvolvePawn:
     @staticmethod
     def legal(rules, state, frame, mask) -> None:
         view = rules.layout.segment_view(mask, "evolve_pawn")
-        view[evolve_options(rules, state, frame["player"])[frame["territory"]]] = True
+        view[evolve_options(rules, state, frame["player"], only=frame["territory"])[
+            frame["territory"]]] = True
 
     @staticmethod
     def apply(rules, state, frame, segment, index, rng) -> None:
@@ -129,7 +130,8 @@ class MigrateTo:
     @staticmethod
     def legal(rules, state, frame, mask) -> None:
         view = rules.layout.segment_view(mask, "migrate_to")
-        view[migrate_options(rules, state, frame["player"])[frame["territory"]]] = True
+        view[migrate_options(rules, state, frame["player"], only=frame["territory"])[
+            frame["territory"]]] = True
 
     @staticmethod
     def apply(rules, state, frame, segment, index, rng) -> None:
@@ -149,7 +151,8 @@ class SwapOnto:
     @staticmethod
     def legal(rules, state, frame, mask) -> None:
         view = rules.layout.segment_view(mask, "swap_onto")
-        view[swap_options(rules, state, frame["player"])[frame["territory"]]] = True
+        view[swap_options(rules, state, frame["player"], only=frame["territory"])[
+            frame["territory"]]] = True
 
     @staticmethod
     def apply(rules, state, frame, segment, index, rng) -> None:
