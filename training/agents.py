@@ -4,6 +4,9 @@
 action id. ``observation`` is the encoded observation of the acting seat and ``action_mask``
 its int8/bool mask. Rule-based agents also read the rules ``state`` (the env's
 ``unwrapped.game_state``) and their ``seat``; learned policies ignore them.
+
+An agent that never reads ``observation`` sets the class attribute ``uses_observation =
+False``; game loops then pass ``None`` and skip encoding it (random and rule-based agents).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ class RandomAgent:
     """Uniform over the legal actions, with its own seeded generator."""
 
     name = "random"
+    uses_observation = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)

@@ -121,13 +121,16 @@ def play_game(env, seat_agents: list[Agent], seed: int,
     env.reset(seed=seed)
     game = env.unwrapped
     for agent_name in game.agent_iter():
-        obs, _reward, termination, truncation, _info = game.last()
+        _obs, _reward, termination, truncation, _info = game.last(observe=False)
         if termination or truncation:
             game.step(None)
             continue
         seat = game.possible_agents.index(agent_name)
-        action = seat_agents[seat].act(obs["observation"], obs["action_mask"],
-                                       state=game.game_state, seat=seat)
+        agent = seat_agents[seat]
+        observation = (game.observe(agent_name)["observation"]
+                       if getattr(agent, "uses_observation", True) else None)
+        action = agent.act(observation, game.action_mask(agent_name),
+                           state=game.game_state, seat=seat)
         game.step(action)
         if actions is not None:
             actions.append(int(action))

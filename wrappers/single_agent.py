@@ -26,6 +26,7 @@ class UniformRandomOpponent:
     """The default opponent: uniform over the legal actions, seeded per episode."""
 
     name = "random"
+    uses_observation = False  # act() reads only the mask, so none is encoded for it
 
     def __init__(self) -> None:
         self.rng = np.random.default_rng()
@@ -94,10 +95,14 @@ class SingleAgentEnv(gymnasium.Env):
             if game.terminations[agent] or game.truncations[agent]:
                 self.aec.step(None)
             else:
-                obs = game.observe(agent)
+                opponent = self.seat_agents[agent]
+                # Agents that read only the mask (uses_observation = False) get None as the
+                # observation, which spares encoding one.
+                observation = (game.observe(agent)["observation"]
+                               if getattr(opponent, "uses_observation", True) else None)
                 seat = game.possible_agents.index(agent)
-                action = self.seat_agents[agent].act(
-                    obs["observation"], obs["action_mask"], state=game.game_state, seat=seat)
+                action = opponent.act(observation, game.action_mask(agent),
+                                      state=game.game_state, seat=seat)
                 self.aec.step(action)
             reward += float(game.rewards.get(self.learner, 0.0))
         return reward
@@ -155,7 +160,7 @@ class SingleAgentEnv(gymnasium.Env):
         """The learner's legal actions (all False once the game is over)."""
         if self.learner not in self.game.agents or self.game.agent_selection != self.learner:
             return np.zeros(self.action_space.n, dtype=bool)
-        return self.game.observe(self.learner)["action_mask"].astype(bool)
+        return self.game.action_mask(self.learner).astype(bool)
 
     def _observation(self) -> np.ndarray:
         if self.learner in self.game.agents:

@@ -282,11 +282,14 @@ class TurnBasedAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": ..., "action_mask": int8}`` for ``agent``."""
         observation = self.obs_encoder.encode(self._state, self._seats[agent])
+        return {"observation": observation, "action_mask": self.action_mask(agent)}
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """``observe(agent)["action_mask"]`` without encoding the observation: int8, 1 on
+        the legal actions of the agent to act, all zeros for every other agent."""
         if self._is_to_act(agent):
-            mask = self._legal_mask().astype(np.int8)
-        else:
-            mask = np.zeros(self.rules.layout.n, dtype=np.int8)
-        return {"observation": observation, "action_mask": mask}
+            return self._legal_mask().astype(np.int8)
+        return np.zeros(self.rules.layout.n, dtype=np.int8)
 
     def render(self) -> str | np.ndarray | None:
         """The text of the state (``"ansi"``), print it (``"human"``), or its picture

@@ -44,6 +44,7 @@ class RuleBasedAgent:
     """
 
     name = "heuristic"
+    uses_observation = False  # reads the rules state instead
     #: The game's rules class (built from a config, or per player count when none is given).
     rules_class: ClassVar[type]
     #: The game's frozen config class.
