@@ -1,16 +1,35 @@
-"""Random-play throughput of an environment through ``env()``.
+"""Throughput and memory of the environments, side by side with PettingZoo's classic games.
 
-Plays uniformly random legal actions the way a training loop does (``last()`` for the
-observation and mask, then ``step``) and prints agent steps per second, games per second and
-decisions per game. Run ``python -m primeval.training.bench --players 4``.
+``primeval bench`` (or ``python -m primeval.training.bench``) measures:
+
+* **random play through ``env()``**: uniformly random legal actions, read the way a training
+  loop reads them (``last()`` for the observation and the mask, then ``step``); agent steps
+  per second and games per second, the median of ``--repeats`` runs of ``--seconds`` each;
+* ``--peers``: the same loop, in the same process, over PettingZoo's ``connect_four_v3``,
+  ``go_v5`` and ``chess_v6`` (``pip install primeval[bench]``), and the ratio of each game's
+  figure to theirs;
+* ``--ppo``: MaskablePPO training throughput, env steps per second, with 4 ``SingleAgentEnv``
+  (random opponents) in a ``DummyVecEnv`` and SB3's default network (``--ppo-hparams config``:
+  the PPO settings of ``configs/GAME/default.yaml``; ``sb3``: SB3's own defaults);
+* ``--memory``: the memory one env holds (tracemalloc, after a reset and some play) and the
+  resident memory of this process holding 64 envs of the game.
+
+``--json`` prints one JSON document with every figure, the machine, the versions and the
+targets of the performance issue (met or not). Benchmarks print numbers; tests never assert
+a speed.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import platform
 import statistics
 import time
+import tracemalloc
+from importlib import metadata, resources
 from typing import Any
 
 import numpy as np
@@ -18,13 +37,19 @@ import numpy as np
 from primeval.envs import origin_v0, primordial_soup_v0
 
 GAMES = {"primordial_soup": primordial_soup_v0, "origin": origin_v0}
+DEFAULT_PLAYERS = {"primordial_soup": 4, "origin": 3}
+PEERS = ("connect_four_v3", "go_v5", "chess_v6")
+#: Targets (2 CPU cores, one process, flat encoder): ours / theirs through env().
+TARGET_RATIOS = {"go_v5": 1.5, "chess_v6": 10.0}
+TARGET_PPO_STEPS = 2000.0
+TARGET_ENV_MB = 5.0
+TARGET_64_ENVS_MB = 1024.0
 
 
-def random_play(game: str, num_players: int, encoder: str, seconds: float, seed: int = 0
-                ) -> dict[str, float]:
-    """Play random games for about ``seconds``; return steps/s, games/s, steps per game."""
-    module = GAMES[game]
-    env = module.env(num_players=num_players, obs_encoder=encoder)
+# Random play ------------------------------------------------------------------------------------
+
+def play_random(env: Any, seconds: float, seed: int = 0) -> dict[str, float]:
+    """Random legal play through an AEC env for about ``seconds``: the benchmark loop."""
     rng = np.random.default_rng(seed)
     steps = games = 0
     start = time.perf_counter()
@@ -44,37 +69,267 @@ def random_play(game: str, num_players: int, encoder: str, seconds: float, seed:
             "decisions_per_game": steps / games, "games": games}
 
 
-def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=sorted(GAMES), default="primordial_soup")
+def random_play(game: str, num_players: int, encoder: str, seconds: float, seed: int = 0
+                ) -> dict[str, float]:
+    """:func:`play_random` over ``GAMES[game].env(...)``."""
+    env = GAMES[game].env(num_players=num_players, obs_encoder=encoder)
+    return play_random(env, seconds, seed)
+
+
+def _median_of(runs: list[dict[str, float]]) -> dict[str, float]:
+    games = sum(r["games"] for r in runs)
+    return {
+        "steps_per_second": statistics.median(r["steps_per_second"] for r in runs),
+        "games_per_second": statistics.median(r["games_per_second"] for r in runs),
+        "decisions_per_game": sum(r["decisions_per_game"] * r["games"] for r in runs) / games,
+        "games": games,
+    }
+
+
+def bench_game(game: str, players: int, encoder: str, seconds: float, repeats: int
+               ) -> dict[str, Any]:
+    runs = [random_play(game, players, encoder, seconds, seed=1000 * r) for r in range(repeats)]
+    return {"game": game, "players": players, "encoder": encoder, **_median_of(runs)}
+
+
+def peer_env(name: str) -> Any:
+    """PettingZoo's classic env ``name`` (``env()``, with its standard wrappers)."""
+    try:
+        from pettingzoo.classic import chess_v6, connect_four_v3, go_v5
+    except ImportError as exc:  # chess or pygame-ce missing
+        raise SystemExit(f"--peers needs PettingZoo's classic games' dependencies ({exc}); "
+                         "install them with: pip install 'primeval[bench]'") from None
+    return {"connect_four_v3": connect_four_v3, "go_v5": go_v5, "chess_v6": chess_v6}[name].env()
+
+
+def bench_peer(name: str, seconds: float, repeats: int) -> dict[str, Any]:
+    runs = [play_random(peer_env(name), seconds, seed=1000 * r) for r in range(repeats)]
+    return {"env": name, **_median_of(runs)}
+
+
+# MaskablePPO ------------------------------------------------------------------------------------
+
+def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = "config",
+              n_envs: int = 4, seed: int = 0) -> dict[str, Any]:
+    """Env steps per second of ``MaskablePPO.learn`` (after a warm-up of one rollout)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from primeval.training.config import load_config
+    from primeval.wrappers.single_agent import SingleAgentEnv
+
+    config = load_config(resources.files("primeval.configs").joinpath(game, "default.yaml"))
+    torch.set_num_threads(config.torch_threads)
+
+    def make(rank: int):
+        def init() -> SingleAgentEnv:
+            env = SingleAgentEnv(GAMES[game].raw_env(num_players=players, obs_encoder=encoder),
+                                 shaping=config.shaping)
+            env.reset(seed=seed + rank)
+            return env
+        return init
+
+    vec = DummyVecEnv([make(r) for r in range(n_envs)])
+    if hparams == "config":
+        p = config.ppo
+        kwargs = {"learning_rate": p.learning_rate, "n_steps": p.n_steps,
+                  "batch_size": p.batch_size, "n_epochs": p.n_epochs, "gamma": p.gamma,
+                  "gae_lambda": p.gae_lambda, "clip_range": p.clip_range,
+                  "ent_coef": p.ent_coef}
+    elif hparams == "sb3":
+        kwargs = {}
+    else:
+        raise ValueError(f"hparams must be 'config' or 'sb3', got {hparams!r}")
+    model = MaskablePPO("MlpPolicy", vec, seed=seed, verbose=0, device="cpu", **kwargs)
+    rollout = model.n_steps * n_envs
+    model.learn(rollout)  # warm-up: the first rollout and update
+    total = max(steps, rollout)
+    start = time.perf_counter()
+    model.learn(total, reset_num_timesteps=False)
+    elapsed = time.perf_counter() - start
+    vec.close()
+    return {"game": game, "players": players, "encoder": encoder, "n_envs": n_envs,
+            "hparams": hparams, "n_steps": model.n_steps, "batch_size": model.batch_size,
+            "n_epochs": model.n_epochs, "net_arch": "SB3 default (64, 64)",
+            "torch_threads": torch.get_num_threads(), "env_steps": total,
+            "env_steps_per_second": total / elapsed}
+
+
+# Memory -----------------------------------------------------------------------------------------
+
+def _rss_mb() -> float:
+    """Resident memory of this process (Linux /proc; falls back to the peak)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _play_some(env: Any, steps: int, rng: np.random.Generator) -> None:
+    for _ in range(steps):
+        obs, _reward, termination, truncation, _info = env.last()
+        env.step(None if termination or truncation
+                 else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if not env.agents:
+            env.reset()
+
+
+def bench_memory(game: str, players: int, encoder: str, count: int = 64,
+                 steps: int = 100) -> dict[str, Any]:
+    """Memory of one env (tracemalloc) and of a process holding ``count`` envs (RSS)."""
+    module = GAMES[game]
+    rng = np.random.default_rng(0)
+    warm = module.env(num_players=players, obs_encoder=encoder)  # loads modules and data
+    warm.reset(seed=0)
+    _play_some(warm, steps, rng)
+    rss_before = _rss_mb()
+    tracemalloc.start()
+    one = module.env(num_players=players, obs_encoder=encoder)
+    one.reset(seed=1)
+    _play_some(one, steps, rng)
+    env_bytes = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    envs = [one]
+    for i in range(count - 1):
+        env = module.env(num_players=players, obs_encoder=encoder)
+        env.reset(seed=2 + i)
+        _play_some(env, steps, rng)
+        envs.append(env)
+    rss = _rss_mb()
+    return {"game": game, "players": players, "encoder": encoder,
+            "env_mb": env_bytes / 2**20, "envs": len(envs), "process_rss_mb": rss,
+            "rss_added_by_envs_mb": rss - rss_before}
+
+
+# Report -----------------------------------------------------------------------------------------
+
+def machine() -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    versions = {}
+    for package in ("numpy", "gymnasium", "pettingzoo", "chess", "pygame-ce", "torch",
+                    "stable-baselines3", "sb3-contrib"):
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            versions[package] = metadata.version(package)
+    cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+             else os.cpu_count())
+    return {"cpu": cpu, "cores": cores, "python": platform.python_version(),
+            "platform": platform.platform(), "versions": versions}
+
+
+def targets(report: dict[str, Any]) -> dict[str, bool]:
+    """Each target of the performance issue that the report measured: met or not."""
+    met: dict[str, bool] = {}
+    peers = {p["env"]: p["steps_per_second"] for p in report.get("peers", [])}
+    for g in report.get("games", []):
+        for peer, ratio in TARGET_RATIOS.items():
+            if peer in peers:
+                met[f"{g['game']} >= {ratio}x {peer}"] = (
+                    g["steps_per_second"] >= ratio * peers[peer])
+    for p in report.get("ppo", []):
+        if p["hparams"] == "config":
+            met[f"{p['game']} MaskablePPO >= {TARGET_PPO_STEPS:.0f} env steps/s"] = (
+                p["env_steps_per_second"] >= TARGET_PPO_STEPS)
+    for m in report.get("memory", []):
+        met[f"{m['game']} env < {TARGET_ENV_MB:.0f} MB"] = m["env_mb"] < TARGET_ENV_MB
+        met[f"{m['game']} {m['envs']} envs in one process < 1 GB"] = (
+            m["process_rss_mb"] < TARGET_64_ENVS_MB)
+    return met
+
+
+def format_report(report: dict[str, Any]) -> str:
+    lines = [f"machine: {report['machine']['cpu']}, {report['machine']['cores']} cores, "
+             f"Python {report['machine']['python']}"]
+    peers = {p["env"]: p["steps_per_second"] for p in report.get("peers", [])}
+    for g in report["games"]:
+        ratios = "".join(f", {g['steps_per_second'] / v:.2f}x {k}" for k, v in peers.items())
+        lines.append(f"{g['game']} {g['players']}p {g['encoder']}: "
+                     f"{g['steps_per_second']:,.0f} agent steps/s, "
+                     f"{g['games_per_second']:.2f} games/s, "
+                     f"{g['decisions_per_game']:.1f} decisions/game{ratios}")
+    for p in report.get("peers", []):
+        lines.append(f"{p['env']}: {p['steps_per_second']:,.0f} agent steps/s, "
+                     f"{p['games_per_second']:.2f} games/s, "
+                     f"{p['decisions_per_game']:.1f} decisions/game")
+    for p in report.get("ppo", []):
+        lines.append(f"{p['game']} MaskablePPO ({p['hparams']} settings, {p['n_envs']} envs, "
+                     f"n_steps {p['n_steps']}, batch {p['batch_size']}, {p['n_epochs']} "
+                     f"epochs): {p['env_steps_per_second']:,.0f} env steps/s")
+    for m in report.get("memory", []):
+        lines.append(f"{m['game']} memory: {m['env_mb']:.2f} MB per env; "
+                     f"{m['envs']} envs: process RSS {m['process_rss_mb']:.0f} MB "
+                     f"(+{m['rss_added_by_envs_mb']:.0f} MB)")
+    for name, ok in report.get("targets", {}).items():
+        lines.append(f"target {name}: {'met' if ok else 'NOT met'}")
+    return "\n".join(lines)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", choices=sorted(GAMES), action="append",
+                        help="repeatable; default: both games")
     parser.add_argument("--players", type=int, default=None,
                         help="default: 4 for Primordial Soup, 3 for Origin")
     parser.add_argument("--encoder", default="flat")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    if args.players is None:
-        args.players = 4 if args.game == "primordial_soup" else 3
-    runs = [random_play(args.game, args.players, args.encoder, args.seconds, seed=1000 * r)
-            for r in range(args.repeats)]
-    result = {
-        "game": args.game, "players": args.players, "encoder": args.encoder,
-        "steps_per_second": statistics.median(r["steps_per_second"] for r in runs),
-        "games_per_second": statistics.median(r["games_per_second"] for r in runs),
-        "decisions_per_game": sum(r["decisions_per_game"] * r["games"] for r in runs)
-        / sum(r["games"] for r in runs),
-        "games": sum(r["games"] for r in runs),
+    parser.add_argument("--peers", action="store_true",
+                        help="also connect_four_v3, go_v5 and chess_v6, and the ratios")
+    parser.add_argument("--ppo", action="store_true", help="also MaskablePPO throughput")
+    parser.add_argument("--ppo-steps", type=int, default=32768)
+    parser.add_argument("--ppo-hparams", choices=["config", "sb3", "both"], default="config")
+    parser.add_argument("--memory", action="store_true", help="also memory per env")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Runs the benchmarks ``args`` ask for; prints and returns the report."""
+    if args.seconds <= 0 or args.repeats < 1:
+        raise SystemExit("--seconds must be > 0 and --repeats >= 1")
+    games = args.game or sorted(GAMES, reverse=True)  # primordial_soup, origin
+    report: dict[str, Any] = {
+        "machine": machine(),
+        "settings": {"seconds": args.seconds, "repeats": args.repeats,
+                     "encoder": args.encoder},
+        "games": [bench_game(g, args.players or DEFAULT_PLAYERS[g], args.encoder,
+                             args.seconds, args.repeats) for g in games],
     }
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(f"{args.game} {args.players}p encoder={args.encoder}: "
-              f"{result['steps_per_second']:.0f} agent steps/s, "
-              f"{result['games_per_second']:.2f} games/s, "
-              f"{result['decisions_per_game']:.1f} decisions/game "
-              f"(median of {args.repeats} runs, {result['games']} games)")
-    return result
+    if args.peers:
+        report["peers"] = [bench_peer(p, args.seconds, args.repeats) for p in PEERS]
+        report["ratios"] = {
+            g["game"]: {p["env"]: g["steps_per_second"] / p["steps_per_second"]
+                        for p in report["peers"]}
+            for g in report["games"]}
+    if args.ppo:
+        hparams = ["config", "sb3"] if args.ppo_hparams == "both" else [args.ppo_hparams]
+        report["ppo"] = [bench_ppo(g, args.players or DEFAULT_PLAYERS[g], args.encoder,
+                                   args.ppo_steps, h) for g in games for h in hparams]
+    if args.memory:
+        report["memory"] = [bench_memory(g, args.players or DEFAULT_PLAYERS[g], args.encoder)
+                            for g in games]
+    report["targets"] = targets(report)
+    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    return report
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(prog="primeval bench",
+                                     description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

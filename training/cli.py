@@ -1,5 +1,5 @@
 """The ``primeval`` command line: ``train``, ``evaluate``, ``play``, ``replay``, ``render``,
-``bench``, ``fuzz``, ``list``."""
+``bench``, ``fuzz``, ``golden``, ``list``."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def _default_config(game: str) -> str:
 
 def cmd_train(args: argparse.Namespace) -> int:
     from primeval.training.config import load_config
-    from primeval.training.train import resume_config, train
+    from primeval.training.train import TrainingInterrupted, resume_config, train
 
     overrides = {"total_steps": args.total_steps, "seed": args.seed}
     if args.resume:
@@ -26,7 +26,15 @@ def cmd_train(args: argparse.Namespace) -> int:
         run_dir = Path(args.out or f"runs/{config.game}_{config.players}p")
     print(f"training {config.game} ({config.players} players) for {config.total_steps} steps "
           f"-> {run_dir}", flush=True)
-    final = train(config, run_dir, resume=bool(args.resume), progress=not args.quiet)
+    try:
+        final = train(config, run_dir, resume=bool(args.resume), progress=not args.quiet)
+    except TrainingInterrupted as exc:
+        print(f"primeval train: {exc}", file=sys.stderr)
+        return 130  # the shell's code for Ctrl-C
+    except KeyboardInterrupt:
+        print("primeval train: aborted; `--resume` continues from the last checkpoint, if any",
+              file=sys.stderr)
+        return 130
     print(f"done in {final['train_seconds']} s ({final['env_steps_per_second']} env steps/s); "
           f"final win rate vs random {final['win_rate_vs_random']:.3f}, "
           f"vs heuristic {final['win_rate_vs_heuristic']:.3f} "
@@ -57,12 +65,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from primeval.training import bench
 
-    argv = ["--game", args.game, "--encoder", args.encoder, "--seconds", str(args.seconds),
-            "--repeats", str(args.repeats)] + (["--players", str(args.players)]
-                                               if args.players else [])
-    if args.json:
-        argv.append("--json")
-    bench.main(argv)
+    bench.run(args)
     return 0
 
 
@@ -77,6 +80,13 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         return 1
     print(f"{args.game}: {report.summary()}")
     return 0
+
+
+def cmd_golden(args: argparse.Namespace) -> int:
+    """Compare the golden transcripts with games played now, or regenerate them."""
+    from primeval.training.golden import golden_cli
+
+    return golden_cli(args)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -154,13 +164,10 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--quiet", action="store_true")
     e.set_defaults(fn=cmd_evaluate)
 
-    b = sub.add_parser("bench", help="random-play throughput through env()")
-    b.add_argument("--game", choices=["primordial_soup", "origin"], default="primordial_soup")
-    b.add_argument("--players", type=int)
-    b.add_argument("--encoder", default="flat")
-    b.add_argument("--seconds", type=float, default=10.0)
-    b.add_argument("--repeats", type=int, default=3)
-    b.add_argument("--json", action="store_true")
+    b = sub.add_parser("bench", help="throughput and memory, beside PettingZoo's classic games")
+    from primeval.training import bench as bench_module
+
+    bench_module.add_arguments(b)
     b.set_defaults(fn=cmd_bench)
 
     fz = sub.add_parser("fuzz", help="random games with every invariant checked")
@@ -170,6 +177,12 @@ def build_parser() -> argparse.ArgumentParser:
     fz.add_argument("--seed", type=int, default=0)
     fz.add_argument("--illegal-rate", type=float, default=0.05)
     fz.set_defaults(fn=cmd_fuzz)
+
+    g = sub.add_parser("golden", help="compare (or --regenerate) the golden transcripts")
+    from primeval.training.golden import add_arguments as golden_arguments
+
+    golden_arguments(g)
+    g.set_defaults(fn=cmd_golden)
 
     li = sub.add_parser("list", help="the registered env ids and their arguments")
     li.set_defaults(fn=cmd_list)

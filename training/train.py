@@ -5,13 +5,22 @@ A run folder ``runs/NAME/`` holds: ``config.yaml`` (the resolved configuration),
 ``checkpoints/latest.zip`` (with ``progress.json``; ``--resume`` continues from it),
 ``snapshots/`` (self-play opponents), ``tb/`` (TensorBoard logs), ``metrics.csv`` (one row
 per evaluation), and at the end ``model.zip``, ``eval.json`` and ``learning_curve.png``.
+
+Checkpoints are taken between rollouts (after the update), so a checkpoint's weights have
+learnt from every step it counts and ``--resume`` ends at ``total_steps`` exactly. Ctrl-C
+(SIGINT) stops at the next environment step, drops the unfinished rollout, saves a checkpoint
+and raises :class:`TrainingInterrupted`; a second Ctrl-C aborts at once. Files are written to
+a temporary ``*.tmp`` name and renamed, so a killed run leaves no partial ``.zip``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
+import signal
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -22,6 +31,12 @@ from primeval.training.agents import Agent, RandomAgent
 from primeval.training.config import TrainConfig, load_config, save_config
 from primeval.training.evaluate import make_env, make_heuristic, play_tournament
 from primeval.wrappers.single_agent import SingleAgentEnv
+
+
+class TrainingInterrupted(Exception):
+    """Training was stopped by Ctrl-C (SIGINT); a checkpoint was saved (the message says where
+    and how to resume)."""
+
 
 METRICS_FIELDS = ("step", "wall_seconds", "env_steps_per_second", "win_rate_vs_random",
                   "win_rate_vs_heuristic", "mean_rank_vs_random", "mean_rank_vs_heuristic")
@@ -72,6 +87,8 @@ def make_training_env(config: TrainConfig, rank: int, snapshot_dir: Path | None)
     """A factory for one single-agent training env (for DummyVecEnv / SubprocVecEnv)."""
 
     def init() -> SingleAgentEnv:
+        if config.vec_env == "subproc":  # in a worker: Ctrl-C is for the main process, which
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # stops the workers in order
         aec = make_env(config.game, config.players, obs_encoder=config.encoder, **config.env)
         env = SingleAgentEnv(aec, opponents=OpponentPool(config, snapshot_dir),
                              shaping=config.shaping)
@@ -114,8 +131,9 @@ def evaluate_model(model: Any, config: TrainConfig, games: int, seed: int
 
 
 def _atomic_save(model: Any, path: Path) -> None:
-    """Write a model file atomically: a temporary file, then a rename."""
-    tmp = path.with_name(path.stem + ".tmp.zip")
+    """Write a model file atomically: a temporary file, then a rename. The temporary name
+    ends in ``.tmp``, so that no ``*.zip`` pattern (snapshots, checkpoints) matches it."""
+    tmp = path.with_name(path.name + ".tmp")
     model.save(tmp)
     os.replace(tmp, path)
 
@@ -130,23 +148,32 @@ def build_callback(config: TrainConfig, run_dir: Path, start_wall: float, progre
     from stable_baselines3.common.callbacks import BaseCallback
 
     class RunCallback(BaseCallback):
-        """Checkpoints, self-play snapshots and periodic evaluation, by step counts."""
+        """Checkpoints (between rollouts), self-play snapshots and periodic evaluation, by
+        step counts; stops training when ``stop_requested`` is set (by Ctrl-C)."""
 
         def __init__(self) -> None:
             super().__init__()
             self.last_checkpoint = self.last_snapshot = self.last_eval = 0
+            self.rollout_start = 0
+            self.stop_requested = False
             self.t0 = time.perf_counter()
             self.steps0 = 0
 
         def _on_training_start(self) -> None:
             n = self.model.num_timesteps
             self.last_checkpoint = self.last_snapshot = self.last_eval = n
-            self.steps0 = n
+            self.rollout_start = self.steps0 = n
+
+        def _on_rollout_start(self) -> None:
+            # Here every counted step has been learnt from: a consistent checkpoint.
+            self.rollout_start = self.model.num_timesteps
+            if self.rollout_start - self.last_checkpoint >= config.checkpoint_every:
+                self.save_checkpoint()
 
         def _on_step(self) -> bool:
+            if self.stop_requested:
+                return False
             n = self.num_timesteps
-            if n - self.last_checkpoint >= config.checkpoint_every:
-                self.save_checkpoint()
             if config.opponents.self_play > 0 and \
                     n - self.last_snapshot >= config.self_play.snapshot_every:
                 self.last_snapshot = n
@@ -157,7 +184,7 @@ def build_callback(config: TrainConfig, run_dir: Path, start_wall: float, progre
             return True
 
         def save_checkpoint(self) -> None:
-            n = self.num_timesteps
+            n = self.model.num_timesteps
             self.last_checkpoint = n
             _atomic_save(self.model, run_dir / "checkpoints" / "latest.zip")
             _atomic_json({"num_timesteps": n}, run_dir / "checkpoints" / "progress.json")
@@ -227,6 +254,9 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     torch.set_num_threads(config.torch_threads)
     for sub in ("checkpoints", "snapshots", "tb"):
         (run_dir / sub).mkdir(parents=True, exist_ok=True)
+    for sub in ("checkpoints", "snapshots"):
+        for partial in (run_dir / sub).glob("*.tmp"):  # a write cut short by a kill
+            partial.unlink()
     save_config(config, run_dir / "config.yaml")
     snapshot_dir = run_dir / "snapshots"
     fns = [make_training_env(config, i, snapshot_dir) for i in range(config.n_envs)]
@@ -243,6 +273,8 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
         except Exception as exc:  # noqa: BLE001
             raise CheckpointError(f"--resume {run_dir}: checkpoint {latest} cannot be "
                                   f"loaded: {type(exc).__name__}: {exc}") from None
+        print(f"resuming {run_dir} from its checkpoint at step {model.num_timesteps}",
+              flush=True)
     else:
         activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.network.activation]
         ppo = config.ppo
@@ -259,9 +291,19 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     callback = build_callback(config, run_dir, start_wall, progress)
     t0 = time.perf_counter()
     if remaining > 0:
-        model.learn(total_timesteps=remaining, callback=callback,
-                    reset_num_timesteps=not resume, progress_bar=progress,
-                    tb_log_name="ppo")
+        with _stop_on_sigint(callback):
+            model.learn(total_timesteps=remaining, callback=callback,
+                        reset_num_timesteps=not resume, progress_bar=progress,
+                        tb_log_name="ppo")
+    if callback.stop_requested and model.num_timesteps < config.total_steps:
+        stopped = model.num_timesteps
+        model.num_timesteps = callback.rollout_start  # the unfinished rollout is not learnt
+        callback.save_checkpoint()
+        vec.close()
+        raise TrainingInterrupted(
+            f"interrupted at step {stopped}; checkpoint saved at step {model.num_timesteps} "
+            f"(the unfinished rollout is dropped) in {latest}; continue with "
+            f"`primeval train --resume {run_dir}`")
     seconds = time.perf_counter() - t0
     callback.save_checkpoint() if remaining > 0 else None
     _atomic_save(model, run_dir / "model.zip")
@@ -279,6 +321,28 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     plot_learning_curve(run_dir / "metrics.csv", run_dir / "learning_curve.png",
                         f"{config.game}, {config.players} players: MaskablePPO")
     return final
+
+
+@contextlib.contextmanager
+def _stop_on_sigint(callback: Any):
+    """While training: the first Ctrl-C asks the callback to stop (training then ends at the
+    next environment step); a second one raises KeyboardInterrupt as usual."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers can only be set in the main thread
+        return
+
+    def request_stop(signum: int, frame: Any) -> None:
+        callback.stop_requested = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        # os.write: print() could be in the middle of a write to the same stream
+        os.write(2, b"\nprimeval train: stopping, saving a checkpoint (Ctrl-C again to abort "
+                    b"without saving)\n")
+
+    previous = signal.signal(signal.SIGINT, request_stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def resume_config(run_dir: str | Path, **overrides: Any) -> TrainConfig:
