@@ -40,10 +40,8 @@ class PolicyAgent:
         self.seed(seed)
 
     def seed(self, seed: int | None) -> None:
-        if seed is not None:
-            import torch
-
-            torch.manual_seed(seed)
+        """Seed the agent's own generator (sampling never touches torch's global one)."""
+        self.rng = np.random.default_rng(seed)
 
     def check_spaces(self, observation_space, action_space) -> None:
         """Refuse a model trained for another game, player count or encoder."""
@@ -60,7 +58,16 @@ class PolicyAgent:
             )
 
     def act(self, observation, action_mask, *, state=None, seat=None) -> int:
-        action, _ = self.model.predict(np.asarray(observation),
-                                       action_masks=np.asarray(action_mask, dtype=bool),
-                                       deterministic=self.deterministic)
-        return int(action)
+        mask = np.asarray(action_mask, dtype=bool)
+        if self.deterministic:
+            action, _ = self.model.predict(np.asarray(observation), action_masks=mask,
+                                           deterministic=True)
+            return int(action)
+        import torch
+
+        policy = self.model.policy
+        obs, _ = policy.obs_to_tensor(np.asarray(observation))
+        with torch.no_grad():
+            dist = policy.get_distribution(obs, action_masks=mask[None])
+            probs = dist.distribution.probs[0].double().numpy()
+        return int(self.rng.choice(len(probs), p=probs / probs.sum()))
