@@ -206,8 +206,35 @@ def global_pieces(num_cards: int, num_straits: int, num_slots: int,
 GLOBAL_PIECES: tuple[PieceSpec, ...] = global_pieces(48, 11, 15, 27)
 
 
+#: Global pieces with one row per relative seat (the "Players" part of :data:`GLOBAL_PIECES`).
+_PLAYER_PIECES: tuple[str, ...] = (
+    "seat_present", "villages", "column_tops", "tiles_by_level", "hunting_count",
+    "hunting_value", "strait_count", "strait_value_held", "permanents", "objectives_done",
+    "objective_points", "hand_size", "points", "points_total",
+)
+# Pieces holding values (not one-hots), in the order ``_Filler.fill`` lists the values: the
+# decision's, then hunt_value (one per green territory), then strait_value and strait_open
+# (one per territory ending a strait), then the turn's and the board's, then each player's
+# (relative seat order).
+_DECISION_VALUES = ("frame_count", "frame_distance", "frame_keep", "frame_dealt_count")
+_BOARD_VALUES = ("turn", "final_turns_left", "extra_actions", "tile_reserve", "lost_tiles",
+                 "deck_size", "pawn_reserve")
+_PLAYER_VALUES = ("villages", "hunting_count", "hunting_value", "strait_count",
+                  "strait_value_held", "objective_points", "points_total", "column_tops",
+                  "tiles_by_level", "hand_size", "points")
+#: Territory pieces that never change during a game (kept in the encoder's template).
+_STATIC_NODE_PIECES: tuple[str, ...] = ("colour", "continent", "strait_end")
+
+
 class _Filler:
-    """Writes the features of one (state, seat) into preallocated named views.
+    """Writes the features of one (state, seat) into an encoder's vector.
+
+    The encoder fixes where every feature lies with :meth:`set_layout`, which also builds
+    :attr:`template`: a zero vector holding the static territory features. ``encode`` copies
+    the template and :meth:`fill` writes the rest: it lists the flat positions of the
+    one-hot entries and the raw values (mostly counts) of the other features, in a fixed
+    order, in Python lists, then writes them with one fancy-index assignment each. On these
+    short lists that is much cheaper than many small numpy calls.
 
     Args:
         rules: An ``OriginRules`` (``data``, ``num_players``; ``scoring.points`` takes it).
@@ -233,7 +260,6 @@ class _Filler:
         self.num_node_features = start
 
         # Static territory features -----------------------------------------------------------
-        self.static_nodes: dict[str, np.ndarray] = {}
         colour = np.zeros((t, len(TERRITORY_COLOURS)), dtype=np.float32)
         continent = np.zeros((t, len(world.continents)), dtype=np.float32)
         for i, terr in enumerate(world.territories):
@@ -242,47 +268,32 @@ class _Filler:
         strait_end = np.zeros((t, s), dtype=np.float32)
         for k, (a, b) in enumerate(world.straits):
             strait_end[a, k] = strait_end[b, k] = 1.0
-        self.static_nodes = {"colour": colour, "continent": continent,
-                             "strait_end": strait_end}
-        self._strait_a = np.array([a for a, _ in world.straits], dtype=np.intp)
-        self._strait_b = np.array([b for _, b in world.straits], dtype=np.intp)
-        self._straits_per_territory = np.maximum(strait_end.sum(axis=1), 1.0)
-        self._green = np.array([x.colour == "green" for x in world.territories])
+        self.static_nodes: dict[str, np.ndarray] = {"colour": colour, "continent": continent,
+                                                    "strait_end": strait_end}
         self.adjacency = np.zeros((t, t), dtype=np.float32)
         for i, neigh in enumerate(world.neighbours):
             self.adjacency[i, list(neigh)] = 1.0
+        #: Green territories (where hunting tokens lie).
+        self._green = [i for i, x in enumerate(world.territories) if x.colour == "green"]
+        #: Territories ending at least one strait, and each strait's two ends as indices into
+        #: that list (a strait's ends may coincide or be shared with other straits).
+        self._strait_territories = sorted({end for ends in world.straits for end in ends})
+        index = {terr: i for i, terr in enumerate(self._strait_territories)}
+        self._strait_ends = [(index[a], index[b]) for a, b in world.straits]
 
-        # Pawn traits -----------------------------------------------------------------------
-        types = np.array(comps.pawn_types, dtype=np.intp).reshape(-1, 3)
-        self._pawn_h, self._pawn_w, self._pawn_c = types[:, 0] - 1, types[:, 1] - 1, types[:, 2]
+        # Pawn traits: (height - 1, width - 1, colour) of each pawn type ----------------------
+        self._pawn_traits = [(h - 1, w - 1, c) for h, w, c in comps.pawn_types]
 
         # Cards -----------------------------------------------------------------------------
-        self._card_colour = np.array([_CARD_COLOUR_INDEX[c.colour] for c in cards],
-                                     dtype=np.intp)
-        self._deck_full = np.array(
-            [max(1, sum(c.colour == col for c in cards)) for col in CARD_COLOURS],
-            dtype=np.float32)
+        self._card_colour = [_CARD_COLOUR_INDEX[c.colour] for c in cards]
+        deck_full = [max(1, sum(c.colour == col for c in cards)) for col in CARD_COLOURS]
         extra = [0, 0, 0]
         for c in cards:
             if c.colour == "yellow" and c.kind == "extra_action":
                 extra[_ACTION_INDEX[c.effect["action"]]] += 1
-        self._extra_scale = np.maximum(np.array(extra, dtype=np.float32), 1.0)
         reaches = [c.effect["distance"] for c in cards if c.kind == "great_hunt"]
-        self._distance_scale = float(max([1, *reaches]))
 
-        # Scales ----------------------------------------------------------------------------
-        self._hunt_max = float(max([1, *comps.hunting_tokens]))
-        self._hunt_sum = float(max(1, sum(comps.hunting_tokens)))
-        self._hunt_n = float(max(1, len(comps.hunting_tokens)))
-        self._strait_max = float(max([1, *comps.strait_tokens]))
-        self._strait_sum = float(max(1, sum(comps.strait_tokens)))
-        self._strait_n = float(max(1, len(comps.strait_tokens)))
-        self._max_columns = float(max(1, comps.innovation_tiles.get(1, 0)))
-        self._tiles_per_level = np.array(
-            [max(1, comps.innovation_tiles.get(level, 0)) for level in range(1, MAX_LEVEL + 1)],
-            dtype=np.float32)
-        self._num_tiles = float(max(1, comps.num_tiles))
-        self._reserve_scale = float(max(1, comps.num_tiles - len(comps.slot_colours)))
+        # Maxima of the point sources -------------------------------------------------------
         purple_points = sum(c.points for c in cards if c.colour == "purple")
         n_purple = sum(c.colour == "purple" for c in cards)
         bonus = sum(c.effect.get("points", 0) for c in cards if c.kind == "objective_bonus")
@@ -296,183 +307,295 @@ class _Filler:
             "tiles": sum(comps.tile_points[lv] * k for lv, k in comps.innovation_tiles.items()),
             "column_bonus": column_bonus * comps.innovation_tiles.get(1, 0),
         }
-        self._objective_scale = float(max(1, maxima["objectives"]))
-        self._points_scale = np.array([max(1, maxima[k]) for k in POINT_SOURCES],
-                                      dtype=np.float32)
-        self._total_scale = float(self._points_scale.sum())
-        self._villages = float(max(1, comps.villages_per_player))
+        points_scale = [max(1, maxima[k]) for k in POINT_SOURCES]
+
+        # Denominators ------------------------------------------------------------------------
+        #: Piece name -> what its raw values (integer counts) are divided by: one number, or
+        #: one per column (per territory for territory pieces). Pieces not listed are one-hots
+        #: (or 0/1 flags). Values and denominators are exact in float32, so the float32
+        #: quotient is the correctly rounded one, whatever precision it is computed in.
+        self.denominators: dict[str, Any] = {
+            # Decision context (also clipped at 1)
+            "frame_count": COUNT_SCALE,
+            "frame_distance": max([1, *reaches]),
+            "frame_keep": max(1, comps.objectives_kept),
+            "frame_dealt_count": max(1, comps.objectives_dealt),
+            # Turn
+            "turn": TURN_SCALE,
+            "extra_actions": [max(1, x) for x in extra],
+            "final_turns_left": MAX_PLAYERS,
+            # Straits and the rewards board
+            "strait_value": max([1, *comps.strait_tokens]),
+            "tile_reserve": max(1, comps.num_tiles - len(comps.slot_colours)),
+            "lost_tiles": max(1, comps.num_tiles),
+            "deck_size": deck_full,
+            "pawn_reserve": 2,
+            # Players
+            "villages": max(1, comps.villages_per_player),
+            "column_tops": max(1, comps.innovation_tiles.get(1, 0)),
+            "tiles_by_level": [max(1, comps.innovation_tiles.get(level, 0))
+                               for level in range(1, MAX_LEVEL + 1)],
+            "hunting_count": max(1, len(comps.hunting_tokens)),
+            "hunting_value": max(1, sum(comps.hunting_tokens)),
+            "strait_count": max(1, len(comps.strait_tokens)),
+            "strait_value_held": max(1, sum(comps.strait_tokens)),
+            "objective_points": max(1, maxima["objectives"]),
+            "hand_size": deck_full,
+            "points": points_scale,
+            "points_total": sum(points_scale),
+            # Territory pieces
+            "hunt_value": max([1, *comps.hunting_tokens]),
+            "strait_open": [max(1, int(x)) for x in strait_end.sum(axis=1)],
+        }
+
+    # Layout ----------------------------------------------------------------------------------
+
+    def set_layout(self, size: int, global_offset: int,
+                   node_offsets: dict[str, tuple[int, int]]) -> None:
+        """Fixes where the features lie in the encoder's vector and builds :attr:`template`.
+
+        Args:
+            size: Length of the vector.
+            global_offset: Where the global pieces start.
+            node_offsets: Territory piece name -> ``(start, row_stride)``: channel ``c`` of
+                territory ``t`` lies at ``start + t * row_stride + c``.
+        """
+        t = self.num_territories
+        # Global pieces: position of each piece's first entry, and of row k of each
+        # per-player piece (relative seat k).
+        pieces = {p.name: p for p in self.global_features.pieces}
+        self._g = g = {name: global_offset + p.offset for name, p in pieces.items()}
+        width = {name: pieces[name].size // MAX_PLAYERS for name in _PLAYER_PIECES}
+        self._seat_rows = [{name: g[name] + k * width[name] for name in _PLAYER_PIECES}
+                           for k in range(MAX_PLAYERS)]
+        # Per strait: the strait_on_board position, the strait_owner row and the two ends
+        # (indices into self._strait_territories)
+        self._strait_at = [(g["strait_on_board"] + k, g["strait_owner"] + k * MAX_PLAYERS, a, b)
+                           for k, (a, b) in enumerate(self._strait_ends)]
+        slots = pieces["slot_level"].shape
+        self._slot_rows = [g["slot_level"] + i * slots[1] for i in range(slots[0])]
+        # Territory pieces: position of channel 0 of each territory.
+        self._rows = rows = {name: [start + i * stride for i in range(t)]
+                             for name, (start, stride) in node_offsets.items()}
+        # The owner one-hot position of each territory, by (num_players, seat) and owner: the
+        # relative seat's column, then empty's, then neutral's.
+        self._owner_at = {}
+        for n in range(1, MAX_PLAYERS + 1):
+            for seat in range(n):
+                column = {EMPTY: MAX_PLAYERS, NEUTRAL: MAX_PLAYERS + 1,
+                          **{p: (p - seat) % n for p in range(n)}}
+                self._owner_at[n, seat] = [{o: row + c for o, c in column.items()}
+                                           for row in rows["owner"]]
+        # The three one-hot positions (height, width, colour) of each pawn type on each
+        # territory: self._pawn_at[territory][pawn type].
+        self._pawn_at = [
+            [(h_row + h, w_row + w, c_row + c) for h, w, c in self._pawn_traits]
+            for h_row, w_row, c_row in zip(rows["pawn_height"], rows["pawn_width"],
+                                           rows["pawn_colour"], strict=True)
+        ]
+
+        # The template: zeros and the static territory features
+        self.template = np.zeros(size, dtype=np.float32)
+        for name in _STATIC_NODE_PIECES:
+            values = self.static_nodes[name]
+            starts = np.array(rows[name], dtype=np.intp)
+            self.template[starts[:, None] + np.arange(values.shape[1])] = values
+
+        # Positions of the values fill lists (see _DECISION_VALUES), by number of players,
+        # and the denominators they are divided by.
+        def whole(names: tuple[str, ...]) -> list[int]:
+            return [g[name] + i for name in names for i in range(pieces[name].size)]
+
+        fixed = (whole(_DECISION_VALUES)
+                 + [rows["hunt_value"][terr] for terr in self._green]
+                 + whole(("strait_value",))
+                 + [rows["strait_open"][terr] for terr in self._strait_territories]
+                 + whole(_BOARD_VALUES))
+        self._value_at = {
+            n: np.array(fixed + [row[name] + i for row in self._seat_rows[:n]
+                                 for name in _PLAYER_VALUES for i in range(width[name])],
+                        dtype=np.intp)
+            for n in range(1, MAX_PLAYERS + 1)
+        }
+        denominator = np.ones(size, dtype=np.float32)
+        globals_ = denominator[global_offset : global_offset + self.global_features.size]
+        for name, value in self.denominators.items():
+            if name in rows:  # territory piece of one channel
+                denominator[rows[name]] = value
+            else:
+                self.global_features.view(globals_, name)[...] = value
+        self._value_denominator = {n: denominator[at] for n, at in self._value_at.items()}
 
     # Filling ---------------------------------------------------------------------------------
 
-    def fill(self, g: dict[str, np.ndarray], nd: dict[str, np.ndarray], state: OriginState,
-             seat: int) -> None:
-        """Writes every feature ``seat`` may see into zeroed views ``g`` (global pieces) and
-        ``nd`` (territory pieces shaped ``(T, channels)``)."""
+    def fill(self, out: np.ndarray, state: OriginState, seat: int) -> None:
+        """Writes every feature ``seat`` may see into ``out``, a copy of :attr:`template`."""
         n = state.num_players
         if not 0 <= seat < n:
             raise ValueError(f"seat {seat} is out of range for {n} players")
-        order = [(seat + k) % n for k in range(n)]  # relative slot -> absolute seat
+        ones: list[int] = []  # positions of the one-hot entries set to 1
+        values: list[int] = []  # raw values, in the order of self._value_at[n]
+        self._fill_decision(ones, values, state, seat, n)
+        self._fill_territories(ones, values, state, seat, n)
+        straits_held = self._fill_straits(ones, values, state, seat, n)
+        self._fill_turn_and_board(ones, values, state, seat, n)
+        self._fill_players(ones, values, state, seat, n, straits_held)
+        out[np.array(ones, dtype=np.intp)] = 1.0
+        # Divide the raw values by their denominators and clip them: the guard that keeps the
+        # observation in the space (the template and the one-hots are already 0 or 1).
+        scaled = np.array(values, dtype=np.float32)
+        scaled /= self._value_denominator[n]
+        out[self._value_at[n]] = scaled.clip(0.0, 1.0, out=scaled)
 
-        self._fill_decision(g, nd, state, seat, n)
-        self._fill_territories(nd, state, seat, n)
-
-        # Turn ------------------------------------------------------------------------------
-        g["current"][(state.current - seat) % n] = 1.0
-        g["turn"][0] = min(state.turn / TURN_SCALE, 1.0)
-        ts = state.turn_state
-        g["action_taken"][0] = bool(ts.get("action_taken"))
-        for colour in ts.get("played", ()):
-            g["played_colours"][_CARD_COLOUR_INDEX[colour]] = 1.0
-        extra = g["extra_actions"]
-        for action in ts.get("extra_actions", ()):
-            extra[_ACTION_INDEX[action]] += 1.0
-        extra /= self._extra_scale
-        turn_cards = list(ts.get("turn_cards", ()))
-        if turn_cards:
-            g["turn_cards"][turn_cards] = 1.0
-        g["end_triggered"][0] = bool(state.end_triggered)
-        g["final_turns_left"][0] = max(state.final_turns_left, 0) / MAX_PLAYERS
-
-        # Straits and the rewards board -----------------------------------------------------
-        strait_owner = np.asarray(state.strait_owner, dtype=np.intp)
-        on_board = strait_owner < 0
-        g["strait_on_board"][:] = on_board
-        held = np.flatnonzero(~on_board)
-        g["strait_owner"][held, (strait_owner[held] - seat) % n] = 1.0
-        g["strait_value"][:] = np.asarray(state.strait_value, dtype=np.float32) / self._strait_max
-        slots = np.asarray(state.slots, dtype=np.intp)
-        g["slot_level"][np.arange(len(slots)), slots] = 1.0
-        g["tile_reserve"][0] = sum(state.tile_reserve) / self._reserve_scale
-        g["lost_tiles"][0] = state.lost_tiles / self._num_tiles
-        g["deck_size"][:] = np.array([len(d) for d in state.decks],
-                                     dtype=np.float32) / self._deck_full
-        if state.discard:
-            g["discard"][state.discard] = 1.0
-        g["pawn_reserve"][:] = np.asarray(state.reserve, dtype=np.float32) / 2.0
-
-        # Players ---------------------------------------------------------------------------
-        hunt_owner = np.asarray(state.hunt_owner)
-        hunt_value = np.asarray(state.hunt_value, dtype=np.float32)
-        strait_value = np.asarray(state.strait_value, dtype=np.float32)
-        for k, p in enumerate(order):
-            g["seat_present"][k] = 1.0
-            g["villages"][k] = state.villages[p] / self._villages
-            tops, by_level = g["column_tops"][k], g["tiles_by_level"][k]
-            for col in state.columns[p]:
-                if col:
-                    tops[col[-1] - 1] += 1.0
-                    for level in col:
-                        by_level[level - 1] += 1.0
-            tops /= self._max_columns
-            by_level /= self._tiles_per_level
-            mine = hunt_owner == p
-            g["hunting_count"][k] = mine.sum() / self._hunt_n
-            g["hunting_value"][k] = hunt_value[mine].sum() / self._hunt_sum
-            mine = strait_owner == p
-            g["strait_count"][k] = mine.sum() / self._strait_n
-            g["strait_value_held"][k] = strait_value[mine].sum() / self._strait_sum
-            if state.permanents[p]:
-                g["permanents"][k, state.permanents[p]] = 1.0
-            if state.objectives_done[p]:
-                g["objectives_done"][k, state.objectives_done[p]] = 1.0
-            g["objective_points"][k] = state.objective_points[p] / self._objective_scale
-            hand = state.hands[p]
-            if hand:
-                g["hand_size"][k] = np.bincount(self._card_colour[hand], minlength=3)[:3]
-            g["hand_size"][k] /= self._deck_full
-            pts = scoring.points(self.rules, state, p)
-            row = g["points"][k]
-            for i, source in enumerate(POINT_SOURCES):
-                row[i] = pts.get(source, 0)
-            g["points_total"][k] = row.sum() / self._total_scale
-            row /= self._points_scale
-        if state.hands[seat]:
-            g["hand"][state.hands[seat]] = 1.0
-
-    def _fill_decision(self, g, nd, state: OriginState, seat: int, n: int) -> None:
+    def _fill_decision(self, ones, values, state: OriginState, seat: int, n: int) -> None:
+        g = self._g
         phase = _PHASE_INDEX.get(state.phase)
         if phase is not None:
-            g["phase"][phase] = 1.0
-        frame = state.stack[-1] if state.stack else None
-        kind = frame.get("kind") if frame is not None else None
+            ones.append(g["phase"] + phase)
+        frame = state.stack[-1] if state.stack else {}
+        kind = frame.get("kind")
         if kind not in _DECISION_INDEX:
             if kind in REGISTRY.decisions:
                 raise ValueError(f"decision kind {kind!r} is missing from "
                                  "origin.encoders.DECISION_KINDS; add it (and its fields)")
-            g["decision"][len(DECISION_KINDS)] = 1.0
+            ones.append(g["decision"] + len(DECISION_KINDS))
+            values += [0, 0, 0, 0]  # no frame fields
             return
-        assert frame is not None
-        g["decision"][_DECISION_INDEX[kind]] = 1.0
+        ones.append(g["decision"] + _DECISION_INDEX[kind])
         player = frame.get("player", -1)
         mine = player == seat
         if 0 <= player < n:
-            g["to_act"][0] = mine
-            g["actor"][(player - seat) % n] = 1.0
+            if mine:
+                ones.append(g["to_act"])
+            ones.append(g["actor"] + (player - seat) % n)
         # Public fields
         territory = frame.get("territory", -1)
         if isinstance(territory, int) and 0 <= territory < self.num_territories:
-            nd["frame_territory"][territory, 0] = 1.0
+            ones.append(self._rows["frame_territory"][territory])
         colour = frame.get("colour")
         if colour in _REWARD_INDEX:
-            g["frame_colour"][_REWARD_INDEX[colour]] = 1.0
+            ones.append(g["frame_colour"] + _REWARD_INDEX[colour])
         for c in frame.get("colours", ()):
             if c in _REWARD_INDEX:
-                g["frame_tile_colours"][_REWARD_INDEX[c]] = 1.0
-        if "count" in frame:
-            g["frame_count"][0] = min(max(frame["count"], 0) / COUNT_SCALE, 1.0)
+                ones.append(g["frame_tile_colours"] + _REWARD_INDEX[c])
         victim = frame.get("victim", -1)
         if isinstance(victim, int) and 0 <= victim < n:
-            g["frame_victim"][(victim - seat) % n] = 1.0
+            ones.append(g["frame_victim"] + (victim - seat) % n)
         reason = frame.get("reason")
         if reason in _REASON_INDEX:
-            g["frame_reason"][_REASON_INDEX[reason]] = 1.0
-        if "distance" in frame:
-            g["frame_distance"][0] = min(frame["distance"] / self._distance_scale, 1.0)
-        comps = self.data.components
-        if "keep" in frame:
-            g["frame_keep"][0] = min(frame["keep"] / max(1, comps.objectives_kept), 1.0)
-        dealt = list(frame.get("dealt", ()))
-        if kind == "keep_objective":
-            g["frame_dealt_count"][0] = min(len(dealt) / max(1, comps.objectives_dealt), 1.0)
+            ones.append(g["frame_reason"] + _REASON_INDEX[reason])
+        dealt = frame.get("dealt", ())
+        values += [max(frame.get("count", 0), 0), frame.get("distance", 0),
+                   frame.get("keep", 0), len(dealt) if kind == "keep_objective" else 0]
         if not mine:
             return
         # Private fields: only for the deciding observer
-        if dealt:
-            g["frame_dealt"][dealt] = 1.0
+        ones += [g["frame_dealt"] + c for c in dealt]
         taken = frame.get("taken", -1)
         if isinstance(taken, int) and 0 <= taken < self.num_cards:
-            g["frame_taken"][taken] = 1.0
-        if kind == "barter_take" and 0 <= victim < n and state.hands[victim]:
-            g["victim_hand"][state.hands[victim]] = 1.0
+            ones.append(g["frame_taken"] + taken)
+        if kind == "barter_take" and 0 <= victim < n:
+            ones += [g["victim_hand"] + c for c in state.hands[victim]]
 
-    def _fill_territories(self, nd, state: OriginState, seat: int, n: int) -> None:
-        for name, values in self.static_nodes.items():
-            nd[name][...] = values
-        owner = np.asarray(state.owner, dtype=np.intp)
-        own = nd["owner"]
-        occupied = np.flatnonzero(owner >= 0)
-        own[occupied, (owner[occupied] - seat) % n] = 1.0
-        own[owner == EMPTY, MAX_PLAYERS] = 1.0
-        own[owner == NEUTRAL, MAX_PLAYERS + 1] = 1.0
-        pawn = np.asarray(state.pawn, dtype=np.intp)
-        where = np.flatnonzero(pawn >= 0)
-        types = pawn[where]
-        nd["pawn_height"][where, self._pawn_h[types]] = 1.0
-        nd["pawn_width"][where, self._pawn_w[types]] = 1.0
-        nd["pawn_colour"][where, self._pawn_c[types]] = 1.0
-        present = self._green & (np.asarray(state.hunt_owner) == -1)
-        nd["hunt_present"][:, 0] = present
-        nd["hunt_value"][:, 0] = present * np.asarray(state.hunt_value, dtype=np.float32) \
-            / self._hunt_max
-        on_board = (np.asarray(state.strait_owner) < 0).astype(np.float32)
-        open_ = np.zeros(self.num_territories, dtype=np.float32)
-        np.add.at(open_, self._strait_a, on_board)
-        np.add.at(open_, self._strait_b, on_board)
-        nd["strait_open"][:, 0] = open_ / self._straits_per_territory
+    def _fill_territories(self, ones, values, state: OriginState, seat: int, n: int) -> None:
+        rows = self._rows
+        ones += [at[o] for at, o in zip(self._owner_at[n, seat], state.owner, strict=True)]
+        # Pawn height, width and colour
+        for pawn_at, pawn in zip(self._pawn_at, state.pawn, strict=True):
+            if pawn >= 0:
+                ones += pawn_at[pawn]
+        # Hunting tokens still on the green territories, and their values
+        hunt_owner, hunt_value, present = state.hunt_owner, state.hunt_value, rows["hunt_present"]
+        for terr in self._green:
+            if hunt_owner[terr] == -1:
+                ones.append(present[terr])
+                values.append(hunt_value[terr])
+            else:
+                values.append(0)
 
+    def _fill_straits(self, ones, values, state: OriginState, seat: int,
+                      n: int) -> tuple[list[int], list[int]]:
+        """Writes the strait features; returns the strait tokens held and their value by
+        (absolute) seat."""
+        open_ends = [0] * len(self._strait_territories)  # open straits ending there
+        held, held_value = [0] * n, [0] * n
+        for (on_board, owner_row, a, b), o, value in zip(self._strait_at, state.strait_owner,
+                                                         state.strait_value, strict=True):
+            if o < 0:
+                ones.append(on_board)
+                open_ends[a] += 1
+                open_ends[b] += 1
+            else:
+                ones.append(owner_row + (o - seat) % n)
+                held[o] += 1
+                held_value[o] += value
+        values += state.strait_value
+        values += open_ends
+        return held, held_value
 
-def _views(features: FeatureBuilder, out: np.ndarray) -> dict[str, np.ndarray]:
-    return {name: features.view(out, name) for name in features.names}
+    def _fill_turn_and_board(self, ones, values, state: OriginState, seat: int,
+                             n: int) -> None:
+        g = self._g
+        # Turn ------------------------------------------------------------------------------
+        ones.append(g["current"] + (state.current - seat) % n)
+        ts = state.turn_state
+        if ts.get("action_taken"):
+            ones.append(g["action_taken"])
+        ones += [g["played_colours"] + _CARD_COLOUR_INDEX[c] for c in ts.get("played", ())]
+        ones += [g["turn_cards"] + c for c in ts.get("turn_cards", ())]
+        if state.end_triggered:
+            ones.append(g["end_triggered"])
+        extra = [0] * len(ACTION_TYPES)
+        for action in ts.get("extra_actions", ()):
+            extra[_ACTION_INDEX[action]] += 1
+        values += [state.turn, max(state.final_turns_left, 0)]
+        values += extra
+
+        # The rewards board -----------------------------------------------------------------
+        ones += [row + level for row, level in zip(self._slot_rows, state.slots, strict=True)]
+        ones += [g["discard"] + c for c in state.discard]
+        values += [sum(state.tile_reserve), state.lost_tiles]
+        values += map(len, state.decks)
+        values += state.reserve
+
+    def _fill_players(self, ones, values, state: OriginState, seat: int, n: int,
+                      straits_held: tuple[list[int], list[int]]) -> None:
+        # Hunting tokens held and their value, by absolute seat (one pass over the list)
+        hunt_count, hunt_value = [0] * n, [0] * n
+        for o, value in zip(state.hunt_owner, state.hunt_value, strict=True):
+            if o >= 0:
+                hunt_count[o] += 1
+                hunt_value[o] += value
+        strait_count, strait_value = straits_held
+
+        card_colour = self._card_colour
+        for k in range(n):
+            p = (seat + k) % n
+            row = self._seat_rows[k]
+            ones.append(row["seat_present"])
+            ones += [row["permanents"] + c for c in state.permanents[p]]
+            ones += [row["objectives_done"] + c for c in state.objectives_done[p]]
+            # Innovation tiles: columns by top level, tiles by level
+            tops, by_level = [0] * MAX_LEVEL, [0] * MAX_LEVEL
+            for col in state.columns[p]:
+                if col:
+                    tops[col[-1] - 1] += 1
+                    for level in col:
+                        by_level[level - 1] += 1
+            hand_size = [0] * len(CARD_COLOURS)
+            for c in state.hands[p]:
+                hand_size[card_colour[c]] += 1
+            # Points (scoring.points is the single source of truth)
+            pts = scoring.points(self.rules, state, p)
+            by_source = [pts.get(source, 0) for source in POINT_SOURCES]
+            # In the order of _PLAYER_VALUES
+            values += [state.villages[p], hunt_count[p], hunt_value[p], strait_count[p],
+                       strait_value[p], state.objective_points[p], sum(by_source)]
+            values += tops
+            values += by_level
+            values += hand_size
+            values += by_source
+        ones += [self._g["hand"] + c for c in state.hands[seat]]
 
 
 class FlatEncoder:
@@ -499,9 +622,10 @@ class FlatEncoder:
             + [(name, (t, channels), text) for name, channels, text in f.node_specs]
         )
         self.pieces: dict[str, slice] = {n: self.features.slice(n) for n in self.features.names}
-        self._out = self.features.zeros()
-        self._g = _views(gfb, self._out[: gfb.size])
-        self._nd = {name: self.features.view(self._out, name) for name, _, _ in f.node_specs}
+        # Global pieces first (offset 0), then each territory piece as a (T, channels) block
+        f.set_layout(self.features.size, 0,
+                     {name: (self.pieces[name].start, channels)
+                      for name, channels, _ in f.node_specs})
         self._space = spaces.Box(low=0.0, high=1.0, shape=(self.features.size,),
                                  dtype=np.float32)
 
@@ -515,10 +639,9 @@ class FlatEncoder:
 
     def encode(self, state: OriginState, seat: int) -> np.ndarray:
         """The vector ``seat`` observes in ``state`` (a fresh array)."""
-        self._out.fill(0.0)
-        self._filler.fill(self._g, self._nd, state, seat)
-        np.clip(self._out, 0.0, 1.0, out=self._out)
-        return self._out.copy()
+        out = self._filler.template.copy()
+        self._filler.fill(out, state, seat)
+        return out
 
     def view(self, obs: np.ndarray, name: str) -> np.ndarray:
         """Piece ``name`` of an observation, shaped like the piece."""
@@ -567,11 +690,10 @@ class GraphEncoder:
         self._node_stop = t * nf
         self._adj_stop = self._node_stop + t * t
         self.size = self._adj_stop + self.num_global_features
-        self._out = np.zeros(self.size, dtype=np.float32)
-        self._nodes, self._adjacency, self._globals = self.split(self._out)
-        self._adjacency[...] = f.adjacency
-        self._nd = {name: self._nodes[:, s] for name, s in self.node_columns.items()}
-        self._g = _views(self.global_features, self._globals)
+        # Node rows of nf columns first, then the adjacency, then the globals
+        f.set_layout(self.size, self._adj_stop,
+                     {name: (s.start, nf) for name, s in self.node_columns.items()})
+        self.split(f.template)[1][...] = f.adjacency  # constant, kept in the template
         self._space = spaces.Box(low=0.0, high=1.0, shape=(self.size,), dtype=np.float32)
 
     def space(self) -> spaces.Box:
@@ -580,11 +702,9 @@ class GraphEncoder:
 
     def encode(self, state: OriginState, seat: int) -> np.ndarray:
         """The vector ``seat`` observes in ``state`` (a fresh array)."""
-        self._nodes.fill(0.0)
-        self._globals.fill(0.0)
-        self._filler.fill(self._g, self._nd, state, seat)
-        np.clip(self._out, 0.0, 1.0, out=self._out)
-        return self._out.copy()
+        out = self._filler.template.copy()
+        self._filler.fill(out, state, seat)
+        return out
 
     def split(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(nodes (T, F), adjacency (T, T), globals (G,))`` views of an observation."""
