@@ -12,12 +12,12 @@ RUN    ?= runs/$(GAME)
 OPPONENTS_primordial_soup := random random random
 OPPONENTS_origin := random random
 
-.PHONY: install test train lint clean
+.PHONY: install test train bench lint clean
 
 # (Re)install when the project metadata or the pinned versions change.
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet -c constraints.txt -e ".[train,dev]"
+	$(PIP) install --quiet -c constraints.txt -e ".[train,dev,bench]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -32,6 +32,11 @@ train: $(STAMP)
 		--agents ppo:$(RUN)/model.zip $(OPPONENTS_$(GAME)) --json $(RUN)/ppo_vs_random.json
 	$(VENV)/bin/primeval evaluate --game $(GAME) --quiet --games 400 --seed 1 \
 		--agents heuristic $(OPPONENTS_$(GAME)) --json $(RUN)/heuristic_vs_random.json
+
+# Throughput and memory beside PettingZoo's connect_four_v3, go_v5 and chess_v6 (README table).
+bench: $(STAMP)
+	mkdir -p runs
+	$(VENV)/bin/primeval bench --peers --ppo --memory --json | tee runs/bench.json
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

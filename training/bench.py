@@ -110,8 +110,11 @@ def bench_peer(name: str, seconds: float, repeats: int) -> dict[str, Any]:
 # MaskablePPO ------------------------------------------------------------------------------------
 
 def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = "config",
-              n_envs: int = 4, seed: int = 0) -> dict[str, Any]:
-    """Env steps per second of ``MaskablePPO.learn`` (after a warm-up of one rollout)."""
+              n_envs: int = 4, seed: int = 0, torch_threads: int = 1) -> dict[str, Any]:
+    """Env steps per second of ``MaskablePPO.learn`` (after a warm-up of one rollout).
+
+    One torch thread by default: with networks this small, a second thread only adds
+    synchronisation (and competes with the envs for the second core)."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
@@ -120,7 +123,7 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
     from primeval.wrappers.single_agent import SingleAgentEnv
 
     config = load_config(resources.files("primeval.configs").joinpath(game, "default.yaml"))
-    torch.set_num_threads(config.torch_threads)
+    torch.set_num_threads(torch_threads)
 
     def make(rank: int):
         def init() -> SingleAgentEnv:
@@ -290,7 +293,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also connect_four_v3, go_v5 and chess_v6, and the ratios")
     parser.add_argument("--ppo", action="store_true", help="also MaskablePPO throughput")
     parser.add_argument("--ppo-steps", type=int, default=32768)
-    parser.add_argument("--ppo-hparams", choices=["config", "sb3", "both"], default="config")
+    parser.add_argument("--ppo-hparams", choices=["config", "sb3", "both"], default="config",
+                        help="PPO settings: configs/GAME/default.yaml's, SB3's defaults, or both")
+    parser.add_argument("--torch-threads", type=int, default=1)
     parser.add_argument("--memory", action="store_true", help="also memory per env")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
 
@@ -316,7 +321,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.ppo:
         hparams = ["config", "sb3"] if args.ppo_hparams == "both" else [args.ppo_hparams]
         report["ppo"] = [bench_ppo(g, args.players or DEFAULT_PLAYERS[g], args.encoder,
-                                   args.ppo_steps, h) for g in games for h in hparams]
+                                   args.ppo_steps, h, torch_threads=args.torch_threads)
+                         for g in games for h in hparams]
     if args.memory:
         report["memory"] = [bench_memory(g, args.players or DEFAULT_PLAYERS[g], args.encoder)
                             for g in games]

@@ -1,0 +1,70 @@
+"""`primeval bench`: the report's shape and arithmetic (never its speeds)."""
+
+from __future__ import annotations
+
+import builtins
+import json
+
+import pytest
+
+from primeval.training import bench
+
+
+def test_random_play_report_and_peer_ratios(capsys):
+    report = bench.main(["--game", "primordial_soup", "--seconds", "0.3", "--repeats", "1",
+                         "--peers", "--json"])
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["games"] == report["games"]
+    (game,) = report["games"]
+    assert (game["game"], game["players"], game["encoder"]) == ("primordial_soup", 4, "flat")
+    assert game["steps_per_second"] > 0 and game["games"] >= 1
+    # decisions per game match the rules' game length, not a constant
+    assert 100 < game["decisions_per_game"] < 2000
+    peers = {p["env"]: p for p in report["peers"]}
+    assert set(peers) == {"connect_four_v3", "go_v5", "chess_v6"}
+    for name, peer in peers.items():
+        assert report["ratios"]["primordial_soup"][name] == pytest.approx(
+            game["steps_per_second"] / peer["steps_per_second"])
+    assert set(report["targets"]) == {"primordial_soup >= 1.5x go_v5",
+                                      "primordial_soup >= 10.0x chess_v6"}
+    assert report["targets"]["primordial_soup >= 1.5x go_v5"] == (
+        report["ratios"]["primordial_soup"]["go_v5"] >= 1.5)
+    assert report["machine"]["cores"] >= 1 and "numpy" in report["machine"]["versions"]
+
+
+def test_memory_report(capsys):
+    report = bench.main(["--game", "origin", "--seconds", "0.2", "--repeats", "1",
+                         "--memory"])
+    (memory,) = report["memory"]
+    assert memory["envs"] == 64
+    assert 0 < memory["env_mb"] < memory["process_rss_mb"]
+    assert "origin memory:" in capsys.readouterr().out
+
+
+def test_peers_without_their_dependencies_say_what_to_install(monkeypatch):
+    real_import = builtins.__import__
+
+    def no_chess(name, *args, **kwargs):
+        if name == "chess" or name.startswith("pettingzoo.classic"):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_chess)
+    with pytest.raises(SystemExit, match=r"pip install 'primeval\[bench\]'"):
+        bench.peer_env("chess_v6")
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(SystemExit, match="--seconds"):
+        bench.main(["--game", "origin", "--seconds", "0"])
+
+
+@pytest.mark.slow
+def test_ppo_throughput_report():
+    pytest.importorskip("sb3_contrib")
+    report = bench.main(["--game", "primordial_soup", "--players", "3", "--seconds", "0.1",
+                         "--repeats", "1", "--ppo", "--ppo-steps", "1024"])
+    (ppo,) = report["ppo"]
+    assert (ppo["n_envs"], ppo["hparams"], ppo["torch_threads"]) == (4, "config", 1)
+    assert ppo["env_steps"] >= 1024 and ppo["env_steps_per_second"] > 0
+    assert "primordial_soup MaskablePPO >= 2000 env steps/s" in report["targets"]
