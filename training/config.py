@@ -30,10 +30,21 @@ class OpponentsConfig:
     self_play: float = 0.0
 
 
+def _positive(config: Any, *names: str) -> None:
+    """Refuse a value that is not > 0 (NaN included) in any of the named fields."""
+    for name in names:
+        value = getattr(config, name)
+        if not value > 0:
+            raise ConfigError(f"{name}={value!r}: must be > 0")
+
+
 @dataclass(frozen=True)
 class SelfPlayConfig:
     snapshot_every: int = 100_000
     keep: int = 5
+
+    def __post_init__(self) -> None:
+        _positive(self, "snapshot_every", "keep")
 
 
 @dataclass(frozen=True)
@@ -41,6 +52,9 @@ class EvalConfig:
     every: int = 100_000
     games: int = 40
     final_games: int = 400
+
+    def __post_init__(self) -> None:
+        _positive(self, "every", "games", "final_games")
 
 
 @dataclass(frozen=True)
@@ -62,6 +76,17 @@ class PPOConfig:
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
 
+    def __post_init__(self) -> None:
+        _positive(self, "learning_rate", "n_steps", "batch_size", "n_epochs", "clip_range",
+                  "max_grad_norm")
+        if not 0 < self.gamma <= 1:
+            raise ConfigError(f"gamma={self.gamma!r}: must be in (0, 1]")
+        if not 0 <= self.gae_lambda <= 1:
+            raise ConfigError(f"gae_lambda={self.gae_lambda!r}: must be in [0, 1]")
+        for name in ("ent_coef", "vf_coef"):
+            if not getattr(self, name) >= 0:
+                raise ConfigError(f"{name}={getattr(self, name)!r}: must be >= 0")
+
 
 @dataclass(frozen=True)
 class TrainConfig:
@@ -78,7 +103,8 @@ class TrainConfig:
         seed: Seed of everything.
         shaping: Coefficient of potential-based reward shaping on the score lead
             (own score minus the opponents' mean); 0 trains on the final rank alone.
-        checkpoint_every: Steps between checkpoints (``--resume`` continues from the last).
+        checkpoint_every: Steps between checkpoints, each taken at the next rollout boundary
+            (``--resume`` continues from the last).
         opponents, self_play, eval, network, ppo: See the sub-configs.
     """
 
@@ -109,15 +135,22 @@ class TrainConfig:
                               f"{ENCODERS[self.game]}")
         if self.vec_env not in ("dummy", "subproc"):
             raise ConfigError(f"vec_env={self.vec_env!r}: allowed 'dummy', 'subproc'")
-        for name in ("total_steps", "n_envs", "checkpoint_every", "torch_threads"):
-            if getattr(self, name) <= 0:
-                raise ConfigError(f"{name}={getattr(self, name)!r}: must be > 0")
+        _positive(self, "total_steps", "n_envs", "checkpoint_every", "torch_threads")
+        if self.seed < 0:
+            raise ConfigError(f"seed={self.seed!r}: must be >= 0")
         o = self.opponents
         if min(o.random, o.heuristic, o.self_play) < 0 or o.random + o.heuristic + o.self_play <= 0:
             raise ConfigError("opponents: weights must be >= 0 and not all 0")
         if self.network.activation not in ("tanh", "relu"):
             raise ConfigError(f"network.activation={self.network.activation!r}: "
                               "allowed 'tanh', 'relu'")
+        if self.env:  # the env's own checks name a bad field or value
+            from primeval.training.evaluate import make_env
+
+            try:
+                make_env(self.game, self.players, obs_encoder=self.encoder, **self.env)
+            except (ValueError, TypeError) as exc:
+                raise ConfigError(f"env: {exc}") from None
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)

@@ -9,6 +9,7 @@ any part is missing or damaged.
 from __future__ import annotations
 
 import copy
+import math
 from typing import Any
 
 import numpy as np
@@ -48,6 +49,11 @@ def _need(cond: bool, what: str) -> None:
         raise StateError(f"set_state: {what}")
 
 
+def _is_number(value: Any) -> bool:
+    return (isinstance(value, int | float) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
 def restore(env: Any, data: Any) -> None:
     """Load a snapshot into ``env``; checks everything before changing anything."""
     _need(isinstance(data, dict), f"expected a dict, got {type(data).__name__}")
@@ -63,20 +69,28 @@ def restore(env: Any, data: Any) -> None:
                            "agent_selection", "rewards", "cumulative_rewards", "terminations",
                            "truncations", "infos") if k not in data]
     _need(not missing, f"missing key(s) {missing}")
+    _need(isinstance(data["config"], dict),
+          f"'config' must be a dict, got {type(data['config']).__name__}")
     own = env.rules.config.to_dict()
     if data["config"] != own:
         diff = sorted(k for k in set(own) | set(data["config"])
                       if own.get(k) != data["config"].get(k))
         raise StateError(f"set_state: the state's rules config differs from this env's in "
                          f"{diff}; build the env with the same config")
+    agents = data["agents"]
+    _need(isinstance(agents, list) and all(isinstance(a, str) for a in agents)
+          and len(set(agents)) == len(agents),
+          f"'agents' must be a list of distinct agent names, got {agents!r}")
+    _need(set(agents) <= set(env.possible_agents), f"unknown agents in {agents}")
+    to_act = None
     try:
         state = env.rules.state_from_dict(data["game_state"])
         env.rules.check_state(state)
+        terminal = env.rules.is_terminal(state)
         mask = env.rules.legal_mask(state)
-        if not env.rules.is_terminal(state):
+        if not terminal:
             _need(bool(mask.any()), "the game state has no legal action")
-            _need(env.possible_agents[env.rules.current_player(state)] in data["agents"],
-                  "the player to act is not among the live agents")
+            to_act = env.possible_agents[env.rules.current_player(state)]
     except StateError:
         raise
     except Exception as exc:  # noqa: BLE001  (any failure means a damaged state)
@@ -86,25 +100,43 @@ def restore(env: Any, data: Any) -> None:
         rng.bit_generator.state = copy.deepcopy(data["rng"])
     except Exception as exc:  # noqa: BLE001
         raise StateError(f"set_state: damaged rng state ({exc})") from None
-    agents = list(data["agents"])
-    _need(set(agents) <= set(env.possible_agents), f"unknown agents in {agents}")
     for key in ("rewards", "cumulative_rewards", "terminations", "truncations", "infos"):
         _need(isinstance(data[key], dict) and set(data[key]) == set(agents),
               f"'{key}' must have one entry per live agent {agents}")
-    _need(data["agent_selection"] in env.possible_agents, "unknown agent_selection "
-          f"{data['agent_selection']!r}")
-    _need(isinstance(data["num_steps"], int) and data["num_steps"] >= 0,
-          "num_steps must be an int >= 0")
+    for key, ok, kind in (("rewards", _is_number, "a finite number"),
+                          ("cumulative_rewards", _is_number, "a finite number"),
+                          ("terminations", lambda v: isinstance(v, bool), "True or False"),
+                          ("truncations", lambda v: isinstance(v, bool), "True or False"),
+                          ("infos", lambda v: isinstance(v, dict), "a dict")):
+        bad = {a: v for a, v in data[key].items() if not ok(v)}
+        _need(not bad, f"'{key}' values must be {kind}, got {bad}")
+    selection = data["agent_selection"]
+    _need(selection in env.possible_agents, f"unknown agent_selection {selection!r}")
+    _need(isinstance(data["num_steps"], int) and not isinstance(data["num_steps"], bool)
+          and data["num_steps"] >= 0, f"num_steps must be an int >= 0, got "
+          f"{data['num_steps']!r}")
+    # The bookkeeping must fit the game: every live agent is done or none is (the game ends
+    # for all at once); a finished game has every live agent done; otherwise the agent
+    # selected is the player to act.
+    done = {a for a in agents if data["terminations"][a] or data["truncations"][a]}
+    _need(done in (set(), set(agents)), f"only some live agents are done: {sorted(done)}")
+    _need(not terminal or done == set(agents),
+          "the game is over but the live agents are not terminated")
+    if agents:
+        _need(selection in agents, f"agent_selection {selection!r} is not a live agent")
+    if agents and not done:
+        _need(selection == to_act, f"agent_selection {selection!r} is not the player to act "
+              f"({to_act})")
     # Everything checked: now change the env.
     env._state = state
     env._rng = rng
     env._mask = None
     env._num_steps = data["num_steps"]
-    env.agents = agents
-    env.agent_selection = data["agent_selection"]
+    env.agents = list(agents)
+    env.agent_selection = selection
     env.rewards = {a: float(v) for a, v in data["rewards"].items()}
     env._cumulative_rewards = {a: float(v) for a, v in data["cumulative_rewards"].items()}
-    env.terminations = {a: bool(v) for a, v in data["terminations"].items()}
-    env.truncations = {a: bool(v) for a, v in data["truncations"].items()}
+    env.terminations = dict(data["terminations"])
+    env.truncations = dict(data["truncations"])
     env.infos = copy.deepcopy(data["infos"])
     env._skip_agent_selection = None
