@@ -42,4 +42,4 @@ class RandomAgent:
         legal = np.flatnonzero(action_mask)
         if legal.size == 0:
             raise ValueError("RandomAgent.act: the action mask has no legal action")
-        return int(self.rng.choice(legal))
+        return int(legal[self.rng.integers(legal.size)])  # = rng.choice(legal), faster

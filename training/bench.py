@@ -60,7 +60,8 @@ def play_random(env: Any, seconds: float, seed: int = 0) -> dict[str, float]:
             if termination or truncation:
                 action = None
             else:
-                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[rng.integers(legal.size)])
                 steps += 1
             env.step(action)
         games += 1

@@ -73,7 +73,8 @@ def fuzz(game: str, num_players: int | None = None, games: int = 100, seed: int 
                 if env.game_state is not state or state.to_dict() != before:
                     fail(f"a refused action {bad} changed the game")
                 continue
-            action = int(rng.choice(np.flatnonzero(mask)))
+            legal = np.flatnonzero(mask)
+            action = int(legal[rng.integers(legal.size)])  # = rng.choice(legal), faster
             env.step(action)
             steps += 1
             if state.to_dict() != before:

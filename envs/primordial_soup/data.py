@@ -10,6 +10,7 @@ Everything here is data, not procedure. Values come from ``shared/rules/primordi
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 # --------------------------------------------------------------------------------------------
@@ -179,7 +180,12 @@ class Board:
 
     def adjacent(self, space: int) -> tuple[int, ...]:
         """Orthogonally adjacent spaces (for cell division)."""
-        return tuple(n for n in self.neighbours[space][:4] if n >= 0)
+        return self._adjacent[space]
+
+    @functools.cached_property
+    def _adjacent(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(n for n in self.neighbours[s][:4] if n >= 0)
+                     for s in range(self.num_spaces))
 
 
 def build_board(name: str, rows: tuple[str, ...]) -> Board:

@@ -32,9 +32,9 @@ def division_spaces(rules, state, player: int, free_used: bool) -> tuple[list[in
     if not free and ps.bp < division_cost(rules, ps):
         return [], False
     anywhere = len(own) <= 1 or ps.has("spores")
+    beside_own = {a for sp in own for a in board.adjacent(sp)}  # adjacency is symmetric
     spaces = [
-        s for s in range(board.num_spaces)
-        if s not in own and (anywhere or any(a in own for a in board.adjacent(s)))
+        s for s in range(board.num_spaces) if s not in own and (anywhere or s in beside_own)
     ]
     return spaces, free
 
