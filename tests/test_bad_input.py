@@ -8,13 +8,13 @@ generator, whose turn, rewards, flags) is equal before and after, and files are 
 |---|---|
 | illegal action ids | ``test_illegal_action_id``; ``test_properties.py::test_illegal_actions_raise_and_change_nothing``; through ``env()`` an illegal id ends the game with -1 for the offender (documented): ``tests/*/test_env.py::test_illegal_action_through_env_ends_*`` |
 | out-of-range ids | ``test_out_of_range_id`` |
-| floats, numpy types of the wrong kind, None, strings | ``test_wrong_action_type``, ``test_integer_kinds_are_accepted`` (the control); through ``env()``: ``test_wrong_action_through_env_changes_nothing``, ``test_wrong_action_through_env_names_the_value`` (xfail) |
+| floats, numpy types of the wrong kind, None, strings | ``test_wrong_action_type``, ``test_integer_kinds_are_accepted`` (the control); through ``env()``: ``test_wrong_action_through_env_changes_nothing``, ``test_wrong_action_through_env_names_the_value`` |
 | acting for an agent that is done | ``test_acting_for_a_done_agent`` |
-| stepping after the game ended | ``test_stepping_after_the_end``; before ``reset()``: ``test_stepping_before_reset`` (xfail for the raw env) |
+| stepping after the game ended | ``test_stepping_after_the_end``; before ``reset()``: ``test_stepping_before_reset`` |
 | unknown config fields and bad values | ``test_bad_game_config``; every field's bad values: ``tests/primordial_soup/test_config.py``, ``tests/origin/test_config.py`` |
 | broken data files (Origin map and cards) | ``test_broken_origin_data_file``; every check of the loader: ``tests/origin/test_data_files.py`` |
 | ``set_state`` with another game's, another version's or a damaged state | ``test_bad_saved_state``, ``test_finished_game_with_live_flags_is_refused``, ``test_a_truncated_game_saved_while_agents_leave_loads`` (the control); ``tests/test_saved_state.py::test_bad_states_are_refused_and_change_nothing`` |
-| corrupt or truncated checkpoint to ``evaluate``, ``play``, ``--resume`` | ``test_bad_checkpoint_to_evaluate``, ``test_checkpoint_of_another_game_to_evaluate``, ``test_bad_checkpoint_to_play``, ``test_bad_checkpoint_to_resume``, ``test_failed_resume_leaves_the_config_alone`` (xfail); ``tests/training/test_train.py::test_corrupt_checkpoint_is_refused_clearly``, ``test_resume_without_checkpoint_is_refused`` |
+| corrupt or truncated checkpoint to ``evaluate``, ``play``, ``--resume`` | ``test_bad_checkpoint_to_evaluate``, ``test_checkpoint_of_another_game_to_evaluate``, ``test_bad_checkpoint_to_play``, ``test_bad_checkpoint_to_resume``, ``test_failed_resume_leaves_the_config_alone``; ``tests/training/test_train.py::test_corrupt_checkpoint_is_refused_clearly``, ``test_resume_without_checkpoint_is_refused`` |
 | config YAML with unknown keys or wrong types | ``test_bad_training_config``, ``test_bad_training_config_through_the_cli``, ``test_the_shipped_training_configs_still_load`` (the control); ``tests/training/test_train.py::test_bad_configs_name_the_key``, ``test_config_file_errors`` |
 """
 
@@ -194,9 +194,6 @@ def test_wrong_action_through_env_changes_nothing(game, kind):
     assert env.unwrapped.get_state() == before
 
 
-@pytest.mark.xfail(strict=True, reason="env() refuses a non-id with PettingZoo's bare "
-                   "'AssertionError: action is not in action space' (no value, no range; "
-                   "skipped under python -O); fix in envs/core/aec.py with_safety_wrappers")
 @pytest.mark.parametrize("game", GAMES)
 def test_wrong_action_through_env_names_the_value(game):
     env = mid_game(game, wrapped=True)
@@ -259,9 +256,6 @@ def test_stepping_before_reset_through_env(game):
         env.step(0)
 
 
-@pytest.mark.xfail(strict=True, reason="raw_env.step before reset() fails with "
-                   "\"AttributeError: 'raw_env' object has no attribute 'agents'\"; fix in "
-                   "envs/core/aec.py TurnBasedAECEnv.step")
 @pytest.mark.parametrize("game", GAMES)
 def test_stepping_before_reset(game):
     env = GAMES[game].raw_env(num_players=3)
@@ -699,8 +693,6 @@ def test_bad_checkpoint_to_resume(tmp_path, model_zip, kind, capsys):
     assert files_in(run) == before
 
 
-@pytest.mark.xfail(strict=True, reason="train() writes config.yaml (with the new "
-                   "--total-steps) before it loads the checkpoint; fix in training/train.py")
 def test_failed_resume_leaves_the_config_alone(tmp_path, model_zip, capsys):
     run = run_folder(tmp_path, model_zip.read_bytes()[:100])
     before = files_in(run)

@@ -257,20 +257,20 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     for sub in ("checkpoints", "snapshots"):
         for partial in (run_dir / sub).glob("*.tmp"):  # a write cut short by a kill
             partial.unlink()
-    save_config(config, run_dir / "config.yaml")
+    latest = run_dir / "checkpoints" / "latest.zip"
+    if resume and not latest.is_file():
+        raise CheckpointError(f"--resume {run_dir}: no checkpoint at {latest}")
     snapshot_dir = run_dir / "snapshots"
     fns = [make_training_env(config, i, snapshot_dir) for i in range(config.n_envs)]
     vec = SubprocVecEnv(fns) if config.vec_env == "subproc" else DummyVecEnv(fns)
     vec = VecMonitor(vec)
-    latest = run_dir / "checkpoints" / "latest.zip"
     start_wall = time.time()
     if resume:
-        if not latest.is_file():
-            raise CheckpointError(f"--resume {run_dir}: no checkpoint at {latest}")
         try:
             model = MaskablePPO.load(latest, env=vec, device="cpu",
                                      tensorboard_log=str(run_dir / "tb"))
         except Exception as exc:  # noqa: BLE001
+            vec.close()
             raise CheckpointError(f"--resume {run_dir}: checkpoint {latest} cannot be "
                                   f"loaded: {type(exc).__name__}: {exc}") from None
         print(f"resuming {run_dir} from its checkpoint at step {model.num_timesteps}",
@@ -287,6 +287,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
                            "activation_fn": activation},
             tensorboard_log=str(run_dir / "tb"), seed=config.seed, device="cpu", verbose=0,
         )
+    save_config(config, run_dir / "config.yaml")  # only once the run can go ahead
     remaining = config.total_steps - model.num_timesteps
     callback = build_callback(config, run_dir, start_wall, progress)
     t0 = time.perf_counter()

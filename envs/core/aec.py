@@ -251,6 +251,8 @@ class TurnBasedAECEnv(AECEnv):
             InvalidActionTypeError: ``action`` is not an integer (float, bool, None, str, ...).
             IllegalActionError: Out of range or not legal now; nothing changes.
         """
+        if self._state is None:
+            raise RuntimeError("step() before reset(): call reset() to start a game")
         if not self.agents:
             raise RuntimeError("the game is over and every agent has left; call reset()")
         agent = self.agent_selection
@@ -392,6 +394,14 @@ class TurnBasedAECEnv(AECEnv):
 
     def _validate(self, action: Any) -> int:
         """The action as a legal ``int`` id, or raise with a readable message."""
+        action_id = self._action_id(action)
+        mask = self._legal_mask()
+        if not mask[action_id]:
+            raise IllegalActionError(self._illegal_message(action_id, mask))
+        return action_id
+
+    def _action_id(self, action: Any) -> int:
+        """The action as an ``int`` in ``[0, n)`` (legal or not), or raise naming it."""
         n = self.rules.layout.n
         if isinstance(action, np.ndarray) and action.shape == ():
             action = action[()]
@@ -404,9 +414,6 @@ class TurnBasedAECEnv(AECEnv):
             raise IllegalActionError(
                 f"action id {action_id} out of range [0, {n}) for {self.agent_selection}"
             )
-        mask = self._legal_mask()
-        if not mask[action_id]:
-            raise IllegalActionError(self._illegal_message(action_id, mask))
         return action_id
 
     def _illegal_message(self, action_id: int, mask: np.ndarray) -> str:
@@ -476,7 +483,17 @@ class TerminateIllegalWrapper(_DirectAttributes, wrappers.TerminateIllegalWrappe
 
 
 class AssertOutOfBoundsWrapper(_DirectAttributes, wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's ``AssertOutOfBoundsWrapper``, reading hot attributes directly."""
+    """PettingZoo's ``AssertOutOfBoundsWrapper``, reading hot attributes directly, whose
+    refusal names the value and the range (``InvalidActionTypeError`` for a non-integer,
+    ``IllegalActionError`` out of range) and holds under ``python -O`` too. An in-range id
+    that is not legal now goes on to ``TerminateIllegalWrapper`` (the game ends, -1)."""
+
+    def step(self, action: Any) -> None:
+        raw = self._raw
+        agent = raw.agent_selection
+        if not (raw.terminations[agent] or raw.truncations[agent]):
+            raw._action_id(action)
+        super().step(action)
 
 
 class OrderEnforcingWrapper(_DirectAttributes, wrappers.OrderEnforcingWrapper):
