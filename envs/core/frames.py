@@ -168,7 +168,7 @@ class FrameRules:
                 continue
             mask = self.layout.empty_mask()
             decisions[kind].legal(self, state, frame, mask)
-            count = int(mask.sum())
+            count = np.count_nonzero(mask)
             if count == 0:
                 raise RuntimeError(f"{type(self).__name__}: no legal action for {frame}")
             if count == 1 and mask[pass_action]:

@@ -34,7 +34,7 @@ constant plane (see :attr:`PlanesEncoder.channels`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from gymnasium import spaces
@@ -86,6 +86,9 @@ FRAME_FLAGS: tuple[str, ...] = (
 #: Values of ``mode`` ("direction", "move_again") and ``attack_kind`` ("defend", "retry").
 MOVE_MODES: tuple[str, ...] = ("turn", "escape")
 ATTACK_KINDS: tuple[str, ...] = ("struggle", "aggression")
+_FLAG_INDEX = {name: i for i, name in enumerate(FRAME_FLAGS)}
+#: Fields of most frames; a frame with no others needs no further look-ups.
+_ACTOR_FIELDS = frozenset({"kind", "player", "amoeba"})
 
 MAX_PLAYERS = 4
 MAX_AMOEBAS = 7
@@ -150,8 +153,44 @@ SPATIAL_PIECES: tuple[tuple[str, int, str], ...] = (
 )
 
 
+class _SlotOffsets(NamedTuple):
+    """Where the rows of one relative seat start in the vector."""
+
+    genes: int
+    genes_new: int
+    amoeba_at: list[int]  # start of the channel of each amoeba number
+    amoebas: int
+    damage: int
+
+
+class _SeatLayout(NamedTuple):
+    """Offsets for one (player count, observer) pair."""
+
+    slots: tuple[_SlotOffsets, ...]  # by absolute seat
+    seat_present: list[int]
+    dense_index: np.ndarray  # where each dense value listed by ``_Filler.fill`` goes ...
+    dense_divisor: np.ndarray  # ... and what it is divided by
+
+
+#: Per-player dense values, in the order ``_Filler.fill`` lists them, with their divisors
+#: (then come the player's ``amoeba_done`` and ``amoeba_damage`` rows).
+_PLAYER_VALUES: tuple[tuple[str, float], ...] = (
+    ("bp", BP_SCALE),
+    ("score", SCORE_SCALE),
+    ("in_finish_zone", 1.0),
+    ("mutation_points", MP_SCALE),
+    ("aggression_used", 1.0),
+    ("amoebas_on_board", float(MAX_AMOEBAS)),
+)
+
+
 class _Filler:
-    """Writes the features of one (state, seat) into preallocated named views.
+    """Writes the features of one (state, seat) into a zeroed vector: global, then spatial pieces.
+
+    ``fill`` first lists the writes in plain Python lists, then stores them with a few numpy
+    operations: offsets set to 1, offsets with their values, and the *dense* values (those
+    always written, like BP or the cubes on each space), whose offsets and divisors depend only
+    on the player count and the observer (see :meth:`_build_layout`).
 
     Args:
         rules: Anything with ``.config`` (a ``PrimordialSoupConfig``) and ``.num_players``.
@@ -167,7 +206,16 @@ class _Filler:
         self.spatial_features = FeatureBuilder(
             [(name, (channels, self.num_spaces), text) for name, channels, text in SPATIAL_PIECES]
         )
+        #: Both groups in one vector (the ``"flat"`` layout).
+        self.features = FeatureBuilder(
+            [
+                (p.name, p.shape, p.description)
+                for p in self.global_features.pieces + self.spatial_features.pieces
+            ]
+        )
+        self._offset = {p.name: p.offset for p in self.features.pieces}
         self.damage_scale = float(max(config.death_damage, config.death_damage_longevity))
+        self.num_amoebas = min(config.max_amoebas, MAX_AMOEBAS)
         self.deck_len = len(config.environment_deck)
         self._gene_mp = np.array([g.mp for g in GENES], dtype=np.int64)
         self._deck_drift = np.array(
@@ -175,6 +223,18 @@ class _Filler:
         )
         self._deck_ozone = np.array([o for _, o in config.environment_deck], dtype=np.float32)
         self._max_copies = float(max(max(g.copies_3p, g.copies_4p) for g in GENES))
+        # Per gene key: index and mutation points; per environment card: drift and ozone value.
+        self._gene = {key: (i, int(self._gene_mp[i])) for key, i in GENE_INDEX.items()}
+        self._card_drift = [int(d) for d in self._deck_drift]
+        self._card_ozone = [float(o) for o in self._deck_ozone / OZONE_SCALE]
+        # deck_drifts[d] by the number of cards of drift d left: 1 / deck_len added per card
+        # and rounded to float32 each time (as the value was built card by card).
+        share = 0.0
+        self._drift_share = [share]
+        for _ in range(self.deck_len):
+            share = float(np.float32(share + 1.0 / self.deck_len))
+            self._drift_share.append(share)
+        self._layouts: dict[tuple[int, int], _SeatLayout] = {}
 
     # Bounds ----------------------------------------------------------------------------------
 
@@ -209,151 +269,211 @@ class _Filler:
         fb.write(high, "damage", damage_max)
         return high
 
+    # Layout ----------------------------------------------------------------------------------
+
+    def _layout(self, n: int, seat: int) -> _SeatLayout:
+        """The offsets of an ``n``-player game seen by ``seat`` (built once, then cached)."""
+        layout = self._layouts.get((n, seat))
+        if layout is None:
+            layout = self._layouts[n, seat] = self._build_layout(n, seat)
+        return layout
+
+    def _build_layout(self, n: int, seat: int) -> _SeatLayout:
+        """Per-seat row offsets, and where the dense values go in the order ``fill`` lists them."""
+        at, spaces = self._offset, self.num_spaces
+        slot = [(p - seat) % n for p in range(n)]  # absolute seat -> relative slot
+        amoebas = range(self.num_amoebas)
+        slots = tuple(
+            _SlotOffsets(
+                genes=at["genes"] + k * NUM_GENES,
+                genes_new=at["genes_new"] + k * NUM_GENES,
+                amoeba_at=[at["amoeba_at"] + (k * MAX_AMOEBAS + i) * spaces for i in amoebas],
+                amoebas=at["amoebas"] + k * spaces,
+                damage=at["damage"] + k * spaces,
+            )
+            for k in slot
+        )
+        index: list[int] = []
+        divisor: list[float] = []
+        for k in slot:
+            for name, scale in _PLAYER_VALUES:
+                index.append(at[name] + k)
+                divisor.append(scale)
+            index += [at["amoeba_done"] + k * MAX_AMOEBAS + i for i in amoebas]
+            divisor += [1.0] * len(amoebas)
+            index += [at["amoeba_damage"] + k * MAX_AMOEBAS + i for i in amoebas]
+            divisor += [self.damage_scale] * len(amoebas)
+        for space in range(spaces):  # state.cubes[space][colour]
+            index += [at["cubes"] + k * spaces + space for k in slot]
+            divisor += [CUBE_SCALE] * n
+        index += [at["cube_supply"] + k for k in slot]
+        divisor += [float(self.config.cubes_per_colour)] * n
+        index += range(at["gene_supply"], at["gene_supply"] + NUM_GENES)
+        divisor += [self._max_copies] * NUM_GENES
+        index += [at["ozone"], at["deck_size"], at["round"]]
+        divisor += [1.0, float(self.deck_len), ROUND_SCALE]
+        index += range(at["deck_drifts"], at["deck_drifts"] + len(DRIFTS))
+        divisor += [1.0] * len(DRIFTS)
+        return _SeatLayout(
+            slots=slots,
+            seat_present=list(range(at["seat_present"], at["seat_present"] + n)),
+            dense_index=np.array(index, dtype=np.intp),
+            dense_divisor=np.array(divisor, dtype=np.float64),
+        )
+
     # Filling ---------------------------------------------------------------------------------
 
-    def fill(
-        self,
-        g: dict[str, np.ndarray],
-        sp: dict[str, np.ndarray],
-        state: GameState,
-        seat: int,
-    ) -> None:
-        """Writes every feature of ``state`` seen by ``seat`` into zeroed views ``g``/``sp``."""
+    def fill(self, out: np.ndarray, state: GameState, seat: int) -> None:
+        """Writes every feature of ``state`` seen by ``seat`` into the zeroed vector ``out``."""
         n = state.num_players
         if not 0 <= seat < n:
             raise ValueError(f"seat {seat} is out of range for {n} players")
-        order = [(seat + k) % n for k in range(n)]  # relative slot -> absolute seat
+        layout = self._layout(n, seat)
+        at = self._offset
+        ones = list(layout.seat_present)  # offsets set to 1
+        index: list[int] = []  # offsets set to the matching entry of ``values``
+        values: list[float] = []
+        dense: list[float] = []  # values for layout.dense_index, before the dense_divisor
 
         # Decision context ------------------------------------------------------------------
         phase = _PHASE_INDEX.get(state.phase)
         if phase is not None:
-            g["phase"][phase] = 1.0
+            ones.append(at["phase"] + phase)
         frame = state.stack[-1] if state.stack else None
         kind = frame.get("kind") if frame is not None else None
         if kind in _DECISION_INDEX:
             assert frame is not None
-            g["decision"][_DECISION_INDEX[kind]] = 1.0
-            self._fill_frame(g, sp, state, frame, seat, n)
+            ones.append(at["decision"] + _DECISION_INDEX[kind])
+            self._fill_frame(ones, index, values, state, frame, seat, n)
         else:
-            g["decision"][len(DECISION_KINDS)] = 1.0
+            ones.append(at["decision"] + len(DECISION_KINDS))
 
-        # Players ---------------------------------------------------------------------------
+        # Players (by absolute seat; the layout maps each to its relative slot) -------------
         fzs = self.config.finish_zone_start
         rnd = state.round
-        for k, p in enumerate(order):
-            ps = state.players[p]
-            g["seat_present"][k] = 1.0
-            g["bp"][k] = ps.bp / BP_SCALE
-            g["score"][k] = ps.score / SCORE_SCALE
-            g["in_finish_zone"][k] = ps.score >= fzs
-            genes, genes_new = g["genes"][k], g["genes_new"][k]
+        ds = self.damage_scale
+        gene = self._gene
+        half = 1.0 / AMOEBA_COUNT_SCALE
+        for ps, (genes_at, genes_new_at, amoeba_at, amoebas_at, damage_at) in zip(
+            state.players, layout.slots, strict=True
+        ):
             mp = 0
             for key, acquired in ps.genes.items():
-                i = GENE_INDEX[key]
-                genes[i] = 1.0
-                mp += self._gene_mp[i]
+                i, gene_mp = gene[key]
+                ones.append(genes_at + i)
+                mp += gene_mp
                 if acquired == rnd:
-                    genes_new[i] = 1.0
-            g["mutation_points"][k] = max(mp, 0) / MP_SCALE
-            g["aggression_used"][k] = ps.aggression_used
-            damage_row, done_row = g["amoeba_damage"][k], g["amoeba_done"][k]
-            amoeba_at = sp["amoeba_at"]
-            count_row, space_damage = sp["amoebas"][k], sp["damage"][k]
+                    ones.append(genes_new_at + i)
             on_board = 0
-            for i, space in enumerate(ps.amoeba_space[:MAX_AMOEBAS]):
-                if ps.amoeba_done[i]:
-                    done_row[i] = 1.0
+            seen: dict[int, int] = {}  # space -> where its ``amoebas`` value is in ``values``
+            amoebas = zip(amoeba_at, ps.amoeba_space, ps.amoeba_damage, strict=True)
+            for at_row, space, damage in amoebas:
                 if space < 0:
                     continue
                 on_board += 1
-                damage = ps.amoeba_damage[i] / self.damage_scale
-                damage_row[i] = damage
-                amoeba_at[k * MAX_AMOEBAS + i, space] = 1.0
-                count_row[space] += 1.0 / AMOEBA_COUNT_SCALE
-                space_damage[space] += damage
-            g["amoebas_on_board"][k] = on_board / MAX_AMOEBAS
+                ones.append(at_row + space)
+                damage /= ds
+                if space in seen:  # another amoeba of this colour here: add it (in float32)
+                    pos = seen[space]
+                    values[pos] += half
+                    values[pos + 1] = float(np.float32(values[pos + 1]) + np.float32(damage))
+                else:
+                    seen[space] = len(values)
+                    index += (amoebas_at + space, damage_at + space)
+                    values += (half, damage)
+            dense += (ps.bp, ps.score, ps.score >= fzs, max(mp, 0), ps.aggression_used, on_board)
+            dense += ps.amoeba_done
+            dense += ps.amoeba_damage  # 0 when off the board
 
         # Soup and supply -------------------------------------------------------------------
-        cubes = np.asarray(state.cubes, dtype=np.float32)  # (spaces, colours)
-        sp["cubes"][:n] = cubes[:, order].T / CUBE_SCALE
-        supply = np.asarray(state.supply, dtype=np.float32)
-        g["cube_supply"][:n] = supply[order] / float(self.config.cubes_per_colour)
-        g["gene_supply"][:] = np.asarray(state.gene_supply, dtype=np.float32) / self._max_copies
+        for row in state.cubes:
+            dense += row
+        dense += state.supply
+        dense += state.gene_supply
 
         # Environment -----------------------------------------------------------------------
         card = state.environment_card
+        ozone = 0.0
         if 0 <= card < self.deck_len:
-            g["drift"][self._deck_drift[card]] = 1.0
-            g["ozone"][0] = self._deck_ozone[card] / OZONE_SCALE
+            ones.append(at["drift"] + self._card_drift[card])
+            ozone = self._card_ozone[card]
         deck = state.environment_deck
-        g["deck_size"][0] = len(deck) / self.deck_len
-        if deck:
-            np.add.at(g["deck_drifts"], self._deck_drift[deck], 1.0 / self.deck_len)
-        g["round"][0] = rnd / ROUND_SCALE
-        dice = g["dice"]
+        drifts = [0] * len(DRIFTS)  # cards left per drift
+        for c in deck:
+            drifts[self._card_drift[c]] += 1
+        dense += (ozone, len(deck), rnd)
+        dense += [self._drift_share[count] for count in drifts]
         for d, face in enumerate(state.dice[:MAX_DICE]):
             if 1 <= face <= 6:
-                dice[d, face - 1] = 1.0
+                ones.append(at["dice"] + 6 * d + face - 1)
+
+        # Store (dense values are divided in float64, then rounded once to float32).
+        out[layout.dense_index] = np.array(dense, dtype=np.float64) / layout.dense_divisor
+        out[np.array(index, dtype=np.intp)] = values
+        out[np.array(ones, dtype=np.intp)] = 1.0
 
     def _fill_frame(
         self,
-        g: dict[str, np.ndarray],
-        sp: dict[str, np.ndarray],
+        ones: list[int],
+        index: list[int],
+        values: list[float],
         state: GameState,
         frame: dict[str, Any],
         seat: int,
         n: int,
     ) -> None:
+        at = self._offset
         player = frame.get("player", -1)
         if 0 <= player < n:
-            g["to_act"][0] = player == seat
-            g["actor"][(player - seat) % n] = 1.0
+            if player == seat:
+                ones.append(at["to_act"])
+            ones.append(at["actor"] + (player - seat) % n)
             amoeba = frame.get("amoeba", -1)
             if 0 <= amoeba < MAX_AMOEBAS:
-                g["acting_amoeba"][amoeba] = 1.0
+                ones.append(at["acting_amoeba"] + amoeba)
                 space = state.players[player].amoeba_space[amoeba]
                 if space >= 0:
-                    sp["acting_space"][0, space] = 1.0
+                    ones.append(at["acting_space"] + space)
+        if frame.keys() <= _ACTOR_FIELDS:
+            return
         mode = frame.get("mode")
         if mode in MOVE_MODES:
-            g["move_mode"][MOVE_MODES.index(mode)] = 1.0
+            ones.append(at["move_mode"] + MOVE_MODES.index(mode))
         step = frame.get("step")
         if step in (1, 2):
-            g["move_step"][step - 1] = 1.0
+            ones.append(at["move_step"] + step - 1)
         allowed = frame.get("allowed")
         if allowed:
-            g["allowed_directions"][list(allowed)] = 1.0
+            ones += [at["allowed_directions"] + d for d in allowed]
         other = frame.get("attacker_player", frame.get("mover_player", -1))
         if 0 <= other < n:
-            g["other_player"][(other - seat) % n] = 1.0
+            ones.append(at["other_player"] + (other - seat) % n)
         mover_amoeba = frame.get("mover_amoeba", -1)
         if 0 <= mover_amoeba < MAX_AMOEBAS:
-            g["other_amoeba"][mover_amoeba] = 1.0
+            ones.append(at["other_amoeba"] + mover_amoeba)
         attack = frame.get("attack_kind")
         if attack in ATTACK_KINDS:
-            g["attack_kind"][ATTACK_KINDS.index(attack)] = 1.0
-        flags = g["frame_flags"]
-        for i, name in enumerate(FRAME_FLAGS):
-            if frame.get(name):
-                flags[i] = 1.0
+            ones.append(at["attack_kind"] + ATTACK_KINDS.index(attack))
+        for name in frame.keys() & _FLAG_INDEX.keys():
+            if frame[name]:
+                ones.append(at["frame_flags"] + _FLAG_INDEX[name])
         if "remaining" in frame:
-            g["defect_remaining"][0] = max(frame["remaining"], 0) / MP_SCALE
+            index.append(at["defect_remaining"])
+            values.append(max(frame["remaining"], 0) / MP_SCALE)
         meal = frame.get("meal")
         if meal:
             meal = meal[:3]
-            g["meal"][: len(meal)] = np.asarray(meal, dtype=np.float32) / MEAL_SCALE
+            index += range(at["meal"], at["meal"] + len(meal))
+            values += [m / MEAL_SCALE for m in meal]
         if "damage" in frame:
-            g["start_damage"][0] = frame["damage"] / self.damage_scale
+            index.append(at["start_damage"])
+            values.append(frame["damage"] / self.damage_scale)
         space = frame.get("space", -1)
         if 0 <= space < self.num_spaces:
-            sp["frame_space"][0, space] = 1.0
+            ones.append(at["frame_space"] + space)
         dest = frame.get("dest", -1)
         if 0 <= dest < self.num_spaces:
-            sp["frame_dest"][0, dest] = 1.0
-
-
-def _views(features: FeatureBuilder, out: np.ndarray) -> dict[str, np.ndarray]:
-    return {name: features.view(out, name) for name in features.names}
+            ones.append(at["frame_dest"] + dest)
 
 
 class FlatEncoder:
@@ -372,14 +492,8 @@ class FlatEncoder:
 
     def __init__(self, rules: Any) -> None:
         self._filler = _Filler(rules)
-        gfb, sfb = self._filler.global_features, self._filler.spatial_features
-        self.features = FeatureBuilder(
-            [(p.name, p.shape, p.description) for p in gfb.pieces + sfb.pieces]
-        )
+        self.features = self._filler.features
         self.pieces: dict[str, slice] = {n: self.features.slice(n) for n in self.features.names}
-        self._out = self.features.zeros()
-        self._g = _views(gfb, self._out[: gfb.size])
-        self._sp = _views(sfb, self._out[gfb.size :])
         self._high = np.concatenate([self._filler.global_high(), self._filler.spatial_high()])
         self._space = spaces.Box(
             low=np.zeros_like(self._high), high=self._high.copy(), dtype=np.float32
@@ -391,10 +505,10 @@ class FlatEncoder:
 
     def encode(self, state: GameState, seat: int) -> np.ndarray:
         """The vector ``seat`` observes in ``state`` (a fresh array)."""
-        self._out.fill(0.0)
-        self._filler.fill(self._g, self._sp, state, seat)
-        np.minimum(self._out, self._high, out=self._out)
-        return self._out.copy()
+        out = self.features.zeros()
+        self._filler.fill(out, state, seat)
+        np.minimum(out, self._high, out=out)  # guard: never leave the space
+        return out
 
     def view(self, obs: np.ndarray, name: str) -> np.ndarray:
         """Piece ``name`` of an observation, shaped like the piece."""
@@ -425,7 +539,7 @@ class PlanesEncoder:
         self._filler = f = _Filler(rules)
         board = f.board
         self.height, self.width = board.height, board.width
-        gfb, sfb = f.global_features, f.spatial_features
+        gfb = f.global_features
         channels: list[str] = ["valid", "island"]
         self.channel_slices: dict[str, slice] = {"valid": slice(0, 1), "island": slice(1, 2)}
         for name, count, _ in SPATIAL_PIECES:
@@ -449,26 +563,26 @@ class PlanesEncoder:
                     channels.append(f"{piece.name}[{','.join(str(i) for i in idx)}]")
             self.channel_slices[piece.name] = slice(start, len(channels))
         self.channels: tuple[str, ...] = tuple(channels)
-        self._g = gfb.zeros()
-        self._sp = sfb.zeros()
-        self._g_views = _views(gfb, self._g)
-        self._sp_views = _views(sfb, self._sp)
-        self._sp_grid = self._sp.reshape(-1, f.num_spaces)
-        self._xs = np.array([x for x, _ in board.cells], dtype=np.intp)
-        self._ys = np.array([y for _, y in board.cells], dtype=np.intp)
+        self._global_size = gfb.size
+        self._vector = f.features.zeros()  # the flat features of the state being encoded
         shape = (len(channels), self.height, self.width)
-        self._out = np.zeros(shape, dtype=np.float32)
-        self._static = np.zeros((2, self.height, self.width), dtype=np.float32)
-        self._static[0, self._ys, self._xs] = 1.0
+        # The channels before the global ones, as far as they are the same in every state.
+        self._static = np.zeros((self._global_start, self.height, self.width), dtype=np.float32)
+        cells = np.array([y * self.width + x for x, y in board.cells], dtype=np.intp)
+        self._static[0].flat[cells] = 1.0
         ix, iy = board.island
         self._static[1, iy, ix] = 1.0
+        # Where each spatial feature (channel, space) goes in the flattened planes.
+        plane = self.height * self.width
+        channel_starts = np.arange(self._spatial_start, self._global_start) * plane
+        self._spatial_cells = (channel_starts[:, None] + cells).ravel()
         high = np.ones(shape, dtype=np.float32)
-        high[self._spatial_start : self._global_start] = (
-            f.spatial_high().reshape(-1, f.num_spaces).max(axis=1)[:, None, None]
-        )
+        spatial_high = f.spatial_high().reshape(-1, f.num_spaces).max(axis=1)
+        high[self._spatial_start : self._global_start] = spatial_high[:, None, None]
         high[self._global_start :] = f.global_high()[:, None, None]
-        self._high = high
         self._space = spaces.Box(low=np.zeros_like(high), high=high.copy(), dtype=np.float32)
+        # The channel bounds as a flat vector: clipping it clips the planes made from it.
+        self._vector_high = np.concatenate([f.global_high(), np.repeat(spatial_high, f.num_spaces)])
 
     def space(self) -> spaces.Box:
         """``Box(0, high, (C, H, W), float32)`` with per-channel upper bounds."""
@@ -476,17 +590,15 @@ class PlanesEncoder:
 
     def encode(self, state: GameState, seat: int) -> np.ndarray:
         """The planes ``seat`` observes in ``state`` (a fresh array)."""
-        self._g.fill(0.0)
-        self._sp.fill(0.0)
-        self._filler.fill(self._g_views, self._sp_views, state, seat)
-        out = self._out
-        out[: self._spatial_start] = self._static
-        spatial = out[self._spatial_start : self._global_start]
-        spatial.fill(0.0)
-        spatial[:, self._ys, self._xs] = self._sp_grid
-        out[self._global_start :] = self._g[:, None, None]
-        np.minimum(out, self._high, out=out)
-        return out.copy()
+        vector = self._vector
+        vector.fill(0.0)
+        self._filler.fill(vector, state, seat)
+        np.minimum(vector, self._vector_high, out=vector)  # guard: never leave the space
+        out = np.empty((len(self.channels), self.height, self.width), dtype=np.float32)
+        out[: self._global_start] = self._static
+        out.reshape(-1)[self._spatial_cells] = vector[self._global_size :]
+        out[self._global_start :] = vector[: self._global_size, None, None]  # constant planes
+        return out
 
     def channel(self, obs: np.ndarray, name: str) -> np.ndarray:
         """The planes of piece or channel ``name`` in an observation."""
