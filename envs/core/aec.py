@@ -492,8 +492,9 @@ class AssertOutOfBoundsWrapper(_DirectAttributes, wrappers.AssertOutOfBoundsWrap
         raw = self._raw
         agent = raw.agent_selection
         if not (raw.terminations[agent] or raw.truncations[agent]):
-            raw._action_id(action)
-        super().step(action)
+            raw._action_id(action)  # the check of the parent's assert, with a clear error
+        # A dead agent's action goes on to the raw env, which accepts only None.
+        wrappers.BaseWrapper.step(self, action)
 
 
 class OrderEnforcingWrapper(_DirectAttributes, wrappers.OrderEnforcingWrapper):

@@ -19,13 +19,18 @@ def points(rules, state, player: int) -> dict[str, int]:
     return {
         "objectives": state.objective_points[player],
         "cards_in_hand": len(state.hands[player]),
-        "hunting_tokens": sum(v for v, o in zip(state.hunt_value, state.hunt_owner,
-                                                strict=True) if o == player),
-        "strait_tokens": sum(v for v, o in zip(state.strait_value, state.strait_owner,
-                                               strict=True) if o == player),
+        "hunting_tokens": _held(state.hunt_value, state.hunt_owner, player),
+        "strait_tokens": _held(state.strait_value, state.strait_owner, player),
         "tiles": tiles,
         "column_bonus": columns_bonus,
     }
+
+
+def _held(values: list[int], owners: list[int], player: int) -> int:
+    """Total value of the tokens a player holds."""
+    if player not in owners:
+        return 0
+    return sum(v for v, o in zip(values, owners, strict=True) if o == player)
 
 
 def total(rules, state, player: int) -> int:
