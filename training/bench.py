@@ -111,20 +111,20 @@ def bench_peer(name: str, seconds: float, repeats: int) -> dict[str, Any]:
 # MaskablePPO ------------------------------------------------------------------------------------
 
 def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = "config",
-              n_envs: int = 4, seed: int = 0, torch_threads: int = 1) -> dict[str, Any]:
+              n_envs: int = 4, seed: int = 0, torch_threads: int = 2) -> dict[str, Any]:
     """Env steps per second of ``MaskablePPO.learn`` (after a warm-up of one rollout).
 
-    One torch thread by default: with networks this small, a second thread only adds
-    synchronisation (and competes with the envs for the second core)."""
-    import torch
+    Torch runs one thread while collecting rollouts and ``torch_threads`` while updating,
+    as ``primeval train`` does (:mod:`primeval.training.threads`)."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from primeval.training.config import load_config
+    from primeval.training.threads import phase_threads_callback
     from primeval.wrappers.single_agent import SingleAgentEnv
 
     config = load_config(resources.files("primeval.configs").joinpath(game, "default.yaml"))
-    torch.set_num_threads(torch_threads)
+    threads = phase_threads_callback(update_threads=torch_threads)
 
     def make(rank: int):
         def init() -> SingleAgentEnv:
@@ -147,16 +147,16 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
         raise ValueError(f"hparams must be 'config' or 'sb3', got {hparams!r}")
     model = MaskablePPO("MlpPolicy", vec, seed=seed, verbose=0, device="cpu", **kwargs)
     rollout = model.n_steps * n_envs
-    model.learn(rollout)  # warm-up: the first rollout and update
+    model.learn(rollout, callback=threads)  # warm-up: the first rollout and update
     total = max(steps, rollout)
     start = time.perf_counter()
-    model.learn(total, reset_num_timesteps=False)
+    model.learn(total, reset_num_timesteps=False, callback=threads)
     elapsed = time.perf_counter() - start
     vec.close()
     return {"game": game, "players": players, "encoder": encoder, "n_envs": n_envs,
             "hparams": hparams, "n_steps": model.n_steps, "batch_size": model.batch_size,
             "n_epochs": model.n_epochs, "net_arch": "SB3 default (64, 64)",
-            "torch_threads": torch.get_num_threads(), "env_steps": total,
+            "torch_threads": {"rollout": 1, "update": torch_threads}, "env_steps": total,
             "env_steps_per_second": total / elapsed}
 
 
@@ -296,7 +296,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ppo-steps", type=int, default=32768)
     parser.add_argument("--ppo-hparams", choices=["config", "sb3", "both"], default="config",
                         help="PPO settings: configs/GAME/default.yaml's, SB3's defaults, or both")
-    parser.add_argument("--torch-threads", type=int, default=1)
+    parser.add_argument("--torch-threads", type=int, default=2,
+                        help="torch threads during PPO updates (rollouts use one)")
     parser.add_argument("--memory", action="store_true", help="also memory per env")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
 

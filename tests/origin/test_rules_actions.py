@@ -17,8 +17,19 @@ pawn on the board.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from primeval.envs.origin.config import OriginConfig
+from primeval.envs.origin.rules.common import (
+    evolve_options,
+    evolve_targets,
+    migrate_options,
+    migrate_sources,
+    swap_options,
+    swap_sources,
+)
+from primeval.envs.origin.rules.engine import OriginRules
 from primeval.envs.origin.state import EMPTY, NEUTRAL
 from tests.origin.builders import (
     act,
@@ -399,3 +410,25 @@ def test_the_turn_ends_by_itself_after_the_action_when_nothing_else_can_be_done(
     state = act(rules, state, "evolve_pawn", min(options(rules, state, "evolve_pawn")))
     assert state.pending == {"kind": "turn", "player": 1}
     assert len(state.territories_of(0)) == 1
+
+
+def test_first_choices_match_the_full_options():
+    """The turn menu's first choices (found early-exit) are the keys of the full options."""
+    checked = 0
+    for players in (2, 3, 4):
+        rules = OriginRules(OriginConfig(num_players=players))
+        rng = np.random.default_rng(players)
+        for _game in range(3):
+            state = rules.initial_state(rng)
+            mask = rules.legal_mask(state)
+            while not rules.is_terminal(state):
+                for p in range(players):
+                    assert evolve_targets(rules, state, p) == list(evolve_options(rules, state, p))
+                    assert migrate_sources(rules, state, p) == list(
+                        migrate_options(rules, state, p))
+                    assert swap_sources(rules, state, p) == list(swap_options(rules, state, p))
+                    checked += 1
+                legal = np.flatnonzero(mask)
+                state, mask = rules.transition(state, int(legal[rng.integers(legal.size)]), rng,
+                                               mask)
+    assert checked > 1000

@@ -71,9 +71,14 @@ def add_turn_card(state: OriginState, card: int) -> None:
 
 
 def move_range(rules, state: OriginState, player: int, territory: int) -> int:
-    """Migrate/Swap range: the pawn's height plus range bonuses and Leadership."""
+    """Migrate/Swap range: the pawn's height plus :func:`range_bonus`."""
     h, _, _ = traits(rules, state.pawn[territory])
-    return (h + bonus(rules, state, player, "range_bonus", "amount")
+    return h + range_bonus(rules, state, player)
+
+
+def range_bonus(rules, state: OriginState, player: int) -> int:
+    """Migrate/Swap range beyond the pawn's height: range bonuses and Leadership."""
+    return (bonus(rules, state, player, "range_bonus", "amount")
             + bonus(rules, state, player, "leadership", "height"))
 
 
@@ -116,18 +121,13 @@ def evolve_options(rules, state: OriginState, player: int, only: int | None = No
                    ) -> dict[int, list[int]]:
     """Empty territory -> pawn types that may evolve there (reserve, village, reference);
     ``only``: just that territory."""
-    if state.villages[player] <= 0:
+    setup = _evolve_setup(rules, state, player)
+    if setup is None:
         return {}
-    types = [p for p, n in enumerate(state.reserve) if n > 0]
-    if not types:
-        return {}
-    world = rules.data.world
-    near = world.near(evolve_distance(rules, state, player))
-    compatible_with = compatible_types(rules.data.components.pawn_types,
-                                       evolve_changes(rules, state, player))
+    types, near, compatible_with = setup
     owner, pawn = state.owner, state.pawn
     options: dict[int, list[int]] = {}
-    for target in range(world.size) if only is None else (only,):
+    for target in range(len(owner)) if only is None else (only,):
         if owner[target] != EMPTY:
             continue
         allowed: set[int] = set()
@@ -140,15 +140,44 @@ def evolve_options(rules, state: OriginState, player: int, only: int | None = No
     return options
 
 
+def evolve_targets(rules, state: OriginState, player: int) -> list[int]:
+    """Evolve's first choices, ``list(evolve_options(...))``, found without listing every
+    pawn type of every territory."""
+    setup = _evolve_setup(rules, state, player)
+    if setup is None:
+        return []
+    types, near, compatible_with = setup
+    available = set(types)
+    owner, pawn = state.owner, state.pawn
+    return [target for target, o in enumerate(owner) if o == EMPTY
+            and any(owner[ref] != EMPTY and not available.isdisjoint(compatible_with[pawn[ref]])
+                    for ref in near[target])]
+
+
+def _evolve_setup(rules, state: OriginState, player: int):
+    """(reserve pawn types, territories within reach, compatible types per reference type),
+    or None when the player cannot evolve (no village or no pawn left)."""
+    if state.villages[player] <= 0:
+        return None
+    types = [p for p, n in enumerate(state.reserve) if n > 0]
+    if not types:
+        return None
+    near = rules.data.world.near(evolve_distance(rules, state, player))
+    compatible_with = compatible_types(rules.data.components.pawn_types,
+                                       evolve_changes(rules, state, player))
+    return types, near, compatible_with
+
+
 def migrate_options(rules, state: OriginState, player: int, only: int | None = None
                     ) -> dict[int, list[int]]:
     """Own territory -> empty territories within the pawn's range. ``only``: just from
     that territory."""
     dist = distances(rules, state, player)
+    extra_range = range_bonus(rules, state, player)
     empty = [t for t, o in enumerate(state.owner) if o == EMPTY]
     options = {}
     for src in state.territories_of(player) if only is None else (only,):
-        r = move_range(rules, state, player, src)
+        r = traits(rules, state.pawn[src])[0] + extra_range
         row = dist[src]
         dests = [t for t in empty if row[t] <= r]
         if dests:
@@ -156,17 +185,32 @@ def migrate_options(rules, state: OriginState, player: int, only: int | None = N
     return options
 
 
+def migrate_sources(rules, state: OriginState, player: int) -> list[int]:
+    """Migrate's first choices, ``list(migrate_options(...))``, each found at its first
+    destination."""
+    dist = distances(rules, state, player)
+    extra_range = range_bonus(rules, state, player)
+    empty = [t for t, o in enumerate(state.owner) if o == EMPTY]
+    sources = []
+    for src in state.territories_of(player):
+        r, row = traits(rules, state.pawn[src])[0] + extra_range, dist[src]
+        if any(row[t] <= r for t in empty):
+            sources.append(src)
+    return sources
+
+
 def swap_options(rules, state: OriginState, player: int, only: int | None = None
                  ) -> dict[int, list[int]]:
     """Own territory -> territories of other players' strictly thinner pawns in range.
     ``only``: just from that territory."""
     dist = distances(rules, state, player)
+    extra_range = range_bonus(rules, state, player)
     equal_ok = has_effect(rules, state, player, "swap_equal_width")
     extra_width = bonus(rules, state, player, "leadership", "width")
     others = [t for t, o in enumerate(state.owner) if o not in (EMPTY, NEUTRAL, player)]
     options = {}
     for src in state.territories_of(player) if only is None else (only,):
-        r = move_range(rules, state, player, src)
+        r = traits(rules, state.pawn[src])[0] + extra_range
         width = traits(rules, state.pawn[src])[1] + extra_width
         row = dist[src]
         dests = []
@@ -179,6 +223,11 @@ def swap_options(rules, state: OriginState, player: int, only: int | None = None
         if dests:
             options[src] = dests
     return options
+
+
+def swap_sources(rules, state: OriginState, player: int) -> list[int]:
+    """Swap's first choices (the other players' pawns are few: the full options are cheap)."""
+    return list(swap_options(rules, state, player))
 
 
 # Tiles -----------------------------------------------------------------------------------------

@@ -6,8 +6,11 @@ from __future__ import annotations
 from primeval.envs.origin.rules.common import (
     check_end,
     evolve_options,
+    evolve_targets,
     migrate_options,
+    migrate_sources,
     swap_options,
+    swap_sources,
 )
 from primeval.envs.origin.rules.registry import decision, step
 from primeval.envs.origin.state import EMPTY
@@ -35,6 +38,18 @@ def action_options(rules, state, player: int) -> dict[str, dict[int, list[int]]]
     return found
 
 
+def action_firsts(rules, state, player: int) -> dict[str, list[int]]:
+    """Per open action type with a choice, its first choices (the keys of
+    :func:`action_options`, found without listing every second choice)."""
+    found = {}
+    for action in actions_open(state):
+        fn = {"evolve": evolve_targets, "migrate": migrate_sources, "swap": swap_sources}[action]
+        firsts = fn(rules, state, player)
+        if firsts:
+            found[action] = firsts
+    return found
+
+
 @step("begin_turn")
 def begin_turn(rules, state, frame, rng) -> None:
     state.stack.pop()
@@ -55,11 +70,11 @@ class Turn:
         from primeval.envs.origin.rules.cards import playable_cards
 
         player = frame["player"]
-        options = action_options(rules, state, player)
+        options = action_firsts(rules, state, player)
         first = {"evolve": "evolve_at", "migrate": "migrate_from", "swap": "swap_from"}
-        for action, opts in options.items():
+        for action, firsts in options.items():
             view = rules.layout.segment_view(mask, first[action])
-            view[list(opts)] = True
+            view[firsts] = True
         for card in playable_cards(rules, state, player):
             rules.layout.allow(mask, "play_card", card)
         if state.turn_state.get("action_taken") or not options:

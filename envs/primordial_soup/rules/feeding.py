@@ -9,6 +9,7 @@ when it is there. Without any meal the amoeba starves (+1 DP), unless Struggle s
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from primeval.envs.primordial_soup.actions import MEAL_INDEX, MEALS
@@ -65,6 +66,14 @@ def _shortfalls(num_players: int, substitution: bool) -> tuple[tuple[tuple, int]
 SHORTFALLS = {(n, sub): _shortfalls(n, sub) for n in (3, 4) for sub in (False, True)}
 
 
+@functools.cache
+def _on_space(num_players: int, substitution: bool, here: tuple[int, int, int]
+              ) -> tuple[tuple[tuple, int], ...]:
+    """The :data:`SHORTFALLS` entries whose meal lies on a space holding ``here``."""
+    return tuple((meal, shortfall) for meal, shortfall in SHORTFALLS[num_players, substitution]
+                 if _fits(meal, here))
+
+
 def meal_options(rules, state, player: int, space: int) -> dict[tuple, tuple[bool, bool]]:
     """Legal meals with, for each, (possible without Parasitism, possible with Parasitism)."""
     ps = state.players[player]
@@ -77,8 +86,8 @@ def meal_options(rules, state, player: int, space: int) -> dict[tuple, tuple[boo
                  and standard_meal_possible(state, player, space))
     )
     options = {}
-    for meal, shortfall in SHORTFALLS[state.num_players, ps.has("substitution")]:
-        if shortfall > frugal + 1 or not _fits(meal, here):
+    for meal, shortfall in _on_space(state.num_players, ps.has("substitution"), here):
+        if shortfall > frugal + 1:
             continue
         without = shortfall <= frugal
         with_host = parasite and 1 <= shortfall <= frugal + 1
