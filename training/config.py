@@ -105,6 +105,8 @@ class TrainConfig:
             (own score minus the opponents' mean); 0 trains on the final rank alone.
         checkpoint_every: Steps between checkpoints, each taken at the next rollout boundary
             (``--resume`` continues from the last).
+        torch_threads: Torch threads for the PPO updates; rollouts use one
+            (:mod:`primeval.training.threads`).
         opponents, self_play, eval, network, ppo: See the sub-configs.
     """
 

@@ -249,6 +249,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     from primeval.training.policy import CheckpointError
+    from primeval.training.threads import phase_threads_callback
 
     run_dir = Path(run_dir)
     torch.set_num_threads(config.torch_threads)
@@ -293,7 +294,8 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     t0 = time.perf_counter()
     if remaining > 0:
         with _stop_on_sigint(callback):
-            model.learn(total_timesteps=remaining, callback=callback,
+            model.learn(total_timesteps=remaining,
+                        callback=[callback, phase_threads_callback(config.torch_threads)],
                         reset_num_timesteps=not resume, progress_bar=progress,
                         tb_log_name="ppo")
     if callback.stop_requested and model.num_timesteps < config.total_steps:
