@@ -149,9 +149,12 @@ def evolve_targets(rules, state: OriginState, player: int) -> list[int]:
     types, near, compatible_with = setup
     available = set(types)
     owner, pawn = state.owner, state.pawn
-    return [target for target, o in enumerate(owner) if o == EMPTY
-            and any(owner[ref] != EMPTY and not available.isdisjoint(compatible_with[pawn[ref]])
-                    for ref in near[target])]
+    # From the reference side: the pawns some available type is compatible with, then the
+    # empty territories within reach of one of them (reach is symmetric).
+    references = [ref for ref, o in enumerate(owner)
+                  if o != EMPTY and not available.isdisjoint(compatible_with[pawn[ref]])]
+    reached = {target for ref in references for target in near[ref]}
+    return [target for target in sorted(reached) if owner[target] == EMPTY]
 
 
 def _evolve_setup(rules, state: OriginState, player: int):
@@ -207,19 +210,14 @@ def swap_options(rules, state: OriginState, player: int, only: int | None = None
     extra_range = range_bonus(rules, state, player)
     equal_ok = has_effect(rules, state, player, "swap_equal_width")
     extra_width = bonus(rules, state, player, "leadership", "width")
-    others = [t for t, o in enumerate(state.owner) if o not in (EMPTY, NEUTRAL, player)]
+    others = [(t, traits(rules, state.pawn[t])[1]) for t, o in enumerate(state.owner)
+              if o not in (EMPTY, NEUTRAL, player)]  # (territory, pawn width)
     options = {}
     for src in state.territories_of(player) if only is None else (only,):
-        r = traits(rules, state.pawn[src])[0] + extra_range
-        width = traits(rules, state.pawn[src])[1] + extra_width
-        row = dist[src]
-        dests = []
-        for t in others:
-            if row[t] > r:
-                continue
-            other = traits(rules, state.pawn[t])[1]
-            if other < width or (equal_ok and other == width):
-                dests.append(t)
+        height, width, _ = traits(rules, state.pawn[src])
+        r, width, row = height + extra_range, width + extra_width, dist[src]
+        dests = [t for t, other in others
+                 if row[t] <= r and (other < width or (equal_ok and other == width))]
         if dests:
             options[src] = dests
     return options
