@@ -320,14 +320,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             g["game"]: {p["env"]: g["steps_per_second"] / p["steps_per_second"]
                         for p in report["peers"]}
             for g in report["games"]}
+    if args.memory:  # before --ppo, so that the process does not hold torch yet
+        report["memory"] = [bench_memory(g, args.players or DEFAULT_PLAYERS[g], args.encoder)
+                            for g in games]
     if args.ppo:
         hparams = ["config", "sb3"] if args.ppo_hparams == "both" else [args.ppo_hparams]
         report["ppo"] = [bench_ppo(g, args.players or DEFAULT_PLAYERS[g], args.encoder,
                                    args.ppo_steps, h, torch_threads=args.torch_threads)
                          for g in games for h in hparams]
-    if args.memory:
-        report["memory"] = [bench_memory(g, args.players or DEFAULT_PLAYERS[g], args.encoder)
-                            for g in games]
     report["targets"] = targets(report)
     print(json.dumps(report, indent=2) if args.json else format_report(report))
     return report
