@@ -1,4 +1,9 @@
-"""Seeded random games with Origin's invariants checked after every step."""
+"""Seeded random games with Origin's invariants checked after every step.
+
+``make test`` plays 2,010 Origin games here: 470 per player count at rules level and 200 per
+player count through ``env()`` (the issue asks for a few thousand per game in all; the
+20,000-game runs are ``primeval fuzz``'s).
+"""
 
 from __future__ import annotations
 
@@ -12,13 +17,13 @@ from tests.origin.invariants import play_random_game
 
 @pytest.mark.slow
 @pytest.mark.parametrize("num_players", [2, 3, 4])
-def test_300_random_games_keep_invariants(num_players):
-    """300 seeded games per player count: 48 cards, 30 tiles, 36/27 pawns, villages and
+def test_470_random_games_keep_invariants(num_players):
+    """470 seeded games per player count: 48 cards, 30 tiles, 36/27 pawns, villages and
     tokens conserved; every pawn but the neutral one has a village; banked points never
     decrease; the end is followed by one final turn each; always a legal action; apply
     never mutates its input (checked on the first 40 games)."""
     rules = OriginRules(num_players=num_players)
-    for seed in range(300):
+    for seed in range(470):
         state, _ = play_random_game(rules, seed, check_every_step=seed < 40)
         assert rules.is_terminal(state) and state.end_triggered
 
