@@ -37,21 +37,9 @@ from primeval.envs.origin.gamedata import OriginDataError, load_origin_data
 from primeval.envs.registration import make
 from primeval.training import cli
 from primeval.training.config import ConfigError, load_config, save_config
+from tests.random_play import advance
 
 GAMES = {"primordial_soup": primordial_soup_v0, "origin": origin_v0}
-
-
-def advance(env, steps: int, seed: int = 0) -> None:
-    """``steps`` random legal actions (``None`` for finished agents)."""
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        if not env.agents:
-            return
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            env.step(None)
-        else:
-            env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
 
 
 def mid_game(game: str, seed: int = 1, steps: int = 40, wrapped: bool = False):

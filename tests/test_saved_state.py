@@ -11,20 +11,10 @@ import pytest
 
 from primeval.envs import origin_v0, primordial_soup_v0
 from primeval.envs.core.saved_state import StateError
+from tests.random_play import advance
 
 CASES = [(primordial_soup_v0, 3), (primordial_soup_v0, 4), (origin_v0, 2), (origin_v0, 3),
          (origin_v0, 4)]
-
-
-def advance(env, steps: int, rng) -> None:
-    for _ in range(steps):
-        if not env.agents:
-            return
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            env.step(None)
-        else:
-            env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
 
 
 def same_future(a, b, rng, steps: int = 2000) -> None:

@@ -29,24 +29,25 @@ def actions_open(state) -> tuple[str, ...]:
 
 def action_options(rules, state, player: int) -> dict[str, dict[int, list[int]]]:
     """Per open action type, the first choice -> second choices that complete it."""
-    found = {}
-    for action in actions_open(state):
-        fn = {"evolve": evolve_options, "migrate": migrate_options, "swap": swap_options}[action]
-        opts = fn(rules, state, player)
-        if opts:
-            found[action] = opts
-    return found
+    return _per_open_action(_OPTIONS, rules, state, player)
 
 
 def action_firsts(rules, state, player: int) -> dict[str, list[int]]:
     """Per open action type with a choice, its first choices (the keys of
     :func:`action_options`, found without listing every second choice)."""
+    return _per_open_action(_FIRSTS, rules, state, player)
+
+
+_OPTIONS = {"evolve": evolve_options, "migrate": migrate_options, "swap": swap_options}
+_FIRSTS = {"evolve": evolve_targets, "migrate": migrate_sources, "swap": swap_sources}
+
+
+def _per_open_action(functions, rules, state, player: int) -> dict:
     found = {}
     for action in actions_open(state):
-        fn = {"evolve": evolve_targets, "migrate": migrate_sources, "swap": swap_sources}[action]
-        firsts = fn(rules, state, player)
-        if firsts:
-            found[action] = firsts
+        result = functions[action](rules, state, player)
+        if result:
+            found[action] = result
     return found
 
 
