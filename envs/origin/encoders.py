@@ -569,6 +569,7 @@ class _Filler:
         strait_count, strait_value = straits_held
 
         card_colour = self._card_colour
+        points = scoring.all_points(self.rules, state)  # the single source of points
         for k in range(n):
             p = (seat + k) % n
             row = self._seat_rows[k]
@@ -585,9 +586,7 @@ class _Filler:
             hand_size = [0] * len(CARD_COLOURS)
             for c in state.hands[p]:
                 hand_size[card_colour[c]] += 1
-            # Points (scoring.points is the single source of truth)
-            pts = scoring.points(self.rules, state, p)
-            by_source = [pts.get(source, 0) for source in POINT_SOURCES]
+            by_source = [points[p].get(source, 0) for source in POINT_SOURCES]
             # In the order of _PLAYER_VALUES
             values += [state.villages[p], hunt_count[p], hunt_value[p], strait_count[p],
                        strait_value[p], state.objective_points[p], sum(by_source)]

@@ -88,8 +88,8 @@ class OriginRules(FrameRules):
     def scores(self, state: OriginState) -> list[float]:
         """Final points; with ``score_tiebreak`` plus cards in hand / 100 (the tie-break)."""
         result = []
-        for p in range(self.num_players):
-            points = float(scoring.total(self, state, p))
+        for p, by_source in enumerate(scoring.all_points(self, state)):
+            points = float(sum(by_source.values()))
             if self.config.score_tiebreak:
                 points += len(state.hands[p]) / 100.0
             result.append(points)

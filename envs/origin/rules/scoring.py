@@ -7,6 +7,21 @@ from primeval.envs.origin.rules.registry import step
 
 def points(rules, state, player: int) -> dict[str, int]:
     """A player's points by source."""
+    return _points(rules, state, player,
+                   hunting=_held(state.hunt_value, state.hunt_owner, player),
+                   straits=_held(state.strait_value, state.strait_owner, player))
+
+
+def all_points(rules, state) -> list[dict[str, int]]:
+    """Every player's :func:`points`, in seat order (one pass over the tokens)."""
+    hunting = _held_by_seat(state.hunt_value, state.hunt_owner, state.num_players)
+    straits = _held_by_seat(state.strait_value, state.strait_owner, state.num_players)
+    return [_points(rules, state, p, hunting=hunting[p], straits=straits[p])
+            for p in range(state.num_players)]
+
+
+def _points(rules, state, player: int, hunting: int, straits: int) -> dict[str, int]:
+    """Points by source, given the value of the hunting and strait tokens held."""
     comps = rules.data.components
     cards = rules.data.cards
     tiles = sum(comps.tile_points[level] for col in state.columns[player] for level in col)
@@ -19,8 +34,8 @@ def points(rules, state, player: int) -> dict[str, int]:
     return {
         "objectives": state.objective_points[player],
         "cards_in_hand": len(state.hands[player]),
-        "hunting_tokens": _held(state.hunt_value, state.hunt_owner, player),
-        "strait_tokens": _held(state.strait_value, state.strait_owner, player),
+        "hunting_tokens": hunting,
+        "strait_tokens": straits,
         "tiles": tiles,
         "column_bonus": columns_bonus,
     }
@@ -31,6 +46,15 @@ def _held(values: list[int], owners: list[int], player: int) -> int:
     if player not in owners:
         return 0
     return sum(v for v, o in zip(values, owners, strict=True) if o == player)
+
+
+def _held_by_seat(values: list[int], owners: list[int], num_players: int) -> list[int]:
+    """Total value of the tokens each seat holds."""
+    held = [0] * num_players
+    for value, owner in zip(values, owners, strict=True):
+        if owner >= 0:
+            held[owner] += value
+    return held
 
 
 def total(rules, state, player: int) -> int:
