@@ -20,15 +20,15 @@ def test_fuzz_reports_a_broken_invariant(monkeypatch):
     """A rule that loses a cube is caught at the step it happens, with the state text."""
     from primeval.envs.primordial_soup.rules import engine
 
-    original = engine.PrimordialSoupRules.apply
+    original = engine.PrimordialSoupRules.transition  # what the env calls (apply + mask)
 
-    def leaky(self, state, action, rng):
-        new = original(self, state, action, rng)
+    def leaky(self, state, action, rng, mask=None):
+        new, new_mask = original(self, state, action, rng, mask)
         if new.round >= 2:
             new.supply[0] -= 1
-        return new
+        return new, new_mask
 
-    monkeypatch.setattr(engine.PrimordialSoupRules, "apply", leaky)
+    monkeypatch.setattr(engine.PrimordialSoupRules, "transition", leaky)
     with pytest.raises(InvariantViolation) as err:
         fuzz("primordial_soup", 3, games=2, seed=0)
     text = str(err.value)
