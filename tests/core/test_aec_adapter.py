@@ -223,6 +223,22 @@ def test_mask_is_zero_for_agents_not_to_act() -> None:
             assert not mask.any()
 
 
+def test_action_mask_is_the_observed_mask_without_encoding() -> None:
+    env = nim_env(3)
+    env.reset(seed=0)
+    encoded = []
+    encode = env.obs_encoder.encode
+    env.obs_encoder.encode = lambda state, seat: encoded.append(seat) or encode(state, seat)
+    for _ in range(4):
+        for agent in env.agents:
+            mask = env.action_mask(agent)
+            assert mask.dtype == np.int8
+            assert not encoded  # the mask alone encodes nothing
+            assert mask.tolist() == env.observe(agent)["action_mask"].tolist()
+            encoded.clear()
+        env.step(int(np.flatnonzero(env.action_mask(env.agent_selection))[0]))
+
+
 def test_infos_carry_the_phase_and_an_agent_can_act_twice() -> None:
     env = nim_env(2, min_pile=5, max_pile=5)
     env.reset(seed=0)

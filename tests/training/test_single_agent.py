@@ -82,6 +82,32 @@ def test_opponents_act_only_on_their_turns():
     assert rec.calls and all(s == p and s != seat for s, p in rec.calls)
 
 
+def test_only_opponents_that_read_observations_get_one():
+    """``uses_observation = False`` (random and rule-based agents) spares the encoding: such an
+    opponent gets ``None``; any other gets the encoded observation of its own seat."""
+
+    class Observer(Recorder):
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen = []
+
+        def act(self, observation, action_mask, *, state=None, seat=None):
+            self.seen.append(observation)
+            return super().act(observation, action_mask, state=state, seat=seat)
+
+    class MaskOnly(Observer):
+        uses_observation = False
+
+    for opponent in (MaskOnly(), Observer()):
+        env = SingleAgentEnv(primordial_soup_v0.raw_env(num_players=3), opponents=opponent)
+        play(env, seed=2)
+        assert opponent.seen
+        if isinstance(opponent, MaskOnly):
+            assert all(obs is None for obs in opponent.seen)
+        else:
+            assert all(env.observation_space.contains(obs) for obs in opponent.seen)
+
+
 def test_opponent_pool_is_sampled_per_seat():
     """A list of opponents is a pool: each seat draws one per episode."""
     a, b = Recorder(), Recorder()

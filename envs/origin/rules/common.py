@@ -70,10 +70,12 @@ def add_turn_card(state: OriginState, card: int) -> None:
     state.turn_state["turn_cards"] = (*state.turn_state.get("turn_cards", ()), card)
 
 
-def move_range(rules, state: OriginState, player: int, territory: int) -> int:
-    """Migrate/Swap range: the pawn's height plus :func:`range_bonus`."""
+def move_range(rules, state: OriginState, player: int, territory: int,
+               extra: int | None = None) -> int:
+    """Migrate/Swap range: the pawn's height plus :func:`range_bonus` (``extra``, when the
+    caller has it already)."""
     h, _, _ = traits(rules, state.pawn[territory])
-    return h + range_bonus(rules, state, player)
+    return h + (range_bonus(rules, state, player) if extra is None else extra)
 
 
 def range_bonus(rules, state: OriginState, player: int) -> int:
@@ -180,7 +182,7 @@ def migrate_options(rules, state: OriginState, player: int, only: int | None = N
     empty = [t for t, o in enumerate(state.owner) if o == EMPTY]
     options = {}
     for src in state.territories_of(player) if only is None else (only,):
-        r = traits(rules, state.pawn[src])[0] + extra_range
+        r = move_range(rules, state, player, src, extra_range)
         row = dist[src]
         dests = [t for t in empty if row[t] <= r]
         if dests:
@@ -196,7 +198,7 @@ def migrate_sources(rules, state: OriginState, player: int) -> list[int]:
     empty = [t for t, o in enumerate(state.owner) if o == EMPTY]
     sources = []
     for src in state.territories_of(player):
-        r, row = traits(rules, state.pawn[src])[0] + extra_range, dist[src]
+        r, row = move_range(rules, state, player, src, extra_range), dist[src]
         if any(row[t] <= r for t in empty):
             sources.append(src)
     return sources
@@ -214,8 +216,8 @@ def swap_options(rules, state: OriginState, player: int, only: int | None = None
               if o not in (EMPTY, NEUTRAL, player)]  # (territory, pawn width)
     options = {}
     for src in state.territories_of(player) if only is None else (only,):
-        height, width, _ = traits(rules, state.pawn[src])
-        r, width, row = height + extra_range, width + extra_width, dist[src]
+        r = move_range(rules, state, player, src, extra_range)
+        width, row = traits(rules, state.pawn[src])[1] + extra_width, dist[src]
         dests = [t for t, other in others
                  if row[t] <= r and (other < width or (equal_ok and other == width))]
         if dests:
