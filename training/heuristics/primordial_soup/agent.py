@@ -19,7 +19,7 @@ from primeval.envs.primordial_soup.rules.feeding import meal_options
 from primeval.envs.primordial_soup.rules.movement import move_cost
 from primeval.envs.primordial_soup.state import GameState
 from primeval.training.heuristics.base import RuleBasedAgent
-from primeval.training.heuristics.primordial_soup.evaluation import _Evaluation
+from primeval.training.heuristics.primordial_soup.evaluation import _Evaluation, attack_success
 
 __all__ = ["PrimordialSoupHeuristic"]
 
@@ -254,12 +254,7 @@ class PrimordialSoupHeuristic(_Evaluation, RuleBasedAgent):
                 continue
             q = (player + int(offset)) % n
             other = state.players[q]
-            chance = 1.0
-            if other.bp >= 1:
-                if other.has("escape"):
-                    chance *= 0.4
-                if other.has("defense"):
-                    chance *= 0.5
+            chance = attack_success(other)
             if aggression and other.has("armor"):
                 thr = death_threshold(rules.config, other)
                 chance = 0.8 if other.amoeba_damage[b] + 1 >= thr else 0.1

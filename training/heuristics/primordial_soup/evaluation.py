@@ -37,6 +37,18 @@ _MEAL_TABLE: dict[tuple[int, bool, int], tuple[tuple[int, int, int], ...]] = {
 _FACES = ((0,), (1,), (2,), (3,), (STAY,), None)
 
 
+def attack_success(defender: PlayerState) -> float:
+    """Rough chance that an attack on ``defender``'s amoeba succeeds: Escape and Defense
+    (which cost the defender 1 BP) often foil it."""
+    chance = 1.0
+    if defender.bp >= 1:
+        if defender.has("escape"):
+            chance *= 0.4
+        if defender.has("defense"):
+            chance *= 0.5
+    return chance
+
+
 class _Evaluation:
     """Food and movement values of the Primordial Soup heuristic (a mixin of the agent)."""
 
@@ -114,15 +126,8 @@ class _Evaluation:
             if q == player or other.has("armor"):
                 continue
             for sp in other.amoeba_space:
-                if sp != space:
-                    continue
-                chance = 1.0
-                if other.bp >= 1:
-                    if other.has("escape"):
-                        chance *= 0.4
-                    if other.has("defense"):
-                        chance *= 0.5
-                best = max(best, chance)
+                if sp == space:
+                    best = max(best, attack_success(other))
         return best
 
     def _feed_value(self, state: GameState, rules, player: int, amoeba: int, space: int,
