@@ -188,43 +188,6 @@ def test_always_legal_against_random_players_through_env(num_players):
 # Determinism and the interface ------------------------------------------------------------
 
 
-def _transcript(agent_seed: int, games: int = 2) -> list[int]:
-    env = primordial_soup_v0.raw_env(num_players=4)
-    heuristic = PrimordialSoupHeuristic(env.unwrapped.rules, seed=agent_seed)
-    actions = []
-    for game in range(games):
-        env.reset(seed=game)
-        for agent in env.agent_iter():
-            obs, _r, termination, truncation, _i = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            action = heuristic.act(obs["observation"], obs["action_mask"],
-                                   state=env.unwrapped.game_state,
-                                   seat=int(agent.rsplit("_", 1)[1]))
-            actions.append(action)
-            env.step(action)
-    return actions
-
-
-def test_deterministic_given_a_seed():
-    """Same seed, same games: the same actions; ``seed()`` restarts the generator."""
-    assert _transcript(5) == _transcript(5)
-    agent = PrimordialSoupHeuristic(seed=1)
-    first = [int(agent.rng.integers(1000)) for _ in range(3)]
-    agent.seed(1)
-    assert [int(agent.rng.integers(1000)) for _ in range(3)] == first
-
-
-def test_raises_without_a_state():
-    agent = PrimordialSoupHeuristic()
-    mask = np.ones(LAYOUT.n, dtype=np.int8)
-    with pytest.raises(ValueError, match="state"):
-        agent.act(None, mask, state=None, seat=0)
-    with pytest.raises(ValueError, match="state"):
-        agent.act(None, mask)
-
-
 def test_constructor_arguments():
     """Rules, a config or None (default rules per player count, built lazily); wrong rules
     for the state's player count and other types are rejected."""
