@@ -27,7 +27,11 @@ import numpy as np
 
 from primeval.envs.core.picture import new_canvas, shorten, to_array
 from primeval.envs.primordial_soup.data import GENE_INDEX, GENES
-from primeval.envs.primordial_soup.render import COLOUR_LETTERS, describe_decision
+from primeval.envs.primordial_soup.render import (
+    COLOUR_LETTERS,
+    describe_decision,
+    environment_card_text,
+)
 from primeval.envs.primordial_soup.state import GameState
 
 __all__ = ["HEIGHT", "PLAYER_COLOURS", "WIDTH", "to_rgb_array"]
@@ -248,12 +252,7 @@ def _draw_panel(ax: Any, state: GameState, config: Any) -> None:
 
     x0, y0, x1, y1 = _PANEL
     n = state.num_players
-    deck = config.environment_deck
-    if 0 <= state.environment_card < len(deck):
-        drift, ozone = deck[state.environment_card]
-        env = f"drift {drift}, ozone {ozone}"
-    else:
-        env = "none yet"
+    env = environment_card_text(state, config) or "none yet"
     dice = " ".join(str(d) for d in state.dice) or "-"
     ax.text(x0, y0 + 6, f"Environment: {env}   deck {len(state.environment_deck)} left   "
             f"dice {dice}", fontsize=8.5, va="center")

@@ -200,6 +200,15 @@ def _player_lines(state: GameState) -> list[str]:
     return lines
 
 
+def environment_card_text(state: GameState, config: PrimordialSoupConfig) -> str | None:
+    """``"drift E, ozone 10"`` for the card on the compass; None before the first is turned."""
+    deck = config.environment_deck
+    if 0 <= state.environment_card < len(deck):
+        drift, ozone = deck[state.environment_card]
+        return f"drift {drift}, ozone {ozone}"
+    return None
+
+
 def to_text(state: GameState, config: PrimordialSoupConfig | None = None) -> str:
     """The readable board of ``state``.
 
@@ -214,12 +223,7 @@ def to_text(state: GameState, config: PrimordialSoupConfig | None = None) -> str
     if config is None:
         config = PrimordialSoupConfig(num_players=state.num_players)
     n = state.num_players
-    deck = config.environment_deck
-    if 0 <= state.environment_card < len(deck):
-        drift, ozone = deck[state.environment_card]
-        env = f"drift {drift}, ozone {ozone}"
-    else:
-        env = "none turned yet"
+    env = environment_card_text(state, config) or "none turned yet"
     dice = " ".join(str(d) for d in state.dice) or "-"
     lines = [
         f"Primordial Soup: round {state.round}/{config.max_rounds}, phase {state.phase}",
