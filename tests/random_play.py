@@ -17,3 +17,34 @@ def advance(env, steps: int, rng: np.random.Generator | int = 0) -> None:
             env.step(None)
         else:
             env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+
+
+def play_checked_game(rules, seed: int, *, check, check_step=None,
+                      check_every_step: bool = True):
+    """A seeded random game at rules level, checked as it goes; returns (final state, steps).
+
+    ``check(state)`` runs after setup and after every step, ``check_step(before, after,
+    decision)`` after every step. Always: the player to act has a legal action and is a
+    seat; with ``check_every_step``, ``apply`` leaves its input unchanged.
+    """
+    rng = np.random.default_rng(seed)
+    choice_rng = np.random.default_rng(seed + 10_000)
+    state = rules.initial_state(rng)
+    check(state)
+    steps = 0
+    while not rules.is_terminal(state):
+        mask = rules.legal_mask(state)
+        assert mask.any(), "the acting player has no legal action"
+        assert rules.current_player(state) in range(rules.num_players)
+        action = int(choice_rng.choice(np.flatnonzero(mask)))
+        decision = rules.decision_name(state)
+        before = state.to_dict() if check_every_step else None
+        new = rules.apply(state, action, rng)
+        if check_every_step:
+            assert state.to_dict() == before, "apply mutated its input"
+        check(new)
+        if check_step is not None:
+            check_step(state, new, decision)
+        state = new
+        steps += 1
+    return state, steps

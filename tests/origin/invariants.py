@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from primeval.envs.origin.rules import common
 from primeval.envs.origin.state import EMPTY, NEUTRAL
 from tests.origin.builders import count_cards, count_tiles
+from tests.random_play import play_checked_game
 
 
 def pawn_copies(rules) -> list[int]:
@@ -83,28 +82,18 @@ def check_progress(rules, before, after, decision: str) -> None:
 
 
 def play_random_game(rules, seed: int, check_every_step: bool = True):
-    rng = np.random.default_rng(seed)
-    choice_rng = np.random.default_rng(seed + 10_000)
-    state = rules.initial_state(rng)
-    check_invariants(rules, state)
+    """A seeded random game with every invariant and :func:`check_progress` checked, and
+    exactly one final turn per player after the end trigger."""
     trigger_turn = None
-    steps = 0
-    while not rules.is_terminal(state):
-        mask = rules.legal_mask(state)
-        assert mask.any(), "the acting player has no legal action"
-        assert rules.current_player(state) in range(rules.num_players)
-        action = int(choice_rng.choice(np.flatnonzero(mask)))
-        decision = rules.decision_name(state)
-        before = state.to_dict() if check_every_step else None
-        new = rules.apply(state, action, rng)
-        if check_every_step:
-            assert state.to_dict() == before, "apply mutated its input"
-        check_invariants(rules, new)
-        check_progress(rules, state, new, decision)
-        if new.end_triggered and trigger_turn is None:
-            trigger_turn = state.turn
-        state = new
-        steps += 1
+
+    def check_step(before, after, decision) -> None:
+        nonlocal trigger_turn
+        check_progress(rules, before, after, decision)
+        if after.end_triggered and trigger_turn is None:
+            trigger_turn = before.turn
+
+    state, steps = play_checked_game(rules, seed, check=lambda s: check_invariants(rules, s),
+                                     check_step=check_step, check_every_step=check_every_step)
     assert trigger_turn is not None
     assert state.turn == trigger_turn + rules.num_players, "not one final turn per player"
     assert state.stack == []

@@ -12,6 +12,7 @@ from primeval.envs import primordial_soup_v0
 from primeval.envs.primordial_soup.data import GENES
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
 from primeval.envs.primordial_soup.rules.genes import SUCCESSORS
+from tests.random_play import play_checked_game
 
 
 def check_invariants(rules: PrimordialSoupRules, state) -> None:
@@ -45,23 +46,8 @@ def check_invariants(rules: PrimordialSoupRules, state) -> None:
 
 
 def play_random_game(rules: PrimordialSoupRules, seed: int, check_every_step: bool = True):
-    rng = np.random.default_rng(seed)
-    choice_rng = np.random.default_rng(seed + 10_000)
-    state = rules.initial_state(rng)
-    steps = 0
-    while not rules.is_terminal(state):
-        mask = rules.legal_mask(state)
-        assert mask.any(), "the acting player has no legal action"
-        assert rules.current_player(state) in range(rules.num_players)
-        action = int(choice_rng.choice(np.flatnonzero(mask)))
-        before = state.to_dict() if check_every_step else None
-        new = rules.apply(state, action, rng)
-        if check_every_step:
-            assert state.to_dict() == before, "apply mutated its input"
-        state = new
-        check_invariants(rules, state)
-        steps += 1
-    return state, steps
+    return play_checked_game(rules, seed, check=lambda state: check_invariants(rules, state),
+                             check_every_step=check_every_step)
 
 
 @pytest.mark.slow
