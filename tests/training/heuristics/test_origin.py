@@ -12,7 +12,8 @@ that matter here::
 reward is only its card unless a test puts tiles back.
 
 The win-rate test plays seeded games through ``origin_v0.raw_env``: one heuristic seat
-(rotated) against RandomAgents. :func:`play_games` is also usable as a script::
+(rotated) against RandomAgents (``against_random.play_games``); also usable as a
+script::
 
     python -m tests.training.heuristics.test_origin 200
 """
@@ -20,7 +21,6 @@ The win-rate test plays seeded games through ``origin_v0.raw_env``: one heuristi
 from __future__ import annotations
 
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -32,6 +32,7 @@ from primeval.envs.origin.rules.objectives import holds
 from primeval.training.agents import RandomAgent
 from primeval.training.heuristics import OriginHeuristic
 from tests.origin.builders import cid, give_card, put, run, table, tid
+from tests.training.heuristics.against_random import main, play_games
 
 
 def decide(agent, rules, state) -> int:
@@ -71,56 +72,11 @@ def slot(rules, colour: str, k: int = 0) -> int:
 # Measuring against random play ---------------------------------------------------------------
 
 
-def play_games(num_players: int, games: int, seed: int = 0) -> dict[str, float]:
-    """Play ``games`` games of one heuristic (seat rotated) against RandomAgents.
-
-    Returns the heuristic's win rate (ties shared), its mean score, the other seats' mean
-    score, its decisions per second (time inside ``act`` only) and its fallbacks.
-    """
-    env = origin_v0.raw_env(num_players=num_players)
-    heuristic = OriginHeuristic(env.unwrapped.rules, seed=seed)
-    wins = 0.0
-    own_scores, other_scores = [], []
-    decisions, seconds = 0, 0.0
-    for game in range(games):
-        seat_h = game % num_players
-        randoms = [RandomAgent(seed * 100_003 + game * 10 + s) for s in range(num_players)]
-        env.reset(seed=seed * 100_003 + game)
-        for agent in env.agent_iter():
-            obs, _reward, termination, truncation, _info = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            seat = int(agent.rsplit("_", 1)[1])
-            if seat == seat_h:
-                start = time.perf_counter()
-                action = heuristic.act(obs["observation"], obs["action_mask"],
-                                       state=env.unwrapped.game_state, seat=seat)
-                seconds += time.perf_counter() - start
-                decisions += 1
-            else:
-                action = randoms[seat].act(obs["observation"], obs["action_mask"])
-            env.step(action)
-        scores = env.unwrapped.rules.scores(env.unwrapped.game_state)
-        best = max(scores)
-        if scores[seat_h] == best:
-            wins += 1 / scores.count(best)
-        own_scores.append(scores[seat_h])
-        other_scores.extend(s for i, s in enumerate(scores) if i != seat_h)
-    return {
-        "win_rate": wins / games,
-        "score": float(np.mean(own_scores)),
-        "others_score": float(np.mean(other_scores)),
-        "decisions_per_second": decisions / seconds,
-        "fallbacks": heuristic.fallbacks,
-    }
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(("num_players", "threshold"), [(2, 0.8), (3, 0.67), (4, 0.5)])
 def test_beats_random_players_clearly(num_players, threshold):
     """36 seeded games against random seats: far above chance (50% / 33% / 25%)."""
-    result = play_games(num_players, 36, seed=1)
+    result = play_games(OriginHeuristic, origin_v0, num_players, 36, seed=1)
     assert result["win_rate"] >= threshold, result
     assert result["score"] > result["others_score"] + 15, result
     assert result["fallbacks"] == 0, result
@@ -462,10 +418,4 @@ def test_barter_takes_the_best_card_and_gives_the_worst():
 # Script use -------------------------------------------------------------------------------
 
 if __name__ == "__main__":  # pragma: no cover
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 0
-    for n in (2, 3, 4):
-        r = play_games(n, games, seed=seed)
-        print(f"{n} players, {games} games: heuristic wins {r['win_rate']:.1%} "
-              f"(score {r['score']:.1f} vs {r['others_score']:.1f}), "
-              f"{r['decisions_per_second']:.0f} decisions/s, {r['fallbacks']} fallbacks")
+    main(OriginHeuristic, origin_v0, (2, 3, 4), sys.argv)

@@ -11,7 +11,8 @@ Board layout A (spec section 2.2); ids are row-major, ``##`` is the island::
     y=4 S   15    16   17   18   ..
 
 The win-rate test plays seeded games through ``primordial_soup_v0.raw_env``: one heuristic
-seat (rotated) against RandomAgents. :func:`play_games` is also usable as a script::
+seat (rotated) against RandomAgents (``against_random.play_games``); also usable as a
+script::
 
     python -m tests.training.heuristics.test_primordial_soup 200
 """
@@ -19,7 +20,6 @@ seat (rotated) against RandomAgents. :func:`play_games` is also usable as a scri
 from __future__ import annotations
 
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -33,6 +33,7 @@ from primeval.envs.primordial_soup.rules.common import mutation_points
 from primeval.training.agents import RandomAgent
 from primeval.training.heuristics import PrimordialSoupHeuristic
 from tests.primordial_soup.builders import give_gene, put, run, set_cubes, table
+from tests.training.heuristics.against_random import main, play_games
 
 EMPTY = [0, 0, 0, 0]
 W, N, E, S, STAY = range(5)
@@ -54,53 +55,10 @@ def decide(agent, rules, state) -> tuple[str, object]:
 # Measuring against random play ---------------------------------------------------------------
 
 
-def play_games(num_players: int, games: int, seed: int = 0) -> dict[str, float]:
-    """Play ``games`` games of one heuristic (seat rotated) against RandomAgents.
-
-    Returns the heuristic's win rate, its mean ladder score, the other seats' mean score and
-    the heuristic's decisions per second (time inside ``act`` only).
-    """
-    env = primordial_soup_v0.raw_env(num_players=num_players)
-    heuristic = PrimordialSoupHeuristic(env.unwrapped.rules, seed=seed)
-    wins = 0
-    own_scores, other_scores = [], []
-    decisions, seconds = 0, 0.0
-    for game in range(games):
-        seat_h = game % num_players
-        randoms = [RandomAgent(seed * 100_003 + game * 10 + s) for s in range(num_players)]
-        env.reset(seed=seed * 100_003 + game)
-        for agent in env.agent_iter():
-            obs, _reward, termination, truncation, _info = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            seat = int(agent.rsplit("_", 1)[1])
-            if seat == seat_h:
-                start = time.perf_counter()
-                action = heuristic.act(obs["observation"], obs["action_mask"],
-                                       state=env.unwrapped.game_state, seat=seat)
-                seconds += time.perf_counter() - start
-                decisions += 1
-            else:
-                action = randoms[seat].act(obs["observation"], obs["action_mask"])
-            env.step(action)
-        scores = env.unwrapped.rules.scores(env.unwrapped.game_state)
-        wins += int(np.argmax(scores) == seat_h)
-        own_scores.append(scores[seat_h])
-        other_scores.extend(s for i, s in enumerate(scores) if i != seat_h)
-    return {
-        "win_rate": wins / games,
-        "score": float(np.mean(own_scores)),
-        "others_score": float(np.mean(other_scores)),
-        "decisions_per_second": decisions / seconds,
-        "fallbacks": heuristic.fallbacks,
-    }
-
-
 @pytest.mark.parametrize(("num_players", "threshold"), [(4, 0.5), (3, 0.67)])
 def test_beats_random_players_clearly(num_players, threshold):
     """40 seeded games against random seats: well above chance (25% / 33%)."""
-    result = play_games(num_players, 40, seed=1)
+    result = play_games(PrimordialSoupHeuristic, primordial_soup_v0, num_players, 40, seed=1)
     assert result["win_rate"] >= threshold, result
     assert result["score"] > result["others_score"] + 8, result
     assert result["fallbacks"] == 0, result
@@ -414,9 +372,4 @@ def test_picks_the_farthest_free_start_space():
 # Script use -------------------------------------------------------------------------------
 
 if __name__ == "__main__":  # pragma: no cover
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    for n in (4, 3):
-        r = play_games(n, games, seed=int(sys.argv[2]) if len(sys.argv) > 2 else 0)
-        print(f"{n} players, {games} games: heuristic wins {r['win_rate']:.1%} "
-              f"(score {r['score']:.1f} vs {r['others_score']:.1f}), "
-              f"{r['decisions_per_second']:.0f} decisions/s, {r['fallbacks']} fallbacks")
+    main(PrimordialSoupHeuristic, primordial_soup_v0, (4, 3), sys.argv)
