@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["IllegalActionError", "InvalidActionTypeError"]
+__all__ = ["IllegalActionError", "InvalidActionTypeError", "need"]
 
 
 class IllegalActionError(ValueError):
@@ -18,3 +18,10 @@ class InvalidActionTypeError(IllegalActionError, TypeError):
 
     It is both an :class:`IllegalActionError` and a :class:`TypeError`, so either catches it.
     """
+
+
+def need(condition: bool, what: str) -> None:
+    """Raise ``ValueError(what)`` unless ``condition``: the games' ``check_state`` reads as a
+    list of the conditions a consistent state meets."""
+    if not condition:
+        raise ValueError(what)

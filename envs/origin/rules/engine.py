@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from primeval.envs.core.errors import need
 from primeval.envs.core.frames import FrameRules
 from primeval.envs.origin.actions import build_layout
 from primeval.envs.origin.config import OriginConfig
@@ -101,10 +102,6 @@ class OriginRules(FrameRules):
     def check_state(self, state: OriginState) -> None:
         """Raise ``ValueError`` naming the first inconsistency of a (loaded) state."""
         data, n = self.data, self.num_players
-
-        def need(cond: bool, what: str) -> None:
-            if not cond:
-                raise ValueError(what)
 
         need(state.num_players == n, f"{state.num_players} players, the config has {n}")
         size = data.world.size

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from primeval.envs.core.errors import need
 from primeval.envs.core.frames import FrameRules
 from primeval.envs.primordial_soup.actions import LAYOUT
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
@@ -90,10 +91,6 @@ class PrimordialSoupRules(FrameRules):
     def check_state(self, state: GameState) -> None:
         """Raise ``ValueError`` naming the first inconsistency of a (loaded) state."""
         c, n = self.config, self.num_players
-
-        def need(cond: bool, what: str) -> None:
-            if not cond:
-                raise ValueError(what)
 
         need(state.num_players == n, f"{state.num_players} players, the config has {n}")
         need(len(state.players) == n and len(state.supply) == n, "player lists of wrong length")
