@@ -321,3 +321,22 @@ def test_random_games_keep_the_invariants(num_players, starts_with_trigger):
     for seed in range(12):
         state, _ = play_random_game(rules, seed, check_every_step=seed < 4)
         assert rules.is_terminal(state)
+
+
+def test_all_points_is_every_players_points():
+    """``scoring.all_points`` (one pass over the tokens, used by scores and the encoders)
+    agrees with ``scoring.points`` per player at every state of a few random games."""
+    checked = 0
+    for players in (2, 3, 4):
+        rules = OriginRules(num_players=players)
+        rng = np.random.default_rng(players)
+        state = rules.initial_state(rng)
+        while not rules.is_terminal(state):
+            assert scoring.all_points(rules, state) == [
+                scoring.points(rules, state, p) for p in range(players)]
+            legal = np.flatnonzero(rules.legal_mask(state))
+            state = rules.apply(state, int(legal[rng.integers(legal.size)]), rng)
+            checked += 1
+        held = [scoring.points(rules, state, p)["hunting_tokens"] for p in range(players)]
+        assert sum(held) > 0  # the games did move tokens into hands
+    assert checked > 300
