@@ -114,13 +114,14 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
               n_envs: int = 4, seed: int = 0, torch_threads: int = 2) -> dict[str, Any]:
     """Env steps per second of ``MaskablePPO.learn`` (after a warm-up of one rollout).
 
-    Torch runs one thread while collecting rollouts and ``torch_threads`` while updating,
-    as ``primeval train`` does (:mod:`primeval.training.threads`)."""
+    As ``primeval train`` does (:mod:`primeval.training.torch_runtime`), torch runs one
+    thread while collecting rollouts and ``torch_threads`` while updating, and
+    ``torch.distributions`` skips its argument checks."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from primeval.training.config import load_config
-    from primeval.training.threads import phase_threads_callback
+    from primeval.training.torch_runtime import distribution_checks_off, phase_threads_callback
     from primeval.wrappers.single_agent import SingleAgentEnv
 
     config = load_config(resources.files("primeval.configs").joinpath(game, "default.yaml"))
@@ -147,16 +148,18 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
         raise ValueError(f"hparams must be 'config' or 'sb3', got {hparams!r}")
     model = MaskablePPO("MlpPolicy", vec, seed=seed, verbose=0, device="cpu", **kwargs)
     rollout = model.n_steps * n_envs
-    model.learn(rollout, callback=threads)  # warm-up: the first rollout and update
-    total = max(steps, rollout)
-    start = time.perf_counter()
-    model.learn(total, reset_num_timesteps=False, callback=threads)
-    elapsed = time.perf_counter() - start
+    with distribution_checks_off():
+        model.learn(rollout, callback=threads)  # warm-up: the first rollout and update
+        total = max(steps, rollout)
+        start = time.perf_counter()
+        model.learn(total, reset_num_timesteps=False, callback=threads)
+        elapsed = time.perf_counter() - start
     vec.close()
     return {"game": game, "players": players, "encoder": encoder, "n_envs": n_envs,
             "hparams": hparams, "n_steps": model.n_steps, "batch_size": model.batch_size,
             "n_epochs": model.n_epochs, "net_arch": "SB3 default (64, 64)",
-            "torch_threads": {"rollout": 1, "update": torch_threads}, "env_steps": total,
+            "torch_threads": {"rollout": 1, "update": torch_threads},
+            "distribution_checks": False, "env_steps": total,
             "env_steps_per_second": total / elapsed}
 
 

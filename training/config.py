@@ -106,7 +106,7 @@ class TrainConfig:
         checkpoint_every: Steps between checkpoints, each taken at the next rollout boundary
             (``--resume`` continues from the last).
         torch_threads: Torch threads for the PPO updates; rollouts use one
-            (:mod:`primeval.training.threads`).
+            (:mod:`primeval.training.torch_runtime`).
         opponents, self_play, eval, network, ppo: See the sub-configs.
     """
 

@@ -249,7 +249,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     from primeval.training.policy import CheckpointError
-    from primeval.training.threads import phase_threads_callback
+    from primeval.training.torch_runtime import distribution_checks_off, phase_threads_callback
 
     run_dir = Path(run_dir)
     torch.set_num_threads(config.torch_threads)
@@ -293,7 +293,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     callback = build_callback(config, run_dir, start_wall, progress)
     t0 = time.perf_counter()
     if remaining > 0:
-        with _stop_on_sigint(callback):
+        with _stop_on_sigint(callback), distribution_checks_off():
             model.learn(total_timesteps=remaining,
                         callback=[callback, phase_threads_callback(config.torch_threads)],
                         reset_num_timesteps=not resume, progress_bar=progress,

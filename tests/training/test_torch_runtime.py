@@ -1,0 +1,48 @@
+"""How torch runs during PPO (training/torch_runtime.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from torch.distributions import Categorical, Distribution  # noqa: E402
+
+from primeval.training.torch_runtime import (  # noqa: E402
+    distribution_checks_off,
+    phase_threads_callback,
+)
+
+
+def test_one_thread_for_rollouts_and_more_for_updates():
+    before = torch.get_num_threads()
+    try:
+        callback = phase_threads_callback(update_threads=2)
+        callback.on_rollout_start()
+        assert torch.get_num_threads() == 1
+        callback.on_rollout_end()
+        assert torch.get_num_threads() == 2
+        assert callback._on_step() is True  # never stops training
+    finally:
+        torch.set_num_threads(before)
+
+
+def test_distribution_checks_are_off_inside_the_block_and_restored_after():
+    bad = torch.tensor([[0.5, float("nan")]])
+    assert Distribution._validate_args is True  # torch's default under plain python
+    with pytest.raises(ValueError, match="logits"):
+        Categorical(logits=bad)
+    with distribution_checks_off():
+        assert Categorical(logits=bad).logits.shape == (1, 2)  # not checked
+        good = Categorical(logits=torch.tensor([[0.0, 1.0]]))
+        assert good.log_prob(torch.tensor([1])).item() == pytest.approx(
+            Categorical(logits=torch.tensor([[0.0, 1.0]]), validate_args=True)
+            .log_prob(torch.tensor([1])).item())
+    with pytest.raises(ValueError, match="logits"):
+        Categorical(logits=bad)
+
+
+def test_distribution_checks_come_back_after_an_exception():
+    with pytest.raises(RuntimeError, match="inside"), distribution_checks_off():
+        raise RuntimeError("inside")
+    assert Distribution._validate_args is True
