@@ -31,12 +31,21 @@ files, so an observation never leaves the space; ``encode`` also clips as a guar
   completed objectives, objective points, hand size by colour, points by source) and the
   observer's own hand.
 
-Card pieces are one entry per card (48 with the shipped data), indexed by card index
-(``rules.data.cards[i]``), whatever the colour.
+Card pieces hold one entry per card that can be there: every card (48 with the shipped data)
+for hands and the card taken in a barter; only the cards of one colour for the piles that hold
+no other (14 yellow for ``turn_cards`` and ``discard``, 14 orange for ``permanents``, 20 purple
+for ``objectives_done`` and ``frame_dealt``). The other colours' entries would be zeros in every
+observation. Entries follow card index order (``rules.data.cards[i]``); ``encoder.cards_of(piece)``
+lists the card index of each entry.
 
-``"flat"`` lays out the global pieces, then every territory piece as a ``(T, channels)`` block
-(see :attr:`FlatEncoder.pieces`). ``"graph"`` lays out ``[nodes (T x F) | adjacency (T x T) |
-globals (G)]`` (see :class:`GraphEncoder`).
+``"flat"`` lays out the global pieces, then every territory piece that can change during a game
+as a ``(T, channels)`` block (see :attr:`FlatEncoder.pieces`). It leaves out the map's static
+pieces (``colour``, ``continent``, ``strait_end``): they are the same in every observation of
+an env, so to a network reading one flat vector they are constants that carry no information,
+yet they would be two fifths of its input (966 of 2,452 values with the shipped map).
+``FlatEncoder(rules, include_static=True)`` puts them back. ``"graph"`` keeps them as node
+features, where a graph network needs them, and lays out ``[nodes (T x F) | adjacency (T x T)
+| globals (G)]`` (see :class:`GraphEncoder`).
 """
 
 from __future__ import annotations
@@ -64,6 +73,7 @@ __all__ = [
     "GLOBAL_PIECES",
     "NODE_PIECES",
     "POINT_SOURCES",
+    "CARD_PIECE_COLOURS",
     "FlatEncoder",
     "GraphEncoder",
 ]
@@ -143,10 +153,13 @@ def node_pieces(num_continents: int, num_straits: int) -> tuple[PieceSpec, ...]:
 NODE_PIECES: tuple[PieceSpec, ...] = node_pieces(6, 11)
 
 
-def global_pieces(num_cards: int, num_straits: int, num_slots: int,
+def global_pieces(cards_by_colour: dict[str, int], num_straits: int, num_slots: int,
                   num_pawn_types: int) -> tuple[PieceSpec, ...]:
-    """Global pieces ``(name, shape, description)`` for the data's sizes."""
+    """Global pieces ``(name, shape, description)`` for the data's sizes (``cards_by_colour``:
+    how many cards of each colour in :data:`CARD_COLOURS`)."""
     p = MAX_PLAYERS
+    num_cards = sum(cards_by_colour.values())
+    yellow, orange, purple = (cards_by_colour[c] for c in CARD_COLOURS)
     return (
         # Decision context
         ("phase", len(PHASES), "one-hot of state.phase (PHASES order)"),
@@ -161,7 +174,7 @@ def global_pieces(num_cards: int, num_straits: int, num_slots: int,
         ("frame_distance", 1, "great_hunt: reach / the largest reach"),
         ("frame_keep", 1, "keep_objective: objectives still to keep / objectives kept"),
         ("frame_dealt_count", 1, "keep_objective: cards dealt / objectives dealt"),
-        ("frame_dealt", num_cards, "PRIVATE keep_objective: the dealt objectives"),
+        ("frame_dealt", purple, "PRIVATE keep_objective: the dealt objectives (purple)"),
         ("frame_taken", num_cards, "PRIVATE barter_give: the card taken from the victim"),
         ("victim_hand", num_cards, "PRIVATE barter_take: the victim's hand"),
         # Turn
@@ -170,7 +183,7 @@ def global_pieces(num_cards: int, num_straits: int, num_slots: int,
         ("action_taken", 1, "the turn's action is taken"),
         ("played_colours", len(CARD_COLOURS), "card colours played this turn"),
         ("extra_actions", len(ACTION_TYPES), "extra actions still open / cards granting them"),
-        ("turn_cards", num_cards, "yellow cards whose effect lasts this turn"),
+        ("turn_cards", yellow, "yellow cards whose effect lasts this turn"),
         ("end_triggered", 1, "an end condition has been met"),
         ("final_turns_left", 1, "final-round turns still to play / 4"),
         # Straits and the rewards board
@@ -181,7 +194,7 @@ def global_pieces(num_cards: int, num_straits: int, num_slots: int,
         ("tile_reserve", 1, "face-down tiles left / initial reserve (count only)"),
         ("lost_tiles", 1, "tiles out of the game / all tiles"),
         ("deck_size", len(CARD_COLOURS), "cards left in each deck / its full size"),
-        ("discard", num_cards, "yellow cards played (out of the game)"),
+        ("discard", yellow, "yellow cards played (out of the game)"),
         ("pawn_reserve", num_pawn_types, "pawns of each type in the reserve / 2"),
         # Players (relative seats)
         ("seat_present", p, "1 for relative seats that hold a player"),
@@ -192,8 +205,8 @@ def global_pieces(num_cards: int, num_straits: int, num_slots: int,
         ("hunting_value", p, "hunting token value held / all of it"),
         ("strait_count", p, "strait tokens held / all strait tokens"),
         ("strait_value_held", p, "strait token value held / all of it"),
-        ("permanents", (p, num_cards), "orange cards in play"),
-        ("objectives_done", (p, num_cards), "objectives completed"),
+        ("permanents", (p, orange), "orange cards in play"),
+        ("objectives_done", (p, purple), "objectives (purple cards) completed"),
         ("objective_points", p, "objective points / the most possible"),
         ("hand_size", (p, len(CARD_COLOURS)), "cards in hand by colour / deck size"),
         ("points", (p, len(POINT_SOURCES)), "current points by source / source maximum"),
@@ -202,8 +215,15 @@ def global_pieces(num_cards: int, num_straits: int, num_slots: int,
     )
 
 
-#: Global pieces of the shipped data (48 cards, 11 straits, 15 tile slots, 27 pawn types).
-GLOBAL_PIECES: tuple[PieceSpec, ...] = global_pieces(48, 11, 15, 27)
+#: Global pieces of the shipped data (14 yellow, 14 orange and 20 purple cards, 11 straits,
+#: 15 tile slots, 27 pawn types).
+GLOBAL_PIECES: tuple[PieceSpec, ...] = global_pieces(
+    {"yellow": 14, "orange": 14, "purple": 20}, 11, 15, 27)
+#: The colour of the cards in each single-colour card piece.
+CARD_PIECE_COLOURS: dict[str, str] = {
+    "frame_dealt": "purple", "turn_cards": "yellow", "discard": "yellow",
+    "permanents": "orange", "objectives_done": "purple",
+}
 
 
 #: Global pieces with one row per relative seat (the "Players" part of :data:`GLOBAL_PIECES`).
@@ -249,8 +269,9 @@ class _Filler:
         self.num_straits = s = len(world.straits)
         self.num_cards = len(cards)
         self.node_specs = node_pieces(len(world.continents), s)
-        self.global_specs = global_pieces(len(cards), s, len(comps.slot_colours),
-                                          len(comps.pawn_types))
+        self.global_specs = global_pieces(
+            {colour: sum(c.colour == colour for c in cards) for colour in CARD_COLOURS},
+            s, len(comps.slot_colours), len(comps.pawn_types))
         self.global_features = FeatureBuilder(self.global_specs)
         self.node_channels: dict[str, slice] = {}
         start = 0
@@ -286,6 +307,14 @@ class _Filler:
 
         # Cards -----------------------------------------------------------------------------
         self._card_colour = [_CARD_COLOUR_INDEX[c.colour] for c in cards]
+        #: Card index -> its entry in the single-colour card pieces (rank within its colour)
+        self._colour_rank = [sum(d.colour == c.colour for d in cards[:i])
+                             for i, c in enumerate(cards)]
+        #: Piece name -> the card index of each entry (card pieces only)
+        self.card_entries = {name: [i for i, c in enumerate(cards) if c.colour == colour]
+                             for name, colour in CARD_PIECE_COLOURS.items()}
+        everything = list(range(len(cards)))
+        self.card_entries.update(frame_taken=everything, victim_hand=everything, hand=everything)
         deck_full = [max(1, sum(c.colour == col for c in cards)) for col in CARD_COLOURS]
         extra = [0, 0, 0]
         for c in cards:
@@ -394,9 +423,11 @@ class _Filler:
                                            rows["pawn_colour"], strict=True)
         ]
 
-        # The template: zeros and the static territory features
+        # The template: zeros and the static territory features (those laid out)
         self.template = np.zeros(size, dtype=np.float32)
         for name in _STATIC_NODE_PIECES:
+            if name not in rows:
+                continue
             values = self.static_nodes[name]
             starts = np.array(rows[name], dtype=np.intp)
             self.template[starts[:, None] + np.arange(values.shape[1])] = values
@@ -436,16 +467,18 @@ class _Filler:
         ones: list[int] = []  # positions of the one-hot entries set to 1
         values: list[int] = []  # raw values, in the order of self._value_at[n]
         self._fill_decision(ones, values, state, seat, n)
-        self._fill_territories(ones, values, state, seat, n)
+        hunting_held = self._fill_territories(ones, values, state, seat, n)
         straits_held = self._fill_straits(ones, values, state, seat, n)
         self._fill_turn_and_board(ones, values, state, seat, n)
-        self._fill_players(ones, values, state, seat, n, straits_held)
-        out[np.array(ones, dtype=np.intp)] = 1.0
-        # Divide the raw values by their denominators and clip them: the guard that keeps the
-        # observation in the space (the template and the one-hots are already 0 or 1).
-        scaled = np.array(values, dtype=np.float32)
+        self._fill_players(ones, values, state, seat, n, hunting_held, straits_held)
+        out[np.fromiter(ones, dtype=np.intp, count=len(ones))] = 1.0
+        # Divide the raw values by their denominators and clip them to [0, 1]: the guard that
+        # keeps the observation in the space (the template and the one-hots are already 0 or
+        # 1). Two ufuncs in place cost less than np.clip on these short arrays.
+        scaled = np.fromiter(values, dtype=np.float32, count=len(values))
         scaled /= self._value_denominator[n]
-        out[self._value_at[n]] = scaled.clip(0.0, 1.0, out=scaled)
+        np.minimum(scaled, 1.0, out=scaled)
+        out[self._value_at[n]] = np.maximum(scaled, 0.0, out=scaled)
 
     def _fill_decision(self, ones, values, state: OriginState, seat: int, n: int) -> None:
         g = self._g
@@ -490,28 +523,37 @@ class _Filler:
         if not mine:
             return
         # Private fields: only for the deciding observer
-        ones += [g["frame_dealt"] + c for c in dealt]
+        rank = self._colour_rank
+        ones += [g["frame_dealt"] + rank[c] for c in dealt]
         taken = frame.get("taken", -1)
         if isinstance(taken, int) and 0 <= taken < self.num_cards:
             ones.append(g["frame_taken"] + taken)
         if kind == "barter_take" and 0 <= victim < n:
             ones += [g["victim_hand"] + c for c in state.hands[victim]]
 
-    def _fill_territories(self, ones, values, state: OriginState, seat: int, n: int) -> None:
+    def _fill_territories(self, ones, values, state: OriginState, seat: int,
+                          n: int) -> tuple[list[int], list[int]]:
+        """Writes the territory features; returns the hunting tokens held and their value by
+        (absolute) seat."""
         rows = self._rows
         ones += [at[o] for at, o in zip(self._owner_at[n, seat], state.owner, strict=True)]
         # Pawn height, width and colour
         for pawn_at, pawn in zip(self._pawn_at, state.pawn, strict=True):
             if pawn >= 0:
                 ones += pawn_at[pawn]
-        # Hunting tokens still on the green territories, and their values
+        # Hunting tokens (one on each green territory): still on the board, or held
         hunt_owner, hunt_value, present = state.hunt_owner, state.hunt_value, rows["hunt_present"]
+        held, held_value = [0] * n, [0] * n
         for terr in self._green:
-            if hunt_owner[terr] == -1:
+            o = hunt_owner[terr]
+            if o == -1:
                 ones.append(present[terr])
                 values.append(hunt_value[terr])
             else:
                 values.append(0)
+                held[o] += 1
+                held_value[o] += hunt_value[terr]
+        return held, held_value
 
     def _fill_straits(self, ones, values, state: OriginState, seat: int,
                       n: int) -> tuple[list[int], list[int]]:
@@ -542,7 +584,8 @@ class _Filler:
         if ts.get("action_taken"):
             ones.append(g["action_taken"])
         ones += [g["played_colours"] + _CARD_COLOUR_INDEX[c] for c in ts.get("played", ())]
-        ones += [g["turn_cards"] + c for c in ts.get("turn_cards", ())]
+        rank = self._colour_rank
+        ones += [g["turn_cards"] + rank[c] for c in ts.get("turn_cards", ())]
         if state.end_triggered:
             ones.append(g["end_triggered"])
         extra = [0] * len(ACTION_TYPES)
@@ -553,29 +596,26 @@ class _Filler:
 
         # The rewards board -----------------------------------------------------------------
         ones += [row + level for row, level in zip(self._slot_rows, state.slots, strict=True)]
-        ones += [g["discard"] + c for c in state.discard]
+        ones += [g["discard"] + rank[c] for c in state.discard]
         values += [sum(state.tile_reserve), state.lost_tiles]
         values += map(len, state.decks)
         values += state.reserve
 
     def _fill_players(self, ones, values, state: OriginState, seat: int, n: int,
+                      hunting_held: tuple[list[int], list[int]],
                       straits_held: tuple[list[int], list[int]]) -> None:
-        # Hunting tokens held and their value, by absolute seat (one pass over the list)
-        hunt_count, hunt_value = [0] * n, [0] * n
-        for o, value in zip(state.hunt_owner, state.hunt_value, strict=True):
-            if o >= 0:
-                hunt_count[o] += 1
-                hunt_value[o] += value
+        hunt_count, hunt_value = hunting_held
         strait_count, strait_value = straits_held
 
-        card_colour = self._card_colour
-        points = scoring.all_points(self.rules, state)  # the single source of points
+        card_colour, rank = self._card_colour, self._colour_rank
+        # The single source of points, given the token values already counted
+        points = scoring.all_points(self.rules, state, hunting=hunt_value, straits=strait_value)
         for k in range(n):
             p = (seat + k) % n
             row = self._seat_rows[k]
             ones.append(row["seat_present"])
-            ones += [row["permanents"] + c for c in state.permanents[p]]
-            ones += [row["objectives_done"] + c for c in state.objectives_done[p]]
+            ones += [row["permanents"] + rank[c] for c in state.permanents[p]]
+            ones += [row["objectives_done"] + rank[c] for c in state.objectives_done[p]]
             # Innovation tiles: columns by top level, tiles by level
             tops, by_level = [0] * MAX_LEVEL, [0] * MAX_LEVEL
             for col in state.columns[p]:
@@ -586,7 +626,7 @@ class _Filler:
             hand_size = [0] * len(CARD_COLOURS)
             for c in state.hands[p]:
                 hand_size[card_colour[c]] += 1
-            by_source = [points[p].get(source, 0) for source in POINT_SOURCES]
+            by_source = [points[p][source] for source in POINT_SOURCES]
             # In the order of _PLAYER_VALUES
             values += [state.villages[p], hunt_count[p], hunt_value[p], strait_count[p],
                        strait_value[p], state.objective_points[p], sum(by_source)]
@@ -597,12 +637,42 @@ class _Filler:
         ones += [self._g["hand"] + c for c in state.hands[seat]]
 
 
-class FlatEncoder:
+class _Encoder:
+    """What both encoders share: a :class:`_Filler` (``self._filler``) writing the features
+    into a copy of its template, and the card index of each card piece's entries."""
+
+    _filler: _Filler
+
+    def encode(self, state: OriginState, seat: int) -> np.ndarray:
+        """The vector ``seat`` observes in ``state`` (a fresh array)."""
+        out = self._filler.template.copy()
+        self._filler.fill(out, state, seat)
+        return out
+
+    def cards_of(self, piece: str) -> list[int]:
+        """The card index (``rules.data.cards[i]``) of each entry of a card piece, e.g. of
+        ``view(obs, "permanents")[k]``'s columns."""
+        try:
+            return list(self._filler.card_entries[piece])
+        except KeyError:
+            pieces = ", ".join(sorted(self._filler.card_entries))
+            raise ValueError(f"{piece!r} is not a card piece; card pieces: {pieces}") from None
+
+
+class FlatEncoder(_Encoder):
     """``"flat"``: one float32 vector of named pieces: the global pieces, then each territory
-    piece as a ``(T, channels)`` block.
+    piece as a ``(T, channels)`` block, without the map's static pieces (``colour``,
+    ``continent``, ``strait_end``: constants of the env) unless ``include_static``.
 
     Example: ``encoder.view(obs, "owner")[t, 0]`` is 1 when the observer owns territory ``t``;
     ``encoder.view(obs, "hand_size")[1]`` is the next player's hand size by colour.
+
+    With the shipped data the vector has 1,486 values (2,452 with ``include_static``).
+
+    Args:
+        rules: An ``OriginRules``.
+        include_static: Also lay out the static territory pieces (all of :data:`NODE_PIECES`,
+            in its order, as the graph encoder's node columns are).
 
     Attributes:
         name: ``"flat"``.
@@ -612,19 +682,21 @@ class FlatEncoder:
 
     name = "flat"
 
-    def __init__(self, rules: Any) -> None:
+    def __init__(self, rules: Any, include_static: bool = False) -> None:
         self._filler = f = _Filler(rules)
         t = f.num_territories
         gfb = f.global_features
+        node_specs = [spec for spec in f.node_specs
+                      if include_static or spec[0] not in _STATIC_NODE_PIECES]
         self.features = FeatureBuilder(
             [(p.name, p.shape, p.description) for p in gfb.pieces]
-            + [(name, (t, channels), text) for name, channels, text in f.node_specs]
+            + [(name, (t, channels), text) for name, channels, text in node_specs]
         )
         self.pieces: dict[str, slice] = {n: self.features.slice(n) for n in self.features.names}
         # Global pieces first (offset 0), then each territory piece as a (T, channels) block
         f.set_layout(self.features.size, 0,
                      {name: (self.pieces[name].start, channels)
-                      for name, channels, _ in f.node_specs})
+                      for name, channels, _ in node_specs})
         self._space = spaces.Box(low=0.0, high=1.0, shape=(self.features.size,),
                                  dtype=np.float32)
 
@@ -636,18 +708,12 @@ class FlatEncoder:
         """``Box(0, 1, (size,), float32)``."""
         return self._space
 
-    def encode(self, state: OriginState, seat: int) -> np.ndarray:
-        """The vector ``seat`` observes in ``state`` (a fresh array)."""
-        out = self._filler.template.copy()
-        self._filler.fill(out, state, seat)
-        return out
-
     def view(self, obs: np.ndarray, name: str) -> np.ndarray:
         """Piece ``name`` of an observation, shaped like the piece."""
         return self.features.view(obs, name)
 
 
-class GraphEncoder:
+class GraphEncoder(_Encoder):
     """``"graph"``: the map as a graph, flattened into one float32 vector (a gymnasium Box).
 
     Layout of the vector (``T`` territories, ``F`` node features, ``G`` global features)::
@@ -664,8 +730,8 @@ class GraphEncoder:
       territory by the ``strait_end`` node columns. Constant for a given map;
     * ``globals``: the global pieces, as in ``"flat"`` (:attr:`global_features`).
 
-    With the shipped data ``T = 42``, ``F = 42``, ``G = 1032`` (4,560 values in all; the
-    ``"flat"`` vector has 2,796).
+    With the shipped data ``T = 42``, ``F = 42``, ``G = 688`` (4,216 values in all; the
+    ``"flat"`` vector, without the static node columns and the adjacency, has 1,486).
     :meth:`split` returns the three parts as views shaped ``(T, F)``, ``(T, T)``, ``(G,)``.
 
     Attributes:
@@ -698,12 +764,6 @@ class GraphEncoder:
     def space(self) -> spaces.Box:
         """``Box(0, 1, (T*F + T*T + G,), float32)``."""
         return self._space
-
-    def encode(self, state: OriginState, seat: int) -> np.ndarray:
-        """The vector ``seat`` observes in ``state`` (a fresh array)."""
-        out = self._filler.template.copy()
-        self._filler.fill(out, state, seat)
-        return out
 
     def split(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(nodes (T, F), adjacency (T, T), globals (G,))`` views of an observation."""

@@ -8,6 +8,7 @@ import pytest
 import primeval.envs.origin.rules  # noqa: F401  (registers every decision kind)
 from primeval.envs.core.encoders import ObservationEncoder, make_encoder
 from primeval.envs.origin.encoders import (
+    CARD_PIECE_COLOURS,
     DECISION_KINDS,
     ENCODERS,
     GLOBAL_PIECES,
@@ -105,23 +106,26 @@ def test_registry_by_name_and_protocol():
         assert np.all(space.low == 0.0) and np.all(space.high == 1.0)
 
 
-def test_flat_pieces_are_named_contiguous_and_match_the_module_tables():
-    """The flat vector is the global pieces, then the territory pieces as (T, channels)."""
+@pytest.mark.parametrize(("include_static", "size"), [(False, 1486), (True, 2452)])
+def test_flat_pieces_are_named_contiguous_and_match_the_module_tables(include_static, size):
+    """The flat vector is the global pieces, then the territory pieces as (T, channels):
+    those that change during a game, or all of them with ``include_static``."""
     rules = OriginRules(num_players=3)
-    flat = FlatEncoder(rules)
+    flat = FlatEncoder(rules, include_static=include_static)
     t = rules.data.world.size
     expected = [(name, tuple(np.atleast_1d(shape))) for name, shape, _ in GLOBAL_PIECES]
-    expected += [(name, (t, ch)) for name, ch, _ in NODE_PIECES]
+    expected += [(name, (t, ch)) for name, ch, _ in NODE_PIECES
+                 if include_static or name not in ("colour", "continent", "strait_end")]
     assert [(p.name, p.shape) for p in flat.features.pieces] == expected
     assert list(flat.pieces) == [name for name, _ in expected]
     stop = 0
     for name, sl in flat.pieces.items():
         assert sl.start == stop, name
         stop = sl.stop
-    assert stop == flat.size == flat.space().shape[0] == 2796
+    assert stop == flat.size == flat.space().shape[0] == size
     obs = flat.encode(rules.initial_state(np.random.default_rng(0)), 0)
     assert flat.view(obs, "hand").shape == (48,)
-    assert flat.view(obs, "permanents").shape == (MAX_PLAYERS, 48)
+    assert flat.view(obs, "permanents").shape == (MAX_PLAYERS, 14)  # the orange cards
     assert flat.view(obs, "owner").shape == (t, MAX_PLAYERS + 2)
     with pytest.raises(ValueError, match="unknown feature"):
         flat.view(obs, "nonsense")
@@ -136,7 +140,7 @@ def test_graph_layout_split_and_adjacency():
     t = world.size
     f = sum(ch for _, ch, _ in NODE_PIECES)
     assert (graph.num_territories, graph.num_node_features) == (t, f) == (42, 42)
-    assert graph.num_global_features == 1032
+    assert graph.num_global_features == 688
     assert graph.size == t * f + t * t + graph.num_global_features == graph.space().shape[0]
     state = rules.initial_state(np.random.default_rng(0))
     obs = graph.encode(state, 0)
@@ -191,6 +195,36 @@ def test_encode_does_not_mutate_the_state_and_returns_fresh_arrays():
         a_again = enc.encode(state, 0)
         assert np.array_equal(a, a_again)
     assert state.to_dict() == before
+
+
+def test_single_colour_card_pieces_hold_that_colour_in_card_order():
+    """``permanents`` holds the orange cards, ``objectives_done`` and ``frame_dealt`` the
+    purple ones, ``turn_cards`` and ``discard`` the yellow ones, each in card index order;
+    hands hold every card. ``cards_of`` names the card of each entry."""
+    rules = OriginRules(num_players=3)
+    cards = rules.data.cards
+    for enc in encoders(rules):
+        obs = enc.encode(rules.initial_state(np.random.default_rng(0)), 0)
+        for piece, colour in CARD_PIECE_COLOURS.items():
+            entries = enc.cards_of(piece)
+            assert entries == [i for i, c in enumerate(cards) if c.colour == colour], piece
+            assert enc.view(obs, piece).shape[-1] == len(entries)
+        for piece in ("hand", "frame_taken", "victim_hand"):
+            assert enc.cards_of(piece) == list(range(len(cards)))
+        with pytest.raises(ValueError, match="not a card piece"):
+            enc.cards_of("owner")
+
+
+def test_a_card_of_the_wrong_colour_in_a_pile_is_refused_by_check_state():
+    """The single-colour card pieces rely on it: a loaded state with, say, a purple card
+    among the cards in play is damaged."""
+    rules, state = next(random_states(3, 0))
+    rules.check_state(state)
+    purple_deck = state.decks[2]
+    assert rules.data.cards[purple_deck[0]].colour == "purple"
+    state.permanents[0].append(purple_deck.pop(0))
+    with pytest.raises(ValueError, match="player 0's cards in play: only orange cards"):
+        rules.check_state(state)
 
 
 def test_seat_out_of_range_raises():
@@ -248,7 +282,8 @@ def test_ego_centric_players_me_first_then_turn_order(encoder_cls):
         assert enc.view(obs, "strait_owner")[0, rel1] == 1.0
         assert enc.view(obs, "hunting_count")[(0 - seat) % 4] > 0
         assert enc.view(obs, "column_tops")[rel1, 2] > 0  # a column topped by level 3
-        assert enc.view(obs, "permanents")[rel1, cid(rules, "P1")] == 1.0
+        p1 = enc.cards_of("permanents").index(cid(rules, "P1"))
+        assert enc.view(obs, "permanents")[rel1].tolist() == [float(k == p1) for k in range(14)]
         assert enc.view(obs, "hand_size")[rel1].tolist() == pytest.approx(
             [1 / 14, 0.0, 1 / 20])
         points = enc.view(obs, "points")
@@ -267,18 +302,44 @@ def test_pawn_and_territory_features():
     assert enc.view(obs, "pawn_height")[af2].tolist() == [0, 1, 0]
     assert enc.view(obs, "pawn_width")[af2].tolist() == [1, 0, 0]
     assert enc.view(obs, "pawn_colour")[af2].tolist() == [0, 1, 0]
-    assert enc.view(obs, "colour")[af2, TERRITORY_COLOURS.index("brown")] == 1.0
     assert enc.view(obs, "pawn_height")[tid(rules, "EU1")].sum() == 0.0
     af6, eu7 = tid(rules, "AF6"), tid(rules, "EU7")  # AF6's token was taken
     assert enc.view(obs, "hunt_present")[af6, 0] == 0.0
     assert enc.view(obs, "hunt_present")[eu7, 0] == 1.0
     assert enc.view(obs, "hunt_value")[eu7, 0] == pytest.approx(state.hunt_value[eu7] / 4)
     a, b = rules.data.world.straits[0]
-    assert enc.view(obs, "strait_end")[a, 0] == enc.view(obs, "strait_end")[b, 0] == 1.0
     assert enc.view(obs, "strait_open")[a, 0] == 0.0  # strait 0's token is held
     assert enc.view(obs, "strait_on_board")[0] == 0.0
     assert enc.view(obs, "strait_on_board")[1] == 1.0
     assert state.owner[tid(rules, "AF0")] == NEUTRAL and state.owner[a] != EMPTY
+
+
+def test_static_map_pieces_are_left_out_of_flat_and_kept_elsewhere():
+    """The map's colour, continent and strait ends are in the graph encoder's node columns and
+    in ``FlatEncoder(include_static=True)``, the same in every observation; the default flat
+    vector leaves them out and holds the same values for every other piece."""
+    rules, state = _position(3)
+    flat, graph = FlatEncoder(rules), GraphEncoder(rules)
+    full = FlatEncoder(rules, include_static=True)
+    world = rules.data.world
+    af2 = tid(rules, "AF2")  # a brown territory
+    a, b = world.straits[0]
+    later = next(s for i, (_, s) in enumerate(random_states(3, 1)) if i == 40)
+    for enc in (graph, full):
+        for st in (state, later):
+            obs = enc.encode(st, 0)
+            assert enc.view(obs, "colour")[af2, TERRITORY_COLOURS.index("brown")] == 1.0
+            assert enc.view(obs, "strait_end")[a, 0] == enc.view(obs, "strait_end")[b, 0] == 1.0
+            continents = enc.view(obs, "continent")
+            assert continents[af2, world.continents.index(world.territories[af2].continent)] == 1
+            assert np.all(continents.sum(axis=1) == 1.0)
+    for name in ("colour", "continent", "strait_end"):
+        assert name not in flat.pieces
+        with pytest.raises(ValueError, match="unknown feature"):
+            flat.view(flat.encode(state, 0), name)
+    f_obs, full_obs = flat.encode(later, 1), full.encode(later, 1)
+    for name in flat.pieces:
+        assert np.array_equal(flat.view(f_obs, name), full.view(full_obs, name)), name
 
 
 @pytest.mark.parametrize("num_players", [2, 3])
@@ -320,7 +381,8 @@ def test_turn_state_features():
     assert enc.view(obs, "action_taken")[0] == 1.0
     assert enc.view(obs, "played_colours").tolist() == [1.0, 0.0, 0.0]
     assert enc.view(obs, "extra_actions").tolist() == [0.0, 1.0, 0.0]
-    assert enc.view(obs, "turn_cards")[y3] == 1.0
+    assert enc.view(obs, "turn_cards")[enc.cards_of("turn_cards").index(y3)] == 1.0
+    assert enc.view(obs, "turn_cards").sum() == 1.0
     assert enc.view(obs, "end_triggered")[0] == 1.0
     assert enc.view(obs, "final_turns_left")[0] == pytest.approx(0.5)
     assert enc.view(obs, "phase")[2] == 1.0
@@ -366,7 +428,8 @@ def test_every_decision_kind_is_encoded_with_its_public_fields(encoder_cls):
             if seat != 1:
                 assert not dealt.any() and not taken.any() and not victim_hand.any()
             elif frame["kind"] == "keep_objective":
-                assert set(np.flatnonzero(dealt)) == set(frame["dealt"])
+                cards = enc.cards_of("frame_dealt")
+                assert {cards[k] for k in np.flatnonzero(dealt)} == set(frame["dealt"])
             elif frame["kind"] == "barter_give":
                 assert np.flatnonzero(taken).tolist() == [frame["taken"]]
             elif frame["kind"] == "barter_take":

@@ -129,14 +129,15 @@ def test_dealt_objectives_are_seen_only_by_their_player():
     enc = FlatEncoder(rules)
     for seat in range(3):
         dealt = enc.view(enc.encode(state, seat), "frame_dealt")
+        entries = enc.cards_of("frame_dealt")  # the purple cards
         if seat == frame["player"]:
-            assert set(np.flatnonzero(dealt)) == set(frame["dealt"])
+            assert {entries[k] for k in np.flatnonzero(dealt)} == set(frame["dealt"])
         else:
             assert not dealt.any()
         # the objectives dealt to players deciding later are never shown
-        later = [c for f in state.stack[:-1] for c in f.get("dealt", ())
+        later = [entries.index(c) for f in state.stack[:-1] for c in f.get("dealt", ())
                  if f.get("player") != seat]
-        assert not dealt[later].any()
+        assert later and not dealt[later].any()
 
 
 def _barter_position():

@@ -114,6 +114,18 @@ class OriginRules(FrameRules):
                                 *state.objectives_done, state.discard) for c in pile]
         held += [c for f in state.stack for c in f.get("dealt", ())]
         need(sorted(held) == list(range(len(data.cards))), "cards are missing or duplicated")
+        colour_of = [card.colour for card in data.cards]
+        piles = [("yellow", "discard", state.discard),
+                 ("yellow", "turn_cards", state.turn_state.get("turn_cards", ()))]
+        piles += [("orange", f"player {p}'s cards in play", pile)
+                  for p, pile in enumerate(state.permanents)]
+        piles += [("purple", f"player {p}'s completed objectives", pile)
+                  for p, pile in enumerate(state.objectives_done)]
+        piles += [("purple", "dealt objectives", f.get("dealt", ())) for f in state.stack]
+        indices = range(len(colour_of))
+        for colour, name, pile in piles:
+            need(all(c in indices and colour_of[c] == colour for c in pile),
+                 f"{name}: only {colour} cards may be there, found card indices {list(pile)}")
         tiles = (sum(1 for x in state.slots if x) + sum(state.tile_reserve) + state.lost_tiles
                  + sum(len(col) for cols in state.columns for col in cols))
         need(tiles == data.components.num_tiles, f"{tiles} tiles, expected "

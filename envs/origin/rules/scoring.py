@@ -12,12 +12,20 @@ def points(rules, state, player: int) -> dict[str, int]:
                    straits=_held(state.strait_value, state.strait_owner, player))
 
 
-def all_points(rules, state) -> list[dict[str, int]]:
-    """Every player's :func:`points`, in seat order (one pass over the tokens)."""
-    hunting = _held_by_seat(state.hunt_value, state.hunt_owner, state.num_players)
-    straits = _held_by_seat(state.strait_value, state.strait_owner, state.num_players)
-    return [_points(rules, state, p, hunting=hunting[p], straits=straits[p])
-            for p in range(state.num_players)]
+def all_points(rules, state, hunting: list[int] | None = None,
+               straits: list[int] | None = None) -> list[dict[str, int]]:
+    """Every player's :func:`points`, in seat order (one pass over the tokens).
+
+    Args:
+        hunting, straits: The value of the hunting and strait tokens each seat holds, when
+            the caller has counted them already (the observation encoders do).
+    """
+    n = state.num_players
+    if hunting is None:
+        hunting = _held_by_seat(state.hunt_value, state.hunt_owner, n)
+    if straits is None:
+        straits = _held_by_seat(state.strait_value, state.strait_owner, n)
+    return [_points(rules, state, p, hunting=hunting[p], straits=straits[p]) for p in range(n)]
 
 
 def _points(rules, state, player: int, hunting: int, straits: int) -> dict[str, int]:
