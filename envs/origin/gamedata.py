@@ -131,6 +131,7 @@ class WorldMap:
         set_(self, "steps", tuple(map(tuple, self.distance.tolist())))
         set_(self, "steps_free_straits", tuple(map(tuple, self.distance_free_straits.tolist())))
         set_(self, "_near", {})
+        set_(self, "_within", {})
 
     @property
     def size(self) -> int:
@@ -142,6 +143,17 @@ class WorldMap:
             self._near[reach] = tuple(
                 tuple(t for t, d in enumerate(row) if 1 <= d <= reach) for row in self.steps)
         return self._near[reach]
+
+    def within(self, reach: int, free_straits: bool = False) -> tuple[frozenset[int], ...]:
+        """Per territory, the other territories at most ``reach`` steps away for Migrate and
+        Swap (``free_straits``: strait crossings count 0 steps, as ``distance_free_straits``)."""
+        key = (reach, free_straits)
+        if key not in self._within:
+            steps = self.steps_free_straits if free_straits else self.steps
+            self._within[key] = tuple(
+                frozenset(t for t, d in enumerate(row) if d <= reach and t != src)
+                for src, row in enumerate(steps))
+        return self._within[key]
 
     def index(self, territory_id: str) -> int:
         for i, t in enumerate(self.territories):

@@ -33,6 +33,7 @@ from primeval.envs.origin.rules.engine import OriginRules
 from primeval.envs.origin.state import EMPTY, NEUTRAL
 from tests.origin.builders import (
     act,
+    cid,
     give_card,
     options,
     pawn_type,
@@ -413,20 +414,31 @@ def test_the_turn_ends_by_itself_after_the_action_when_nothing_else_can_be_done(
 
 
 def test_first_choices_match_the_full_options():
-    """The turn menu's first choices (found early-exit) are the keys of the full options."""
+    """The turn menu's first choices (found early-exit, from precomputed reach tables) are the
+    keys of the full options, also with each card that changes ranges or swaps in play:
+    Forced March (+2 range), Sea Voyage and Canoes (free straits), Warriors (equal widths
+    swap) and Leadership (+1 height and width), alone or together."""
     checked = 0
     for players in (2, 3, 4):
         rules = OriginRules(OriginConfig(num_players=players))
+        effects = [[], [cid(rules, "P14")], [cid(rules, "P5"), cid(rules, "P9")],
+                   [cid(rules, "P14"), cid(rules, "P1"), cid(rules, "P5"), cid(rules, "P9")]]
         rng = np.random.default_rng(players)
-        for _game in range(3):
+        for game in range(3):
             state = rules.initial_state(rng)
             mask = rules.legal_mask(state)
             while not rules.is_terminal(state):
                 for p in range(players):
-                    assert evolve_targets(rules, state, p) == list(evolve_options(rules, state, p))
-                    assert migrate_sources(rules, state, p) == list(
-                        migrate_options(rules, state, p))
-                    assert swap_sources(rules, state, p) == list(swap_options(rules, state, p))
+                    trial = state.copy()
+                    in_play = effects[(game + p + checked) % len(effects)]
+                    trial.permanents[p] = [*trial.permanents[p],
+                                           *(c for c in in_play if c not in trial.permanents[p])]
+                    if p == trial.current and checked % 3 == 0:
+                        trial.turn_state["turn_cards"] = (cid(rules, "Y3"), cid(rules, "Y5"))
+                    assert evolve_targets(rules, trial, p) == list(evolve_options(rules, trial, p))
+                    assert migrate_sources(rules, trial, p) == list(
+                        migrate_options(rules, trial, p))
+                    assert swap_sources(rules, trial, p) == list(swap_options(rules, trial, p))
                     checked += 1
                 legal = np.flatnonzero(mask)
                 state, mask = rules.transition(state, int(legal[rng.integers(legal.size)]), rng,

@@ -93,6 +93,14 @@ def distances(rules, state: OriginState, player: int) -> tuple[tuple[int, ...], 
     return world.steps
 
 
+def within_range(rules, state: OriginState, player: int):
+    """``reach -> per territory, the other territories at most reach steps away``, with the
+    distances of :func:`distances` (the precomputed form, for the first choices)."""
+    free = has_effect(rules, state, player, "free_straits")
+    world = rules.data.world
+    return lambda reach: world.within(reach, free)
+
+
 def evolve_changes(rules, state: OriginState, player: int) -> int:
     """Traits an evolution may change: 1, or more with Mutation/Adaptation."""
     return max([1] + [int(e["amount"]) for e in effects(rules, state, player, "evolve_changes")])
@@ -191,17 +199,13 @@ def migrate_options(rules, state: OriginState, player: int, only: int | None = N
 
 
 def migrate_sources(rules, state: OriginState, player: int) -> list[int]:
-    """Migrate's first choices, ``list(migrate_options(...))``, each found at its first
-    destination."""
-    dist = distances(rules, state, player)
+    """Migrate's first choices, ``list(migrate_options(...))``: own pawns with an empty
+    territory within range."""
+    within = within_range(rules, state, player)
     extra_range = range_bonus(rules, state, player)
-    empty = [t for t, o in enumerate(state.owner) if o == EMPTY]
-    sources = []
-    for src in state.territories_of(player):
-        r, row = move_range(rules, state, player, src, extra_range), dist[src]
-        if any(row[t] <= r for t in empty):
-            sources.append(src)
-    return sources
+    empty = {t for t, o in enumerate(state.owner) if o == EMPTY}
+    return [src for src in state.territories_of(player)
+            if not empty.isdisjoint(within(move_range(rules, state, player, src, extra_range))[src])]
 
 
 def swap_options(rules, state: OriginState, player: int, only: int | None = None
@@ -209,25 +213,48 @@ def swap_options(rules, state: OriginState, player: int, only: int | None = None
     """Own territory -> territories of other players' strictly thinner pawns in range.
     ``only``: just from that territory."""
     dist = distances(rules, state, player)
-    extra_range = range_bonus(rules, state, player)
-    equal_ok = has_effect(rules, state, player, "swap_equal_width")
-    extra_width = bonus(rules, state, player, "leadership", "width")
-    others = [(t, traits(rules, state.pawn[t])[1]) for t, o in enumerate(state.owner)
-              if o not in (EMPTY, NEUTRAL, player)]  # (territory, pawn width)
+    extra_range, extra_width, equal_ok, others = _swap_setup(rules, state, player)
     options = {}
     for src in state.territories_of(player) if only is None else (only,):
         r = move_range(rules, state, player, src, extra_range)
         width, row = traits(rules, state.pawn[src])[1] + extra_width, dist[src]
-        dests = [t for t, other in others
-                 if row[t] <= r and (other < width or (equal_ok and other == width))]
+        dests = [t for t, other in others if row[t] <= r and swappable(width, other, equal_ok)]
         if dests:
             options[src] = dests
     return options
 
 
 def swap_sources(rules, state: OriginState, player: int) -> list[int]:
-    """Swap's first choices (the other players' pawns are few: the full options are cheap)."""
-    return list(swap_options(rules, state, player))
+    """Swap's first choices, ``list(swap_options(...))``: own pawns with a pawn they may
+    swap onto within range."""
+    within = within_range(rules, state, player)
+    extra_range, extra_width, equal_ok, others = _swap_setup(rules, state, player)
+    targets: dict[int, set[int]] = {}  # pawn width -> the pawns it may swap onto
+    sources = []
+    for src in state.territories_of(player):
+        width = traits(rules, state.pawn[src])[1] + extra_width
+        if width not in targets:
+            targets[width] = {t for t, other in others if swappable(width, other, equal_ok)}
+        if targets[width] and not targets[width].isdisjoint(
+                within(move_range(rules, state, player, src, extra_range))[src]):
+            sources.append(src)
+    return sources
+
+
+def swappable(width: int, other: int, equal_ok: bool) -> bool:
+    """A pawn ``width`` wide may swap onto a strictly thinner pawn, or onto one as wide with
+    a ``swap_equal_width`` effect."""
+    return other < width or (equal_ok and other == width)
+
+
+def _swap_setup(rules, state: OriginState, player: int):
+    """(range bonus, width bonus, ``swap_equal_width`` in force, ``(territory, pawn width)``
+    of every other player's pawn) for the player's swaps."""
+    others = [(t, traits(rules, state.pawn[t])[1]) for t, o in enumerate(state.owner)
+              if o not in (EMPTY, NEUTRAL, player)]
+    return (range_bonus(rules, state, player),
+            bonus(rules, state, player, "leadership", "width"),
+            has_effect(rules, state, player, "swap_equal_width"), others)
 
 
 # Tiles -----------------------------------------------------------------------------------------
