@@ -7,10 +7,12 @@
   per second and games per second, the median of ``--repeats`` runs of ``--seconds`` each;
 * ``--peers``: the same loop, in the same process, over PettingZoo's ``connect_four_v3``,
   ``go_v5`` and ``chess_v6`` (``pip install primeval[bench]``), and the ratio of each game's
-  figure to theirs;
+  figure to theirs; the runs go round-robin (one of each game and peer, then the next round),
+  so that a machine whose speed drifts during the benchmark shifts every figure alike;
 * ``--ppo``: MaskablePPO training throughput, env steps per second, with 4 ``SingleAgentEnv``
   (random opponents) in a ``DummyVecEnv`` and SB3's default network (``--ppo-hparams config``:
-  the PPO settings of ``configs/GAME/default.yaml``; ``sb3``: SB3's own defaults);
+  the PPO settings of ``configs/GAME/default.yaml``; ``sb3``: SB3's own defaults); the median
+  of ``--repeats`` stretches of ``--ppo-steps`` each;
 * ``--memory``: the memory one env holds (tracemalloc, after a reset and some play) and the
   resident memory of this process holding 64 envs of the game.
 
@@ -93,6 +95,24 @@ def bench_game(game: str, players: int, encoder: str, seconds: float, repeats: i
     return {"game": game, "players": players, "encoder": encoder, **_median_of(runs)}
 
 
+def bench_round_robin(games: list[tuple[str, int]], encoder: str, peers: list[str],
+                      seconds: float, repeats: int) -> tuple[list[dict], list[dict]]:
+    """:func:`bench_game` for every game ``(name, players)`` and the same for every peer,
+    the runs taken in turns (repeat 1 of each, then repeat 2 of each, ...), so that a machine
+    that slows down or speeds up meanwhile shifts every figure alike and the ratios hold."""
+    game_runs: list[list[dict]] = [[] for _ in games]
+    peer_runs: list[list[dict]] = [[] for _ in peers]
+    for r in range(repeats):
+        for runs, (game, players) in zip(game_runs, games, strict=True):
+            runs.append(random_play(game, players, encoder, seconds, seed=1000 * r))
+        for runs, name in zip(peer_runs, peers, strict=True):
+            runs.append(play_random(peer_env(name), seconds, seed=1000 * r))
+    return ([{"game": game, "players": players, "encoder": encoder, **_median_of(runs)}
+             for (game, players), runs in zip(games, game_runs, strict=True)],
+            [{"env": name, **_median_of(runs)} for name, runs in zip(peers, peer_runs,
+                                                                       strict=True)])
+
+
 def peer_env(name: str) -> Any:
     """PettingZoo's classic env ``name`` (``env()``, with its standard wrappers)."""
     try:
@@ -103,16 +123,13 @@ def peer_env(name: str) -> Any:
     return {"connect_four_v3": connect_four_v3, "go_v5": go_v5, "chess_v6": chess_v6}[name].env()
 
 
-def bench_peer(name: str, seconds: float, repeats: int) -> dict[str, Any]:
-    runs = [play_random(peer_env(name), seconds, seed=1000 * r) for r in range(repeats)]
-    return {"env": name, **_median_of(runs)}
-
-
 # MaskablePPO ------------------------------------------------------------------------------------
 
 def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = "config",
-              n_envs: int = 4, seed: int = 0, torch_threads: int = 2) -> dict[str, Any]:
-    """Env steps per second of ``MaskablePPO.learn`` (after a warm-up of one rollout).
+              n_envs: int = 4, seed: int = 0, torch_threads: int = 2, repeats: int = 1
+              ) -> dict[str, Any]:
+    """Env steps per second of ``MaskablePPO.learn`` (after a warm-up of one rollout): the
+    median of ``repeats`` timed stretches of ``steps`` env steps each, one after the other.
 
     As ``primeval train`` does (:mod:`primeval.training.torch_runtime`), torch runs one
     thread while collecting rollouts and ``torch_threads`` while updating, and
@@ -148,19 +165,21 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
         raise ValueError(f"hparams must be 'config' or 'sb3', got {hparams!r}")
     model = MaskablePPO("MlpPolicy", vec, seed=seed, verbose=0, device="cpu", **kwargs)
     rollout = model.n_steps * n_envs
+    total = max(steps, rollout)
+    runs = []
     with distribution_checks_off():
         model.learn(rollout, callback=threads)  # warm-up: the first rollout and update
-        total = max(steps, rollout)
-        start = time.perf_counter()
-        model.learn(total, reset_num_timesteps=False, callback=threads)
-        elapsed = time.perf_counter() - start
+        for _ in range(repeats):
+            start = time.perf_counter()
+            model.learn(total, reset_num_timesteps=False, callback=threads)
+            runs.append(total / (time.perf_counter() - start))
     vec.close()
     return {"game": game, "players": players, "encoder": encoder, "n_envs": n_envs,
             "hparams": hparams, "n_steps": model.n_steps, "batch_size": model.batch_size,
             "n_epochs": model.n_epochs, "net_arch": "SB3 default (64, 64)",
             "torch_threads": {"rollout": 1, "update": torch_threads},
             "distribution_checks": False, "env_steps": total,
-            "env_steps_per_second": total / elapsed}
+            "env_steps_per_second": statistics.median(runs), "runs": runs}
 
 
 # Memory -----------------------------------------------------------------------------------------
@@ -314,22 +333,26 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "machine": machine(),
         "settings": {"seconds": args.seconds, "repeats": args.repeats,
                      "encoder": args.encoder},
-        "games": [bench_game(g, args.players or DEFAULT_PLAYERS[g], args.encoder,
-                             args.seconds, args.repeats) for g in games],
     }
     if args.peers:
-        report["peers"] = [bench_peer(p, args.seconds, args.repeats) for p in PEERS]
+        report["games"], report["peers"] = bench_round_robin(
+            [(g, args.players or DEFAULT_PLAYERS[g]) for g in games], args.encoder, list(PEERS),
+            args.seconds, args.repeats)
         report["ratios"] = {
             g["game"]: {p["env"]: g["steps_per_second"] / p["steps_per_second"]
                         for p in report["peers"]}
             for g in report["games"]}
+    else:
+        report["games"] = [bench_game(g, args.players or DEFAULT_PLAYERS[g], args.encoder,
+                                      args.seconds, args.repeats) for g in games]
     if args.memory:  # before --ppo, so that the process does not hold torch yet
         report["memory"] = [bench_memory(g, args.players or DEFAULT_PLAYERS[g], args.encoder)
                             for g in games]
     if args.ppo:
         hparams = ["config", "sb3"] if args.ppo_hparams == "both" else [args.ppo_hparams]
         report["ppo"] = [bench_ppo(g, args.players or DEFAULT_PLAYERS[g], args.encoder,
-                                   args.ppo_steps, h, torch_threads=args.torch_threads)
+                                   args.ppo_steps, h, torch_threads=args.torch_threads,
+                                   repeats=args.repeats)
                          for g in games for h in hparams]
     report["targets"] = targets(report)
     print(json.dumps(report, indent=2) if args.json else format_report(report))

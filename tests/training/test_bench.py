@@ -32,6 +32,28 @@ def test_random_play_report_and_peer_ratios(capsys):
     assert report["machine"]["cores"] >= 1 and "numpy" in report["machine"]["versions"]
 
 
+def test_games_and_peers_are_run_in_turns_and_reported_as_medians(monkeypatch):
+    """One run of every game and peer per round, so that a drifting machine shifts every
+    figure alike; each figure is the median of its rounds."""
+    calls = []
+    speeds = iter([100.0, 900.0, 10.0, 300.0, 700.0, 30.0, 200.0, 800.0, 20.0])
+
+    def fake_run(name):
+        calls.append(name)
+        return {"steps_per_second": next(speeds), "games_per_second": 1.0,
+                "decisions_per_game": 50.0, "games": 2}
+
+    monkeypatch.setattr(bench, "random_play", lambda game, *a, **k: fake_run(game))
+    monkeypatch.setattr(bench, "peer_env", lambda name: name)
+    monkeypatch.setattr(bench, "play_random", lambda env, *a, **k: fake_run(env))
+    games, peers = bench.bench_round_robin([("origin", 3)], "flat", ["go_v5", "chess_v6"],
+                                           seconds=1.0, repeats=3)
+    assert calls == ["origin", "go_v5", "chess_v6"] * 3
+    assert games[0]["steps_per_second"] == 200.0  # median of 100, 300, 200
+    assert [p["steps_per_second"] for p in peers] == [800.0, 20.0]
+    assert games[0]["games"] == 6 and games[0]["decisions_per_game"] == 50.0
+
+
 def test_memory_report(capsys):
     report = bench.main(["--game", "origin", "--seconds", "0.2", "--repeats", "1",
                          "--memory"])
@@ -63,9 +85,11 @@ def test_bad_settings_are_refused():
 def test_ppo_throughput_report():
     pytest.importorskip("sb3_contrib")
     report = bench.main(["--game", "primordial_soup", "--players", "3", "--seconds", "0.1",
-                         "--repeats", "1", "--ppo", "--ppo-steps", "1024"])
+                         "--repeats", "3", "--ppo", "--ppo-steps", "1024"])
     (ppo,) = report["ppo"]
     assert (ppo["n_envs"], ppo["hparams"]) == (4, "config")
     assert ppo["torch_threads"] == {"rollout": 1, "update": 2}
-    assert ppo["env_steps"] >= 1024 and ppo["env_steps_per_second"] > 0
+    assert ppo["distribution_checks"] is False
+    assert ppo["env_steps"] >= 1024 and len(ppo["runs"]) == 3
+    assert ppo["env_steps_per_second"] == sorted(ppo["runs"])[1] > 0
     assert "primordial_soup MaskablePPO >= 2000 env steps/s" in report["targets"]
