@@ -83,8 +83,12 @@ class Segment:
         Raises:
             ValueError: Wrong number of indices, a non-integer, or an index out of range.
         """
-        if len(index) == 1 and isinstance(index[0], tuple):
-            index = index[0]
+        if len(index) == 1:
+            value = index[0]
+            if type(value) is int and len(self.shape) == 1 and 0 <= value < self.shape[0]:
+                return value  # the common case, one in-range int, needs no other check
+            if isinstance(value, tuple):
+                index = value
         if not index:
             if self.size == 1:
                 return 0

@@ -250,8 +250,9 @@ def swappable(width: int, other: int, equal_ok: bool) -> bool:
 def _swap_setup(rules, state: OriginState, player: int):
     """(range bonus, width bonus, ``swap_equal_width`` in force, ``(territory, pawn width)``
     of every other player's pawn) for the player's swaps."""
-    others = [(t, traits(rules, state.pawn[t])[1]) for t, o in enumerate(state.owner)
-              if o not in (EMPTY, NEUTRAL, player)]
+    pawn_types, pawn = rules.data.components.pawn_types, state.pawn
+    others = [(t, pawn_types[pawn[t]][1]) for t, o in enumerate(state.owner)
+              if o not in (EMPTY, NEUTRAL, player)]  # (territory, its pawn's width)
     return (range_bonus(rules, state, player),
             bonus(rules, state, player, "leadership", "width"),
             has_effect(rules, state, player, "swap_equal_width"), others)
