@@ -13,6 +13,10 @@
   (random opponents) in a ``DummyVecEnv`` and SB3's default network (``--ppo-hparams config``:
   the PPO settings of ``configs/GAME/default.yaml``; ``sb3``: SB3's own defaults); the median
   of ``--repeats`` stretches of ``--ppo-steps`` each;
+* ``--profile``: where a step of random play through ``env()`` spends its time: cProfile
+  over ``--seconds`` of :func:`play_random`, the functions with the most time of their own,
+  in µs per agent step (cProfile slows every call, so its figures add up to more than the
+  step's cost without it; their proportions are what it is for);
 * ``--memory``: the memory one env holds (tracemalloc, after a reset and some play) and the
   resident memory of this process holding 64 envs of the game.
 
@@ -25,9 +29,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import cProfile
 import json
 import os
 import platform
+import pstats
 import statistics
 import time
 import tracemalloc
@@ -121,6 +127,33 @@ def peer_env(name: str) -> Any:
         raise SystemExit(f"--peers needs PettingZoo's classic games' dependencies ({exc}); "
                          "install them with: pip install 'primeval[bench]'") from None
     return {"connect_four_v3": connect_four_v3, "go_v5": go_v5, "chess_v6": chess_v6}[name].env()
+
+
+def profile_random_play(game: str, players: int, encoder: str, seconds: float,
+                        top: int = 25) -> dict[str, Any]:
+    """:func:`random_play` under cProfile: the ``top`` functions by own time, per agent
+    step (``own``: in the function itself; ``total``: with what it calls)."""
+    env = GAMES[game].env(num_players=players, obs_encoder=encoder)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    result = play_random(env, seconds)
+    profiler.disable()
+    steps = max(1, round(result["steps_per_second"] * seconds))
+    stats = pstats.Stats(profiler).stats  # (file, line, name) -> (cc, calls, own, total, _)
+    rows = sorted(stats.items(), key=lambda kv: kv[1][2], reverse=True)[:top]
+    return {"game": game, "players": players, "encoder": encoder, "agent_steps": steps,
+            "functions": [{"function": f"{_short(path)}:{line}({name})", "calls": calls,
+                           "own_us_per_step": 1e6 * own / steps,
+                           "total_us_per_step": 1e6 * total / steps}
+                          for (path, line, name), (_, calls, own, total, _) in rows]}
+
+
+def _short(path: str) -> str:
+    """A profiled function's file: from site-packages for a library, else its last two
+    parts (``origin/encoders.py``)."""
+    if "/site-packages/" in path:
+        return path.split("/site-packages/", 1)[1]
+    return "/".join(path.split("/")[-2:])
 
 
 # MaskablePPO ------------------------------------------------------------------------------------
@@ -295,6 +328,10 @@ def format_report(report: dict[str, Any]) -> str:
         lines.append(f"{p['game']} MaskablePPO ({p['hparams']} settings, {p['n_envs']} envs, "
                      f"n_steps {p['n_steps']}, batch {p['batch_size']}, {p['n_epochs']} "
                      f"epochs): {p['env_steps_per_second']:,.0f} env steps/s")
+    for prof in report.get("profiles", []):
+        lines.append(f"{prof['game']} profile (cProfile, µs per agent step: own / with callees):")
+        lines += [f"  {f['own_us_per_step']:7.2f} {f['total_us_per_step']:8.2f}  "
+                  f"{f['function']}" for f in prof["functions"]]
     for m in report.get("memory", []):
         lines.append(f"{m['game']} memory: {m['env_mb']:.2f} MB per env; "
                      f"{m['envs']} envs: process RSS {m['process_rss_mb']:.0f} MB "
@@ -321,6 +358,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--torch-threads", type=int, default=2,
                         help="torch threads during PPO updates (rollouts use one)")
     parser.add_argument("--memory", action="store_true", help="also memory per env")
+    parser.add_argument("--profile", action="store_true",
+                        help="also where a step of random play spends its time (cProfile)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
 
 
@@ -345,6 +384,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     else:
         report["games"] = [bench_game(g, args.players or DEFAULT_PLAYERS[g], args.encoder,
                                       args.seconds, args.repeats) for g in games]
+    if args.profile:
+        report["profiles"] = [profile_random_play(g, args.players or DEFAULT_PLAYERS[g],
+                                                  args.encoder, args.seconds) for g in games]
     if args.memory:  # before --ppo, so that the process does not hold torch yet
         report["memory"] = [bench_memory(g, args.players or DEFAULT_PLAYERS[g], args.encoder)
                             for g in games]

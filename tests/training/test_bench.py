@@ -54,6 +54,22 @@ def test_games_and_peers_are_run_in_turns_and_reported_as_medians(monkeypatch):
     assert games[0]["games"] == 6 and games[0]["decisions_per_game"] == 50.0
 
 
+def test_profile_report_names_where_a_step_spends_its_time(capsys):
+    report = bench.main(["--game", "origin", "--seconds", "0.5", "--repeats", "1",
+                         "--profile"])
+    (profile,) = report["profiles"]
+    assert profile["game"] == "origin" and profile["agent_steps"] > 10
+    functions = profile["functions"]
+    assert len(functions) == 25
+    own = [f["own_us_per_step"] for f in functions]
+    assert own == sorted(own, reverse=True) and own[-1] >= 0
+    assert all(f["total_us_per_step"] >= f["own_us_per_step"] for f in functions)
+    # the encoder and the rules are where an Origin step goes
+    names = " ".join(f["function"] for f in functions)
+    assert "origin/encoders.py" in names and "core/aec.py" in names
+    assert "origin profile (cProfile" in capsys.readouterr().out
+
+
 def test_memory_report(capsys):
     report = bench.main(["--game", "origin", "--seconds", "0.2", "--repeats", "1",
                          "--memory"])
