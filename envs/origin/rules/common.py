@@ -204,8 +204,12 @@ def migrate_sources(rules, state: OriginState, player: int) -> list[int]:
     within = within_range(rules, state, player)
     extra_range = range_bonus(rules, state, player)
     empty = {t for t, o in enumerate(state.owner) if o == EMPTY}
-    return [src for src in state.territories_of(player)
-            if not empty.isdisjoint(within(move_range(rules, state, player, src, extra_range))[src])]
+    sources = []
+    for src in state.territories_of(player):
+        reach = move_range(rules, state, player, src, extra_range)
+        if not empty.isdisjoint(within(reach)[src]):
+            sources.append(src)
+    return sources
 
 
 def swap_options(rules, state: OriginState, player: int, only: int | None = None
@@ -235,8 +239,8 @@ def swap_sources(rules, state: OriginState, player: int) -> list[int]:
         width = traits(rules, state.pawn[src])[1] + extra_width
         if width not in targets:
             targets[width] = {t for t, other in others if swappable(width, other, equal_ok)}
-        if targets[width] and not targets[width].isdisjoint(
-                within(move_range(rules, state, player, src, extra_range))[src]):
+        reach = move_range(rules, state, player, src, extra_range)
+        if not targets[width].isdisjoint(within(reach)[src]):
             sources.append(src)
     return sources
 
