@@ -10,6 +10,8 @@ from pettingzoo.test import api_test, seed_test
 
 from primeval.envs import origin_v0
 from primeval.envs.core.errors import IllegalActionError
+from primeval.envs.origin.encoders import FlatEncoder
+from primeval.envs.origin.rules import OriginRules
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
@@ -17,6 +19,17 @@ from primeval.envs.core.errors import IllegalActionError
 def test_pettingzoo_api_test(num_players, encoder):
     """PettingZoo's api_test passes for 2, 3 and 4 players and both encoders."""
     api_test(origin_v0.env(num_players=num_players, obs_encoder=encoder), num_cycles=300)
+
+
+def test_flat_encoder_with_the_map_plugs_in_as_an_instance():
+    """``FlatEncoder(rules, include_static=True)`` (the map's colours, continents and strait
+    ends kept) is passed to ``env()`` ready-built and passes api_test, 966 values longer."""
+    rules = OriginRules(num_players=3)
+    env = origin_v0.env(num_players=3, obs_encoder=FlatEncoder(rules, include_static=True))
+    api_test(env, num_cycles=100)
+    lean = origin_v0.env(num_players=3)
+    assert (env.observation_space("player_0")["observation"].shape[0]
+            == lean.observation_space("player_0")["observation"].shape[0] + 966)
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
