@@ -52,6 +52,46 @@ def test_round_trip_mid_game_through_json(module, players):
     same_future(env, fresh, np.random.default_rng(1))
 
 
+@pytest.mark.parametrize(("module", "players"), [CASES[1], CASES[4]])
+@pytest.mark.parametrize("stepped_out", [0, 1, 2])
+def test_round_trip_after_the_game_ends_while_agents_step_out(module, players, stepped_out):
+    """Once the game is over each agent steps out with ``step(None)`` (PettingZoo's dead
+    steps); the agent selected when the game ended is selected again at the very end. A state
+    saved in between keeps it, so the restored env ends exactly as the original does."""
+    env = module.raw_env(num_players=players)
+    rng = np.random.default_rng(4)
+    for seed in range(20):  # a game whose last mover is not the first to step out
+        env.reset(seed=seed)
+        while not all(env.terminations.values()):
+            advance(env, 1, rng)
+        final_selection = env._skip_agent_selection
+        if final_selection is not None and env.agent_selection != final_selection:
+            break
+    assert env.agent_selection != final_selection
+    advance(env, stepped_out, rng)  # some agents have left already
+    data = json.loads(json.dumps(env.get_state()))
+    assert data["skip_agent_selection"] == final_selection
+    fresh = module.raw_env(num_players=players)
+    fresh.reset(seed=999)
+    fresh.set_state(data)
+    same_future(env, fresh, rng)
+    assert env.agent_selection == fresh.agent_selection == final_selection
+    assert fresh.get_state() == env.get_state()
+
+
+def test_a_skip_agent_selection_mid_game_is_refused():
+    """``skip_agent_selection`` belongs to a finished game only; older saved states without
+    the key still load."""
+    env = loaded(origin_v0)
+    good = env.get_state()
+    for bad in ("player_0", "player_9"):
+        with pytest.raises(StateError, match="skip_agent_selection"):
+            env.set_state({**good, "skip_agent_selection": bad})
+    older = {k: v for k, v in good.items() if k != "skip_agent_selection"}
+    env.set_state(older)
+    assert env.get_state() == good
+
+
 @pytest.mark.parametrize(("module", "players"), CASES[1:4])
 def test_clone_deepcopy_and_pickle_keep_the_game(module, players):
     env = module.raw_env(num_players=players)

@@ -41,6 +41,9 @@ def snapshot(env: Any) -> dict[str, Any]:
         "terminations": dict(env.terminations),
         "truncations": dict(env.truncations),
         "infos": copy.deepcopy(env.infos),
+        # While a finished game's agents step out one by one (PettingZoo's dead steps), the
+        # agent selected when the game ended, which is selected again once they are all out.
+        "skip_agent_selection": getattr(env, "_skip_agent_selection", None),
     }
 
 
@@ -127,6 +130,10 @@ def restore(env: Any, data: Any) -> None:
     if agents and not done:
         _need(selection == to_act, f"agent_selection {selection!r} is not the player to act "
               f"({to_act})")
+    # Saved states written before this key existed have none: nothing to select afterwards.
+    skip = data.get("skip_agent_selection")
+    _need(skip is None or (done and skip in env.possible_agents),
+          f"skip_agent_selection {skip!r} must be None, or an agent name once the game is over")
     # Everything checked: now change the env.
     env._state = state
     env._rng = rng
@@ -139,4 +146,4 @@ def restore(env: Any, data: Any) -> None:
     env.terminations = dict(data["terminations"])
     env.truncations = dict(data["truncations"])
     env.infos = copy.deepcopy(data["infos"])
-    env._skip_agent_selection = None
+    env._skip_agent_selection = skip
