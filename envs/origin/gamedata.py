@@ -130,23 +130,16 @@ class WorldMap:
         set_ = object.__setattr__  # the dataclass is frozen
         set_(self, "steps", tuple(map(tuple, self.distance.tolist())))
         set_(self, "steps_free_straits", tuple(map(tuple, self.distance_free_straits.tolist())))
-        set_(self, "_near", {})
         set_(self, "_within", {})
 
     @property
     def size(self) -> int:
         return len(self.territories)
 
-    def near(self, reach: int) -> tuple[tuple[int, ...], ...]:
-        """Per territory, the other territories at most ``reach`` steps away."""
-        if reach not in self._near:
-            self._near[reach] = tuple(
-                tuple(t for t, d in enumerate(row) if 1 <= d <= reach) for row in self.steps)
-        return self._near[reach]
-
     def within(self, reach: int, free_straits: bool = False) -> tuple[frozenset[int], ...]:
-        """Per territory, the other territories at most ``reach`` steps away for Migrate and
-        Swap (``free_straits``: strait crossings count 0 steps, as ``distance_free_straits``)."""
+        """Per territory, the other territories at most ``reach`` steps away (``free_straits``:
+        strait crossings count 0 steps, as in ``distance_free_straits``); built once per
+        ``(reach, free_straits)``."""
         key = (reach, free_straits)
         if key not in self._within:
             steps = self.steps_free_straits if free_straits else self.steps

@@ -101,6 +101,23 @@ def test_shipped_map_is_connected_and_distances_are_consistent():
         assert all(d[t, u] == 1 for u in ns)
 
 
+@pytest.mark.parametrize("free_straits", [False, True])
+def test_within_reach_lists_the_other_territories_that_close(free_straits):
+    """``WorldMap.within(reach, free_straits)`` (the reach of Evolve, Migrate and Swap as
+    sets) is read off the distance matrices: other territories at most ``reach`` away."""
+    world = load_origin_data().world
+    d = world.distance_free_straits if free_straits else world.distance
+    for reach in (1, 2, 3, 5):
+        table = world.within(reach, free_straits)
+        assert table is world.within(reach, free_straits)  # built once
+        for src in range(world.size):
+            assert table[src] == {t for t in range(world.size)
+                                  if t != src and d[src, t] <= reach}
+    if free_straits:  # across a strait is 0 steps away, so within reach 0
+        a, b = world.straits[0]
+        assert b in world.within(0, True)[a] and b not in world.within(0)[a]
+
+
 def test_shipped_cards_are_48_with_14_14_20():
     """Spec §4: 48 cards, 14 yellow, 14 orange, 20 purple, unique ids."""
     cards = load_origin_data().cards

@@ -84,21 +84,17 @@ def range_bonus(rules, state: OriginState, player: int) -> int:
             + bonus(rules, state, player, "leadership", "height"))
 
 
+def free_straits(rules, state: OriginState, player: int) -> bool:
+    """Whether strait crossings cost the player's Migrate/Swap no step (Canoes, Sea Voyage)."""
+    return has_effect(rules, state, player, "free_straits")
+
+
 def distances(rules, state: OriginState, player: int) -> tuple[tuple[int, ...], ...]:
-    """Step distances for Migrate/Swap (strait crossings free with the right cards), as
-    ``distances(...)[a][b]``."""
+    """Step distances for Migrate/Swap (:func:`free_straits` counted), as
+    ``distances(...)[a][b]``; ``world.within(reach, free_straits(...))`` lists the same
+    reach as sets."""
     world = rules.data.world
-    if has_effect(rules, state, player, "free_straits"):
-        return world.steps_free_straits
-    return world.steps
-
-
-def within_range(rules, state: OriginState, player: int):
-    """``reach -> per territory, the other territories at most reach steps away``, with the
-    distances of :func:`distances` (the precomputed form, for the first choices)."""
-    free = has_effect(rules, state, player, "free_straits")
-    world = rules.data.world
-    return lambda reach: world.within(reach, free)
+    return world.steps_free_straits if free_straits(rules, state, player) else world.steps
 
 
 def evolve_changes(rules, state: OriginState, player: int) -> int:
@@ -175,7 +171,7 @@ def _evolve_setup(rules, state: OriginState, player: int):
     types = [p for p, n in enumerate(state.reserve) if n > 0]
     if not types:
         return None
-    near = rules.data.world.near(evolve_distance(rules, state, player))
+    near = rules.data.world.within(evolve_distance(rules, state, player))
     compatible_with = compatible_types(rules.data.components.pawn_types,
                                        evolve_changes(rules, state, player))
     return types, near, compatible_with
@@ -201,13 +197,13 @@ def migrate_options(rules, state: OriginState, player: int, only: int | None = N
 def migrate_sources(rules, state: OriginState, player: int) -> list[int]:
     """Migrate's first choices, ``list(migrate_options(...))``: own pawns with an empty
     territory within range."""
-    within = within_range(rules, state, player)
+    world, free = rules.data.world, free_straits(rules, state, player)
     extra_range = range_bonus(rules, state, player)
     empty = {t for t, o in enumerate(state.owner) if o == EMPTY}
     sources = []
     for src in state.territories_of(player):
         reach = move_range(rules, state, player, src, extra_range)
-        if not empty.isdisjoint(within(reach)[src]):
+        if not empty.isdisjoint(world.within(reach, free)[src]):
             sources.append(src)
     return sources
 
@@ -231,7 +227,7 @@ def swap_options(rules, state: OriginState, player: int, only: int | None = None
 def swap_sources(rules, state: OriginState, player: int) -> list[int]:
     """Swap's first choices, ``list(swap_options(...))``: own pawns with a pawn they may
     swap onto within range."""
-    within = within_range(rules, state, player)
+    world, free = rules.data.world, free_straits(rules, state, player)
     extra_range, extra_width, equal_ok, others = _swap_setup(rules, state, player)
     targets: dict[int, set[int]] = {}  # pawn width -> the pawns it may swap onto
     sources = []
@@ -240,7 +236,7 @@ def swap_sources(rules, state: OriginState, player: int) -> list[int]:
         if width not in targets:
             targets[width] = {t for t, other in others if swappable(width, other, equal_ok)}
         reach = move_range(rules, state, player, src, extra_range)
-        if not targets[width].isdisjoint(within(reach)[src]):
+        if not targets[width].isdisjoint(world.within(reach, free)[src]):
             sources.append(src)
     return sources
 
