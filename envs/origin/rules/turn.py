@@ -27,28 +27,19 @@ def actions_open(state) -> tuple[str, ...]:
     return tuple(ts.get("extra_actions", ()))
 
 
-def action_options(rules, state, player: int) -> dict[str, dict[int, list[int]]]:
-    """Per open action type, the first choice -> second choices that complete it."""
-    return _per_open_action(_OPTIONS, rules, state, player)
-
-
 def action_firsts(rules, state, player: int) -> dict[str, list[int]]:
-    """Per open action type with a choice, its first choices (the keys of
-    :func:`action_options`, found without listing every second choice)."""
-    return _per_open_action(_FIRSTS, rules, state, player)
-
-
-_OPTIONS = {"evolve": evolve_options, "migrate": migrate_options, "swap": swap_options}
-_FIRSTS = {"evolve": evolve_targets, "migrate": migrate_sources, "swap": swap_sources}
-
-
-def _per_open_action(functions, rules, state, player: int) -> dict:
+    """Per open action type with a choice, its first choices: where to evolve, which pawn
+    migrates or swaps (the keys of ``evolve_options``, ``migrate_options`` and
+    ``swap_options``, found without listing every second choice)."""
     found = {}
     for action in actions_open(state):
-        result = functions[action](rules, state, player)
-        if result:
-            found[action] = result
+        firsts = _FIRSTS[action](rules, state, player)
+        if firsts:
+            found[action] = firsts
     return found
+
+
+_FIRSTS = {"evolve": evolve_targets, "migrate": migrate_sources, "swap": swap_sources}
 
 
 @step("begin_turn")
