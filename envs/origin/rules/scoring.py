@@ -7,9 +7,7 @@ from primeval.envs.origin.rules.registry import step
 
 def points(rules, state, player: int) -> dict[str, int]:
     """A player's points by source."""
-    return _points(rules, state, player,
-                   hunting=_held(state.hunt_value, state.hunt_owner, player),
-                   straits=_held(state.strait_value, state.strait_owner, player))
+    return all_points(rules, state)[player]
 
 
 def all_points(rules, state, hunting: list[int] | None = None,
@@ -47,13 +45,6 @@ def _points(rules, state, player: int, hunting: int, straits: int) -> dict[str, 
         "tiles": tiles,
         "column_bonus": columns_bonus,
     }
-
-
-def _held(values: list[int], owners: list[int], player: int) -> int:
-    """Total value of the tokens a player holds."""
-    if player not in owners:
-        return 0
-    return sum(v for v, o in zip(values, owners, strict=True) if o == player)
 
 
 def _held_by_seat(values: list[int], owners: list[int], num_players: int) -> list[int]:
