@@ -268,9 +268,12 @@ class _Filler:
         self.num_territories = t = world.size
         self.num_straits = s = len(world.straits)
         self.num_cards = len(cards)
+        #: Card colour -> the indices of its cards, in card order
+        by_colour = {colour: [i for i, c in enumerate(cards) if c.colour == colour]
+                     for colour in CARD_COLOURS}
         self.node_specs = node_pieces(len(world.continents), s)
         self.global_specs = global_pieces(
-            {colour: sum(c.colour == colour for c in cards) for colour in CARD_COLOURS},
+            {colour: len(indices) for colour, indices in by_colour.items()},
             s, len(comps.slot_colours), len(comps.pawn_types))
         self.global_features = FeatureBuilder(self.global_specs)
         self.node_channels: dict[str, slice] = {}
@@ -308,14 +311,13 @@ class _Filler:
         # Cards -----------------------------------------------------------------------------
         self._card_colour = [_CARD_COLOUR_INDEX[c.colour] for c in cards]
         #: Card index -> its entry in the single-colour card pieces (rank within its colour)
-        self._colour_rank = [sum(d.colour == c.colour for d in cards[:i])
-                             for i, c in enumerate(cards)]
+        self._colour_rank = [by_colour[c.colour].index(i) for i, c in enumerate(cards)]
         #: Piece name -> the card index of each entry (card pieces only)
-        self.card_entries = {name: [i for i, c in enumerate(cards) if c.colour == colour]
+        self.card_entries = {name: by_colour[colour]
                              for name, colour in CARD_PIECE_COLOURS.items()}
         everything = list(range(len(cards)))
         self.card_entries.update(frame_taken=everything, victim_hand=everything, hand=everything)
-        deck_full = [max(1, sum(c.colour == col for c in cards)) for col in CARD_COLOURS]
+        deck_full = [max(1, len(by_colour[colour])) for colour in CARD_COLOURS]
         extra = [0, 0, 0]
         for c in cards:
             if c.colour == "yellow" and c.kind == "extra_action":
@@ -324,7 +326,7 @@ class _Filler:
 
         # Maxima of the point sources -------------------------------------------------------
         purple_points = sum(c.points for c in cards if c.colour == "purple")
-        n_purple = sum(c.colour == "purple" for c in cards)
+        n_purple = len(by_colour["purple"])
         bonus = sum(c.effect.get("points", 0) for c in cards if c.kind == "objective_bonus")
         column_bonus = sum(c.effect.get("points", 0) for c in cards
                            if c.colour == "orange" and c.kind == "column_bonus")
