@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from primeval.training.agents import Agent, RandomAgent
+from primeval.wrappers.single_agent import agent_action
 
 GAME_DEFAULT_PLAYERS = {"primordial_soup": 4, "origin": 3}
 
@@ -125,12 +126,8 @@ def play_game(env, seat_agents: list[Agent], seed: int,
         if termination or truncation:
             game.step(None)
             continue
-        seat = game.possible_agents.index(agent_name)
-        agent = seat_agents[seat]
-        observation = (game.observe(agent_name)["observation"]
-                       if getattr(agent, "uses_observation", True) else None)
-        action = agent.act(observation, game.action_mask(agent_name),
-                           state=game.game_state, seat=seat)
+        action = agent_action(seat_agents[game.possible_agents.index(agent_name)], game,
+                              agent_name)
         game.step(action)
         if actions is not None:
             actions.append(int(action))

@@ -42,6 +42,17 @@ class UniformRandomOpponent:
 OpponentSpec = Agent | Sequence[Agent] | Callable[[np.random.Generator], Agent]
 
 
+def agent_action(agent: Agent, game: Any, agent_name: str) -> int:
+    """What ``agent`` plays as ``agent_name`` (whose turn it is) in ``game``, a raw primeval
+    AEC env: it gets that seat's mask, the rules state and the seat, and the encoded
+    observation only if it reads one. Agents with ``uses_observation = False`` (random and
+    rule-based ones) get ``None``, which spares encoding it."""
+    observation = (game.observe(agent_name)["observation"]
+                   if getattr(agent, "uses_observation", True) else None)
+    return agent.act(observation, game.action_mask(agent_name), state=game.game_state,
+                     seat=game.possible_agents.index(agent_name))
+
+
 class SingleAgentEnv(gymnasium.Env):
     """Gymnasium env over a primeval AEC env with the other seats played by opponents.
 
@@ -96,15 +107,7 @@ class SingleAgentEnv(gymnasium.Env):
             if game.terminations[agent] or game.truncations[agent]:
                 self.aec.step(None)
             else:
-                opponent = self.seat_agents[agent]
-                # Agents that read only the mask (uses_observation = False) get None as the
-                # observation, which spares encoding one.
-                observation = (game.observe(agent)["observation"]
-                               if getattr(opponent, "uses_observation", True) else None)
-                seat = game.possible_agents.index(agent)
-                action = opponent.act(observation, game.action_mask(agent),
-                                      state=game.game_state, seat=seat)
-                self.aec.step(action)
+                self.aec.step(agent_action(self.seat_agents[agent], game, agent))
             reward += float(game.rewards.get(self.learner, 0.0))
         return reward
 

@@ -8,7 +8,7 @@ from gymnasium.utils.env_checker import check_env
 
 from primeval.envs import origin_v0, primordial_soup_v0
 from primeval.training.agents import RandomAgent
-from primeval.wrappers.single_agent import SingleAgentEnv
+from primeval.wrappers.single_agent import SingleAgentEnv, agent_action
 
 GAMES = [(primordial_soup_v0, 4), (primordial_soup_v0, 3), (origin_v0, 3), (origin_v0, 2)]
 
@@ -106,6 +106,34 @@ def test_only_opponents_that_read_observations_get_one():
             assert all(obs is None for obs in opponent.seen)
         else:
             assert all(env.observation_space.contains(obs) for obs in opponent.seen)
+
+
+def test_agent_action_gives_the_seat_its_mask_state_and_observation_if_read():
+    """``agent_action`` (used by SingleAgentEnv and evaluate's game loop): the acting seat's
+    mask, the rules state and the seat number; the observation only to agents that read it."""
+    game = origin_v0.raw_env(num_players=3)
+    game.reset(seed=4)
+    name = game.agent_selection
+    calls = []
+
+    class Reader:
+        def act(self, observation, action_mask, *, state=None, seat=None):
+            calls.append((observation, action_mask, state, seat))
+            return int(np.flatnonzero(action_mask)[0])
+
+    class MaskReader(Reader):
+        uses_observation = False
+
+    for agent in (Reader(), MaskReader()):
+        action = agent_action(agent, game, name)
+        observation, mask, state, seat = calls[-1]
+        assert action == int(np.flatnonzero(game.action_mask(name))[0])
+        assert np.array_equal(mask, game.action_mask(name))
+        assert state is game.game_state and seat == game.possible_agents.index(name)
+        if isinstance(agent, MaskReader):
+            assert observation is None
+        else:
+            assert np.array_equal(observation, game.observe(name)["observation"])
 
 
 def test_opponent_pool_is_sampled_per_seat():
