@@ -18,6 +18,7 @@ game and Hypothesis can shrink a failure to a short one. The properties:
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pytest
@@ -44,12 +45,18 @@ def choose(data, mask: np.ndarray, label: str = "choice") -> int:
     return int(legal[data.draw(st.integers(0, legal.size - 1), label=label)])
 
 
-def new_game(data, game: str):
-    """A raw env of a drawn player count, reset with a drawn seed."""
+def draw_game(data, game: str) -> tuple[Any, int, int]:
+    """``(env module, player count, seed)``, the count and the seed drawn."""
     module, counts = GAMES[game]
     players = data.draw(st.sampled_from(counts), label="players")
+    return module, players, data.draw(SEEDS, label="seed")
+
+
+def new_game(data, game: str):
+    """A raw env of a drawn player count, reset with a drawn seed."""
+    module, players, seed = draw_game(data, game)
     env = module.raw_env(num_players=players)
-    env.reset(seed=data.draw(SEEDS, label="seed"))
+    env.reset(seed=seed)
     return env
 
 
@@ -76,10 +83,9 @@ def to_act(env) -> bool:
 @PROPERTY
 @given(data=st.data())
 def test_any_game_through_env_keeps_every_invariant(game, data):
-    module, counts = GAMES[game]
-    players = data.draw(st.sampled_from(counts), label="players")
+    module, players, seed = draw_game(data, game)
     env = module.env(num_players=players)
-    env.reset(seed=data.draw(SEEDS, label="seed"))
+    env.reset(seed=seed)
     rules = env.unwrapped.rules
     totals = dict.fromkeys(env.possible_agents, 0.0)
     for agent in env.agent_iter(max_iter=20_000):
@@ -187,9 +193,7 @@ def test_clone_is_independent_of_the_original(game, data):
 @PROPERTY
 @given(data=st.data())
 def test_same_seed_and_choices_give_identical_observations(game, data):
-    module, counts = GAMES[game]
-    players = data.draw(st.sampled_from(counts), label="players")
-    seed = data.draw(SEEDS, label="seed")
+    module, players, seed = draw_game(data, game)
     a, b = module.raw_env(num_players=players), module.raw_env(num_players=players)
     a.reset(seed=seed)
     b.reset(seed=seed)
