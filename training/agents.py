@@ -15,6 +15,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from primeval.wrappers.single_agent import UniformRandomOpponent
+
 
 @runtime_checkable
 class Agent(Protocol):
@@ -26,20 +28,6 @@ class Agent(Protocol):
             seat: int | None = None) -> int: ...
 
 
-class RandomAgent:
-    """Uniform over the legal actions, with its own seeded generator."""
-
-    name = "random"
-    uses_observation = False
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def seed(self, seed: int | None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def act(self, observation, action_mask, *, state=None, seat=None) -> int:
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError("RandomAgent.act: the action mask has no legal action")
-        return int(legal[self.rng.integers(legal.size)])  # = rng.choice(legal), faster
+class RandomAgent(UniformRandomOpponent):
+    """Uniform over the legal actions, with its own seeded generator (the single-agent
+    wrapper's default opponent, under the name agents are listed by)."""

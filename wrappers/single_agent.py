@@ -23,19 +23,22 @@ class Agent(Protocol):
 
 
 class UniformRandomOpponent:
-    """The default opponent: uniform over the legal actions, seeded per episode."""
+    """Uniform over the legal actions, with its own generator, seeded here or per episode:
+    the default opponent (``primeval.training.agents.RandomAgent`` is the same agent)."""
 
     name = "random"
     uses_observation = False  # act() reads only the mask, so none is encoded for it
 
-    def __init__(self) -> None:
-        self.rng = np.random.default_rng()
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
 
     def seed(self, seed: int | None) -> None:
         self.rng = np.random.default_rng(seed)
 
     def act(self, observation, action_mask, *, state=None, seat=None) -> int:
         legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError(f"{type(self).__name__}.act: the action mask has no legal action")
         return int(legal[self.rng.integers(legal.size)])  # = rng.choice(legal), faster
 
 

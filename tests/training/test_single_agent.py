@@ -8,7 +8,7 @@ from gymnasium.utils.env_checker import check_env
 
 from primeval.envs import origin_v0, primordial_soup_v0
 from primeval.training.agents import RandomAgent
-from primeval.wrappers.single_agent import SingleAgentEnv, agent_action
+from primeval.wrappers.single_agent import SingleAgentEnv, UniformRandomOpponent, agent_action
 
 GAMES = [(primordial_soup_v0, 4), (primordial_soup_v0, 3), (origin_v0, 3), (origin_v0, 2)]
 
@@ -134,6 +134,23 @@ def test_agent_action_gives_the_seat_its_mask_state_and_observation_if_read():
             assert observation is None
         else:
             assert np.array_equal(observation, game.observe(name)["observation"])
+
+
+def test_random_agent_is_the_default_opponent_and_refuses_an_empty_mask():
+    """``RandomAgent`` is the wrapper's default opponent, seeded at construction or per
+    episode; the same seed gives the same choices; a mask with nothing legal is an error."""
+    assert isinstance(RandomAgent(), UniformRandomOpponent)
+    mask = np.zeros(20, dtype=np.int8)
+    mask[[2, 5, 11, 17]] = 1
+    seeded = RandomAgent(7)
+    later = UniformRandomOpponent()
+    later.seed(7)
+    assert [later.act(None, mask) for _ in range(10)] == [
+        seeded.act(None, mask) for _ in range(10)]
+    picks = {RandomAgent(s).act(None, mask) for s in range(40)}
+    assert picks == {2, 5, 11, 17}
+    with pytest.raises(ValueError, match="RandomAgent.act: the action mask has no legal"):
+        RandomAgent(0).act(None, np.zeros(20, dtype=np.int8))
 
 
 def test_opponent_pool_is_sampled_per_seat():
