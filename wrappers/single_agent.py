@@ -159,24 +159,25 @@ class SingleAgentEnv(gymnasium.Env):
         if not self.shaping:
             return 0.0
         scores = self.game.rules.scores(self.game.game_state)
-        seat = self.game.possible_agents.index(self.learner)
+        seat = self._seat
         others = [s for i, s in enumerate(scores) if i != seat]
         return float(scores[seat] - sum(others) / len(others))
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal actions (all False once the game is over)."""
-        if self.learner not in self.game.agents or self.game.agent_selection != self.learner:
-            return np.zeros(self.action_space.n, dtype=bool)
+        """The learner's legal actions (all False when it is not to act, as once the game is
+        over: the env's own mask)."""
         return self.game.action_mask(self.learner).astype(bool)
 
+    @property
+    def _seat(self) -> int:
+        return self.game.possible_agents.index(self.learner)
+
     def _observation(self) -> np.ndarray:
-        if self.learner in self.game.agents:
-            return self.game.observe(self.learner)["observation"]
-        return self.game.obs_encoder.encode(self.game.game_state,
-                                            self.game.possible_agents.index(self.learner))
+        """The learner's observation, also once the game is over (no mask needed)."""
+        return self.game.obs_encoder.encode(self.game.game_state, self._seat)
 
     def _info(self) -> dict[str, Any]:
-        seat = self.game.possible_agents.index(self.learner)
+        seat = self._seat
         info: dict[str, Any] = {"seat": seat}
         if self.game.rules.is_terminal(self.game.game_state):
             scores = self.game.rules.scores(self.game.game_state)
