@@ -4,11 +4,12 @@
 
 * **random play through ``env()``**: uniformly random legal actions, read the way a training
   loop reads them (``last()`` for the observation and the mask, then ``step``); agent steps
-  per second and games per second, the median of ``--repeats`` runs of ``--seconds`` each;
+  per second and games per second, the median of ``--repeats`` runs of ``--seconds`` each,
+  taken round-robin (one run of every game and peer, then the next round), so that a machine
+  whose speed drifts during the benchmark shifts every figure alike;
 * ``--peers``: the same loop, in the same process, over PettingZoo's ``connect_four_v3``,
   ``go_v5`` and ``chess_v6`` (``pip install primeval[bench]``), and the ratio of each game's
-  figure to theirs; the runs go round-robin (one of each game and peer, then the next round),
-  so that a machine whose speed drifts during the benchmark shifts every figure alike;
+  figure to theirs;
 * ``--ppo``: MaskablePPO training throughput, env steps per second, with 4 ``SingleAgentEnv``
   (random opponents) in a ``DummyVecEnv`` and SB3's default network (``--ppo-hparams config``:
   the PPO settings of ``configs/GAME/default.yaml``; ``sb3``: SB3's own defaults); the median
@@ -95,16 +96,10 @@ def _median_of(runs: list[dict[str, float]]) -> dict[str, float]:
     }
 
 
-def bench_game(game: str, players: int, encoder: str, seconds: float, repeats: int
-               ) -> dict[str, Any]:
-    runs = [random_play(game, players, encoder, seconds, seed=1000 * r) for r in range(repeats)]
-    return {"game": game, "players": players, "encoder": encoder, **_median_of(runs)}
-
-
 def bench_round_robin(games: list[tuple[str, int]], encoder: str, peers: list[str],
                       seconds: float, repeats: int) -> tuple[list[dict], list[dict]]:
-    """:func:`bench_game` for every game ``(name, players)`` and the same for every peer,
-    the runs taken in turns (repeat 1 of each, then repeat 2 of each, ...), so that a machine
+    """:func:`random_play` for every game ``(name, players)``, :func:`play_random` for every
+    peer, ``repeats`` runs of each and their median, the runs taken in turns (repeat 1 of each, then repeat 2 of each, ...), so that a machine
     that slows down or speeds up meanwhile shifts every figure alike and the ratios hold."""
     game_runs: list[list[dict]] = [[] for _ in games]
     peer_runs: list[list[dict]] = [[] for _ in peers]
@@ -368,33 +363,29 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.seconds <= 0 or args.repeats < 1:
         raise SystemExit("--seconds must be > 0 and --repeats >= 1")
     games = args.game or sorted(GAMES, reverse=True)  # primordial_soup, origin
+    players = {g: args.players or DEFAULT_PLAYERS[g] for g in games}
     report: dict[str, Any] = {
         "machine": machine(),
         "settings": {"seconds": args.seconds, "repeats": args.repeats,
                      "encoder": args.encoder},
     }
+    report["games"], peers = bench_round_robin(
+        list(players.items()), args.encoder, list(PEERS) if args.peers else [],
+        args.seconds, args.repeats)
     if args.peers:
-        report["games"], report["peers"] = bench_round_robin(
-            [(g, args.players or DEFAULT_PLAYERS[g]) for g in games], args.encoder, list(PEERS),
-            args.seconds, args.repeats)
+        report["peers"] = peers
         report["ratios"] = {
-            g["game"]: {p["env"]: g["steps_per_second"] / p["steps_per_second"]
-                        for p in report["peers"]}
+            g["game"]: {p["env"]: g["steps_per_second"] / p["steps_per_second"] for p in peers}
             for g in report["games"]}
-    else:
-        report["games"] = [bench_game(g, args.players or DEFAULT_PLAYERS[g], args.encoder,
-                                      args.seconds, args.repeats) for g in games]
     if args.profile:
-        report["profiles"] = [profile_random_play(g, args.players or DEFAULT_PLAYERS[g],
-                                                  args.encoder, args.seconds) for g in games]
+        report["profiles"] = [profile_random_play(g, players[g], args.encoder, args.seconds)
+                              for g in games]
     if args.memory:  # before --ppo, so that the process does not hold torch yet
-        report["memory"] = [bench_memory(g, args.players or DEFAULT_PLAYERS[g], args.encoder)
-                            for g in games]
+        report["memory"] = [bench_memory(g, players[g], args.encoder) for g in games]
     if args.ppo:
         hparams = ["config", "sb3"] if args.ppo_hparams == "both" else [args.ppo_hparams]
-        report["ppo"] = [bench_ppo(g, args.players or DEFAULT_PLAYERS[g], args.encoder,
-                                   args.ppo_steps, h, torch_threads=args.torch_threads,
-                                   repeats=args.repeats)
+        report["ppo"] = [bench_ppo(g, players[g], args.encoder, args.ppo_steps, h,
+                                   torch_threads=args.torch_threads, repeats=args.repeats)
                          for g in games for h in hparams]
     report["targets"] = targets(report)
     print(json.dumps(report, indent=2) if args.json else format_report(report))
