@@ -20,12 +20,14 @@ def advance(env, steps: int, rng: np.random.Generator | int = 0) -> None:
 
 
 def play_checked_game(rules, seed: int, *, check, check_step=None,
-                      check_every_step: bool = True):
+                      check_every_step: bool = True, check_every: int = 1,
+                      max_steps: int = 20_000):
     """A seeded random game at rules level, checked as it goes; returns (final state, steps).
 
-    ``check(state)`` runs after setup and after every step, ``check_step(before, after,
-    decision)`` after every step. Always: the player to act has a legal action and is a
-    seat; with ``check_every_step``, ``apply`` leaves its input unchanged.
+    ``check(state)`` runs after setup, after every ``check_every``-th step and at the end;
+    ``check_step(before, after, decision)`` after every step. Always: the player to act has
+    a legal action and is a seat, and the game ends within ``max_steps``; with
+    ``check_every_step``, ``apply`` leaves its input unchanged.
     """
     rng = np.random.default_rng(seed)
     choice_rng = np.random.default_rng(seed + 10_000)
@@ -42,9 +44,11 @@ def play_checked_game(rules, seed: int, *, check, check_step=None,
         new = rules.apply(state, action, rng)
         if check_every_step:
             assert state.to_dict() == before, "apply mutated its input"
-        check(new)
+        steps += 1
+        assert steps <= max_steps, f"seed {seed}: the game does not end"
+        if steps % check_every == 0 or rules.is_terminal(new):
+            check(new)
         if check_step is not None:
             check_step(state, new, decision)
         state = new
-        steps += 1
     return state, steps

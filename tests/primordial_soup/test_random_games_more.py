@@ -10,10 +10,10 @@ player always has a legal action and every game reaches its end.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
+from tests.random_play import play_checked_game
 
 GAMES_PER_PLAYER_COUNT = 500
 FIRST_SEED = 100_000
@@ -24,18 +24,8 @@ FIRST_SEED = 100_000
 def test_500_more_random_games_keep_the_rules_invariants(num_players):
     rules = PrimordialSoupRules(num_players=num_players)
     for seed in range(FIRST_SEED, FIRST_SEED + GAMES_PER_PLAYER_COUNT):
-        rng = np.random.default_rng(seed)
-        choices = np.random.default_rng(seed + 1)
-        check_every = 1 if seed % 5 == 0 else 10
-        state = rules.initial_state(rng)
-        steps = 0
-        while not rules.is_terminal(state):
-            legal = np.flatnonzero(rules.legal_mask(state))
-            assert legal.size, f"seed {seed}, step {steps}: no legal action"
-            state = rules.apply(state, int(choices.choice(legal)), rng)
-            steps += 1
-            if steps % check_every == 0:
-                rules.check_state(state)  # raises ValueError naming the broken invariant
-            assert steps < 5000, f"seed {seed}: the game does not end"
-        rules.check_state(state)
+        state, _ = play_checked_game(
+            rules, seed, check=rules.check_state,  # raises ValueError naming the invariant
+            check_every_step=False, check_every=1 if seed % 5 == 0 else 10)
+        assert rules.is_terminal(state)
         assert state.round <= rules.config.max_rounds
