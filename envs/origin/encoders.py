@@ -256,6 +256,14 @@ class _Filler:
     order, in Python lists, then writes them with one fancy-index assignment each. On these
     short lists that is much cheaper than many small numpy calls.
 
+    Most of a step leaves most of the table alone, so the filler keeps the blocks it made
+    last: each player's features (by player), the owner and pawn one-hots and the strait
+    features (by observing seat). A block is reused while what it is made from compares
+    equal to a copy kept with it, and made anew otherwise; since the comparison is with a
+    copy, a state changed in place is seen like any other. Observations are the same as
+    without the kept blocks (a test compares them with a new encoder's along random games);
+    they save about a quarter of an observation's cost in play.
+
     Args:
         rules: An ``OriginRules`` (``data``, ``num_players``; ``scoring.points`` takes it).
     """
@@ -299,6 +307,12 @@ class _Filler:
             self.adjacency[i, list(neigh)] = 1.0
         #: Green territories (where hunting tokens lie).
         self._green = [i for i, x in enumerate(world.territories) if x.colour == "green"]
+        #: Seat -> the last block of player features made for it (see _fill_players)
+        self._player_blocks: dict[int, tuple[tuple, list[int], dict[int, list[int]]]] = {}
+        #: (players, seat) -> the owner and pawn one-hots of the last board that seat saw, and
+        #: the strait features (see _fill_territories, _fill_straits)
+        self._strait_blocks: dict[tuple[int, int], tuple] = {}
+        self._board_blocks: dict[tuple[int, int], tuple[list[int], list[int], list[int]]] = {}
         #: Territories ending at least one strait, and each strait's two ends as indices into
         #: that list (a strait's ends may coincide or be shared with other straits).
         self._strait_territories = sorted({end for ends in world.straits for end in ends})
@@ -538,11 +552,19 @@ class _Filler:
         """Writes the territory features; returns the hunting tokens held and their value by
         (absolute) seat."""
         rows = self._rows
-        ones += [at[o] for at, o in zip(self._owner_at[n, seat], state.owner, strict=True)]
-        # Pawn height, width and colour
-        for pawn_at, pawn in zip(self._pawn_at, state.pawn, strict=True):
-            if pawn >= 0:
-                ones += pawn_at[pawn]
+        # Owner (relative seat, empty or neutral) and pawn height, width and colour: kept from
+        # the last observation of this seat while no pawn has moved (and the copies of the
+        # lists they were made from say so)
+        board = self._board_blocks.get((n, seat))
+        if board is None or board[0] != state.owner or board[1] != state.pawn:
+            board_ones = [at[o] for at, o in zip(self._owner_at[n, seat], state.owner,
+                                                 strict=True)]
+            for pawn_at, pawn in zip(self._pawn_at, state.pawn, strict=True):
+                if pawn >= 0:
+                    board_ones += pawn_at[pawn]
+            board = self._board_blocks[n, seat] = (list(state.owner), list(state.pawn),
+                                                   board_ones)
+        ones += board[2]
         # Hunting tokens (one on each green territory): still on the board, or held
         hunt_owner, hunt_value, present = state.hunt_owner, state.hunt_value, rows["hunt_present"]
         held, held_value = [0] * n, [0] * n
@@ -560,9 +582,21 @@ class _Filler:
     def _fill_straits(self, ones, values, state: OriginState, seat: int,
                       n: int) -> tuple[list[int], list[int]]:
         """Writes the strait features; returns the strait tokens held and their value by
-        (absolute) seat."""
+        (absolute) seat. Kept from the last observation of this seat while no strait token
+        has changed hands."""
+        block = self._strait_blocks.get((n, seat))
+        if block is None or block[0] != state.strait_owner or block[1] != state.strait_value:
+            block = self._strait_blocks[n, seat] = self._strait_block(state, seat, n)
+        ones += block[2]
+        values += block[3]
+        return block[4]
+
+    def _strait_block(self, state: OriginState, seat: int, n: int) -> tuple:
+        """``(strait owners, strait values, ones, values, (tokens held, their value))``, the
+        first two copied from ``state``."""
         open_ends = [0] * len(self._strait_territories)  # open straits ending there
         held, held_value = [0] * n, [0] * n
+        ones = []
         for (on_board, owner_row, a, b), o, value in zip(self._strait_at, state.strait_owner,
                                                          state.strait_value, strict=True):
             if o < 0:
@@ -573,9 +607,8 @@ class _Filler:
                 ones.append(owner_row + (o - seat) % n)
                 held[o] += 1
                 held_value[o] += value
-        values += state.strait_value
-        values += open_ends
-        return held, held_value
+        return (list(state.strait_owner), list(state.strait_value), ones,
+                [*state.strait_value, *open_ends], (held, held_value))
 
     def _fill_turn_and_board(self, ones, values, state: OriginState, seat: int,
                              n: int) -> None:
@@ -608,35 +641,55 @@ class _Filler:
                       straits_held: tuple[list[int], list[int]]) -> None:
         hunt_count, hunt_value = hunting_held
         strait_count, strait_value = straits_held
-
-        card_colour, rank = self._card_colour, self._colour_rank
-        # The single source of points, given the token values already counted
-        points = scoring.all_points(self.rules, state, hunting=hunt_value, straits=strait_value)
+        known = self._player_blocks
         for k in range(n):
             p = (seat + k) % n
-            row = self._seat_rows[k]
-            ones.append(row["seat_present"])
-            ones += [row["permanents"] + rank[c] for c in state.permanents[p]]
-            ones += [row["objectives_done"] + rank[c] for c in state.objectives_done[p]]
-            # Innovation tiles: columns by top level, tiles by level
-            tops, by_level = [0] * MAX_LEVEL, [0] * MAX_LEVEL
-            for col in state.columns[p]:
-                if col:
-                    tops[col[-1] - 1] += 1
-                    for level in col:
-                        by_level[level - 1] += 1
-            hand_size = [0] * len(CARD_COLOURS)
-            for c in state.hands[p]:
-                hand_size[card_colour[c]] += 1
-            by_source = [points[p][source] for source in POINT_SOURCES]
-            # In the order of _PLAYER_VALUES
-            values += [state.villages[p], hunt_count[p], hunt_value[p], strait_count[p],
-                       strait_value[p], state.objective_points[p], sum(by_source)]
-            values += tops
-            values += by_level
-            values += hand_size
-            values += by_source
+            # Everything player p's block is made of, as it is now
+            inputs = (state.villages[p], state.objective_points[p], hunt_count[p],
+                      hunt_value[p], strait_count[p], strait_value[p], state.permanents[p],
+                      state.objectives_done[p], state.hands[p], state.columns[p])
+            block = known.get(p)
+            if block is None or block[0] != inputs:
+                block = known[p] = self._player_block(state, p, inputs)
+            at_seat = block[2]
+            if k not in at_seat:
+                row, rank = self._seat_rows[k], self._colour_rank
+                at_seat[k] = [row["seat_present"],
+                              *[row["permanents"] + rank[c] for c in inputs[6]],
+                              *[row["objectives_done"] + rank[c] for c in inputs[7]]]
+            ones += at_seat[k]
+            values += block[1]
         ones += [self._g["hand"] + c for c in state.hands[seat]]
+
+    def _player_block(self, state: OriginState, p: int, inputs: tuple
+                      ) -> tuple[tuple, list[int], dict[int, list[int]]]:
+        """Player ``p``'s block: ``(inputs, values, ones by relative seat)``, the ``inputs``
+        copied (so a later state, or this one changed in place, is compared with what was
+        encoded and never with itself); the one-hot positions are filled in by the caller
+        for each relative seat the block is written at."""
+        (villages, objective_points, hunt_count, hunt_value, strait_count, strait_value,
+         permanents, objectives_done, hand, columns) = inputs
+        # Innovation tiles: columns by top level, tiles by level
+        tops, by_level = [0] * MAX_LEVEL, [0] * MAX_LEVEL
+        for col in columns:
+            if col:
+                tops[col[-1] - 1] += 1
+                for level in col:
+                    by_level[level - 1] += 1
+        hand_size = [0] * len(CARD_COLOURS)
+        card_colour = self._card_colour
+        for c in hand:
+            hand_size[card_colour[c]] += 1
+        # The single source of points, given the token values already counted
+        points = scoring.points_holding(self.rules, state, p, hunting=hunt_value,
+                                        straits=strait_value)
+        by_source = [points[source] for source in POINT_SOURCES]
+        # In the order of _PLAYER_VALUES
+        values = [villages, hunt_count, hunt_value, strait_count, strait_value,
+                  objective_points, sum(by_source), *tops, *by_level, *hand_size, *by_source]
+        copied = (*inputs[:6], list(permanents), list(objectives_done), list(hand),
+                  [list(col) for col in columns])
+        return copied, values, {}
 
 
 class _Encoder:

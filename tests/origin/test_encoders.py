@@ -197,6 +197,65 @@ def test_encode_does_not_mutate_the_state_and_returns_fresh_arrays():
     assert state.to_dict() == before
 
 
+# Blocks kept between observations -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_kept_blocks_give_what_a_new_encoder_gives(num_players):
+    """An encoder keeps the player, board and strait blocks of its last observations and
+    reuses them while their inputs are unchanged. Along random games, observed by the
+    player to act, another seat, and now and then an earlier state out of order, every
+    observation equals a new encoder's."""
+    pick = np.random.default_rng(num_players)
+    rules, seen = None, []
+    for rules_, state in random_states(num_players, seed=10 + num_players, every=2):
+        if rules is None:
+            rules = rules_
+            kept = encoders(rules)
+        seen.append(state)
+        looks = [(state, rules.current_player(state) if state.stack else 0),
+                 (state, int(pick.integers(num_players)))]
+        if len(seen) % 5 == 0:
+            looks.append((seen[int(pick.integers(len(seen)))], int(pick.integers(num_players))))
+        for looked, seat in looks:
+            for enc, new in zip(kept, encoders(rules), strict=True):
+                assert np.array_equal(enc.encode(looked, seat), new.encode(looked, seat)), (
+                    enc.name, len(seen), seat)
+    assert len(seen) > 50
+
+
+def test_kept_blocks_follow_a_state_changed_in_place():
+    """A block is kept by comparing the state with a copy of what it was made from, so
+    changing the very lists it was made from in place is seen."""
+    rules, state = table(3)
+    a, b = tid(rules, "AF1"), tid(rules, "AF2")
+    green = next(i for i, t in enumerate(rules.data.world.territories) if t.colour == "green")
+    changes = [
+        lambda s: put(rules, s, 1, "AF1"),
+        lambda s: s.hands[1].append(s.decks[0].pop(0)),
+        lambda s: s.hands[0].append(s.decks[2].pop(0)),
+        lambda s: s.permanents[2].append(s.decks[1].pop(0)),
+        lambda s: s.objectives_done[1].append(s.hands[0].pop()),
+        lambda s: s.columns[1].append([1]),
+        lambda s: s.columns[1][0].append(2),
+        lambda s: s.villages.__setitem__(2, s.villages[2] - 1),
+        lambda s: s.objective_points.__setitem__(1, 4),
+        lambda s: s.strait_owner.__setitem__(0, 2),
+        lambda s: s.hunt_owner.__setitem__(green, 1),
+        lambda s: (s.pawn.__setitem__(b, s.pawn[a]), s.owner.__setitem__(b, 1),
+                   s.pawn.__setitem__(a, -1), s.owner.__setitem__(a, EMPTY)),
+    ]
+    kept = encoders(rules)
+    for i, change in enumerate(changes):
+        before = [[enc.encode(state, seat) for seat in range(3)] for enc in kept]
+        change(state)
+        for enc, new, old in zip(kept, encoders(rules), before, strict=True):
+            now = [new.encode(state, seat) for seat in range(3)]
+            assert any(not np.array_equal(x, y) for x, y in zip(now, old, strict=True)), (enc.name, i)
+            for seat in range(3):
+                assert np.array_equal(enc.encode(state, seat), now[seat]), (enc.name, i, seat)
+
+
 def test_single_colour_card_pieces_hold_that_colour_in_card_order():
     """``permanents`` holds the orange cards, ``objectives_done`` and ``frame_dealt`` the
     purple ones, ``turn_cards`` and ``discard`` the yellow ones, each in card index order;

@@ -23,11 +23,13 @@ def all_points(rules, state, hunting: list[int] | None = None,
         hunting = _held_by_seat(state.hunt_value, state.hunt_owner, n)
     if straits is None:
         straits = _held_by_seat(state.strait_value, state.strait_owner, n)
-    return [_points(rules, state, p, hunting=hunting[p], straits=straits[p]) for p in range(n)]
+    return [points_holding(rules, state, p, hunting=hunting[p], straits=straits[p])
+            for p in range(n)]
 
 
-def _points(rules, state, player: int, hunting: int, straits: int) -> dict[str, int]:
-    """Points by source, given the value of the hunting and strait tokens held."""
+def points_holding(rules, state, player: int, hunting: int, straits: int) -> dict[str, int]:
+    """A player's :func:`points` by source, given the value of the hunting and strait
+    tokens they hold."""
     comps = rules.data.components
     cards = rules.data.cards
     tiles = sum(comps.tile_points[level] for col in state.columns[player] for level in col)
