@@ -69,8 +69,10 @@ def play_random(env: Any, seconds: float, seed: int = 0) -> dict[str, float]:
             if termination or truncation:
                 action = None
             else:
-                legal = np.flatnonzero(obs["action_mask"])
-                action = int(legal[rng.integers(legal.size)])
+                # A uniform legal action, as cheaply as numpy allows (np.flatnonzero and
+                # Generator.integers would add about 2 us a step, the same for every env)
+                legal = obs["action_mask"].nonzero()[0]
+                action = int(legal[int(rng.random() * legal.size)])
                 steps += 1
             env.step(action)
         games += 1
