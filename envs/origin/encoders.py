@@ -50,7 +50,7 @@ features, where a graph network needs them, and lays out ``[nodes (T x F) | adja
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from gymnasium import spaces
@@ -246,6 +246,38 @@ _PLAYER_VALUES = ("villages", "hunting_count", "hunting_value", "strait_count",
 _STATIC_NODE_PIECES: tuple[str, ...] = ("colour", "continent", "strait_end")
 
 
+class _PlayerBlock(NamedTuple):
+    """One player's features as :meth:`_Filler.fill` last made them."""
+
+    #: A copy of what they were made from (so a later state, or the same one changed in
+    #: place, is compared with what was encoded, never with itself)
+    made_from: tuple
+    #: The player's values, in the order of _PLAYER_VALUES
+    values: list[int]
+    #: Relative seat -> the positions of the player's one-hots in that seat's rows
+    ones_at: dict[int, list[int]]
+
+
+class _BoardBlock(NamedTuple):
+    """The owner and pawn one-hots of the board one seat saw last, with copies of the
+    ``owner`` and ``pawn`` lists they were made from."""
+
+    owner: list[int]
+    pawn: list[int]
+    ones: list[int]
+
+
+class _StraitBlock(NamedTuple):
+    """The strait features one seat saw last, with copies of the strait lists they were made
+    from, and the tokens each seat held (count, value)."""
+
+    owner: list[int]
+    value: list[int]
+    ones: list[int]
+    values: list[int]
+    held: tuple[list[int], list[int]]
+
+
 class _Filler:
     """Writes the features of one (state, seat) into an encoder's vector.
 
@@ -307,12 +339,12 @@ class _Filler:
             self.adjacency[i, list(neigh)] = 1.0
         #: Green territories (where hunting tokens lie).
         self._green = [i for i, x in enumerate(world.territories) if x.colour == "green"]
-        #: Seat -> the last block of player features made for it (see _fill_players)
-        self._player_blocks: dict[int, tuple[tuple, list[int], dict[int, list[int]]]] = {}
-        #: (players, seat) -> the owner and pawn one-hots of the last board that seat saw, and
-        #: the strait features (see _fill_territories, _fill_straits)
-        self._strait_blocks: dict[tuple[int, int], tuple] = {}
-        self._board_blocks: dict[tuple[int, int], tuple[list[int], list[int], list[int]]] = {}
+        #: The blocks kept from the last observations: player (absolute seat) -> that
+        #: player's features; (players, observing seat) -> the owner and pawn one-hots, and
+        #: the strait features, that seat saw last
+        self._player_blocks: dict[int, _PlayerBlock] = {}
+        self._board_blocks: dict[tuple[int, int], _BoardBlock] = {}
+        self._strait_blocks: dict[tuple[int, int], _StraitBlock] = {}
         #: Territories ending at least one strait, and each strait's two ends as indices into
         #: that list (a strait's ends may coincide or be shared with other straits).
         self._strait_territories = sorted({end for ends in world.straits for end in ends})
@@ -556,15 +588,15 @@ class _Filler:
         # the last observation of this seat while no pawn has moved (and the copies of the
         # lists they were made from say so)
         board = self._board_blocks.get((n, seat))
-        if board is None or board[0] != state.owner or board[1] != state.pawn:
+        if board is None or board.owner != state.owner or board.pawn != state.pawn:
             board_ones = [at[o] for at, o in zip(self._owner_at[n, seat], state.owner,
                                                  strict=True)]
             for pawn_at, pawn in zip(self._pawn_at, state.pawn, strict=True):
                 if pawn >= 0:
                     board_ones += pawn_at[pawn]
-            board = self._board_blocks[n, seat] = (list(state.owner), list(state.pawn),
-                                                   board_ones)
-        ones += board[2]
+            board = self._board_blocks[n, seat] = _BoardBlock(
+                list(state.owner), list(state.pawn), board_ones)
+        ones += board.ones
         # Hunting tokens (one on each green territory): still on the board, or held
         hunt_owner, hunt_value, present = state.hunt_owner, state.hunt_value, rows["hunt_present"]
         held, held_value = [0] * n, [0] * n
@@ -585,15 +617,14 @@ class _Filler:
         (absolute) seat. Kept from the last observation of this seat while no strait token
         has changed hands."""
         block = self._strait_blocks.get((n, seat))
-        if block is None or block[0] != state.strait_owner or block[1] != state.strait_value:
+        if (block is None or block.owner != state.strait_owner
+                or block.value != state.strait_value):
             block = self._strait_blocks[n, seat] = self._strait_block(state, seat, n)
-        ones += block[2]
-        values += block[3]
-        return block[4]
+        ones += block.ones
+        values += block.values
+        return block.held
 
-    def _strait_block(self, state: OriginState, seat: int, n: int) -> tuple:
-        """``(strait owners, strait values, ones, values, (tokens held, their value))``, the
-        first two copied from ``state``."""
+    def _strait_block(self, state: OriginState, seat: int, n: int) -> _StraitBlock:
         open_ends = [0] * len(self._strait_territories)  # open straits ending there
         held, held_value = [0] * n, [0] * n
         ones = []
@@ -607,8 +638,8 @@ class _Filler:
                 ones.append(owner_row + (o - seat) % n)
                 held[o] += 1
                 held_value[o] += value
-        return (list(state.strait_owner), list(state.strait_value), ones,
-                [*state.strait_value, *open_ends], (held, held_value))
+        return _StraitBlock(list(state.strait_owner), list(state.strait_value), ones,
+                            [*state.strait_value, *open_ends], (held, held_value))
 
     def _fill_turn_and_board(self, ones, values, state: OriginState, seat: int,
                              n: int) -> None:
@@ -649,24 +680,22 @@ class _Filler:
                       hunt_value[p], strait_count[p], strait_value[p], state.permanents[p],
                       state.objectives_done[p], state.hands[p], state.columns[p])
             block = known.get(p)
-            if block is None or block[0] != inputs:
+            if block is None or block.made_from != inputs:
                 block = known[p] = self._player_block(state, p, inputs)
-            at_seat = block[2]
-            if k not in at_seat:
+            at_seat = block.ones_at
+            if k not in at_seat:  # the block's one-hots in relative seat k's row
                 row, rank = self._seat_rows[k], self._colour_rank
                 at_seat[k] = [row["seat_present"],
-                              *[row["permanents"] + rank[c] for c in inputs[6]],
-                              *[row["objectives_done"] + rank[c] for c in inputs[7]]]
+                              *[row["permanents"] + rank[c] for c in state.permanents[p]],
+                              *[row["objectives_done"] + rank[c]
+                                for c in state.objectives_done[p]]]
             ones += at_seat[k]
-            values += block[1]
+            values += block.values
         ones += [self._g["hand"] + c for c in state.hands[seat]]
 
-    def _player_block(self, state: OriginState, p: int, inputs: tuple
-                      ) -> tuple[tuple, list[int], dict[int, list[int]]]:
-        """Player ``p``'s block: ``(inputs, values, ones by relative seat)``, the ``inputs``
-        copied (so a later state, or this one changed in place, is compared with what was
-        encoded and never with itself); the one-hot positions are filled in by the caller
-        for each relative seat the block is written at."""
+    def _player_block(self, state: OriginState, p: int, inputs: tuple) -> _PlayerBlock:
+        """Player ``p``'s values, made from ``inputs`` (see :class:`_PlayerBlock`); the caller
+        fills in the one-hot positions for each relative seat it writes the block at."""
         (villages, objective_points, hunt_count, hunt_value, strait_count, strait_value,
          permanents, objectives_done, hand, columns) = inputs
         # Innovation tiles: columns by top level, tiles by level
@@ -689,7 +718,7 @@ class _Filler:
                   objective_points, sum(by_source), *tops, *by_level, *hand_size, *by_source]
         copied = (*inputs[:6], list(permanents), list(objectives_done), list(hand),
                   [list(col) for col in columns])
-        return copied, values, {}
+        return _PlayerBlock(copied, values, {})
 
 
 class _Encoder:
