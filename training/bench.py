@@ -13,7 +13,9 @@
 * ``--ppo``: MaskablePPO training throughput, env steps per second, with 4 ``SingleAgentEnv``
   (random opponents) in a ``DummyVecEnv`` and SB3's default network (``--ppo-hparams config``:
   the PPO settings of ``configs/GAME/default.yaml``; ``sb3``: SB3's own defaults); the median
-  of ``--repeats`` stretches of ``--ppo-steps`` each;
+  of ``--repeats`` stretches of ``--ppo-steps`` each. Each stretch is followed by one over
+  :class:`IdleEnv`, an env of the same spaces that does no work: what SB3 and torch cost
+  alone, so that the report can say how much of a PPO step is the env's;
 * ``--profile``: where a step of random play through ``env()`` spends its time: cProfile
   over ``--seconds`` of :func:`play_random`, the functions with the most time of their own,
   in µs per agent step (cProfile slows every call, so its figures add up to more than the
@@ -41,6 +43,7 @@ import tracemalloc
 from importlib import metadata, resources
 from typing import Any
 
+import gymnasium
 import numpy as np
 
 from primeval.envs import origin_v0, primordial_soup_v0
@@ -155,11 +158,42 @@ def _short(path: str) -> str:
 
 # MaskablePPO ------------------------------------------------------------------------------------
 
+class IdleEnv(gymnasium.Env):
+    """A Gymnasium env with a game's spaces that does no work: zero observations, a fixed
+    mask of ``legal`` actions, no reward, episodes of ``length`` steps. MaskablePPO over it
+    measures what SB3 and torch cost alone at the game's sizes."""
+
+    def __init__(self, observation_space: gymnasium.spaces.Box,
+                 action_space: gymnasium.spaces.Discrete, legal: int = 20,
+                 length: int = 100) -> None:
+        self.observation_space = observation_space
+        self.action_space = action_space
+        self._observation = np.zeros(observation_space.shape, dtype=observation_space.dtype)
+        self._mask = np.zeros(action_space.n, dtype=bool)
+        self._mask[: max(1, min(legal, action_space.n))] = True
+        self.length = length
+        self._steps = 0
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        self._steps = 0
+        return self._observation.copy(), {}
+
+    def step(self, action):
+        self._steps += 1
+        return self._observation.copy(), 0.0, self._steps >= self.length, False, {}
+
+    def action_masks(self) -> np.ndarray:
+        return self._mask.copy()
+
+
 def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = "config",
               n_envs: int = 4, seed: int = 0, torch_threads: int = 2, repeats: int = 1
               ) -> dict[str, Any]:
     """Env steps per second of ``MaskablePPO.learn`` (after a warm-up of one rollout): the
-    median of ``repeats`` timed stretches of ``steps`` env steps each, one after the other.
+    median of ``repeats`` timed stretches of ``steps`` env steps each. After each stretch,
+    one of the same length over :class:`IdleEnv` (the same spaces, no work): SB3 and torch
+    alone; ``env_us_per_env_step`` is the difference of the two medians' step times.
 
     As ``primeval train`` does (:mod:`primeval.training.torch_runtime`), torch runs one
     thread while collecting rollouts and ``torch_threads`` while updating, and
@@ -172,7 +206,6 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
     from primeval.wrappers.single_agent import SingleAgentEnv
 
     config = load_config(resources.files("primeval.configs").joinpath(game, "default.yaml"))
-    threads = phase_threads_callback(update_threads=torch_threads)
 
     def make(rank: int):
         def init() -> SingleAgentEnv:
@@ -183,6 +216,7 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
         return init
 
     vec = DummyVecEnv([make(r) for r in range(n_envs)])
+    idle = DummyVecEnv([lambda: IdleEnv(vec.observation_space, vec.action_space)] * n_envs)
     if hparams == "config":
         p = config.ppo
         kwargs = {"learning_rate": p.learning_rate, "n_steps": p.n_steps,
@@ -194,22 +228,30 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
     else:
         raise ValueError(f"hparams must be 'config' or 'sb3', got {hparams!r}")
     model = MaskablePPO("MlpPolicy", vec, seed=seed, verbose=0, device="cpu", **kwargs)
+    idle_model = MaskablePPO("MlpPolicy", idle, seed=seed, verbose=0, device="cpu", **kwargs)
     rollout = model.n_steps * n_envs
     total = max(steps, rollout)
-    runs = []
+    threads = phase_threads_callback(update_threads=torch_threads)
+    runs, idle_runs = [], []
     with distribution_checks_off():
-        model.learn(rollout, callback=threads)  # warm-up: the first rollout and update
+        for m in (model, idle_model):
+            m.learn(rollout, callback=threads)  # warm-up: the first rollout and update
         for _ in range(repeats):
-            start = time.perf_counter()
-            model.learn(total, reset_num_timesteps=False, callback=threads)
-            runs.append(total / (time.perf_counter() - start))
+            for m, timed in ((model, runs), (idle_model, idle_runs)):
+                start = time.perf_counter()
+                m.learn(total, reset_num_timesteps=False, callback=threads)
+                timed.append(total / (time.perf_counter() - start))
     vec.close()
+    idle.close()
+    median, idle_median = statistics.median(runs), statistics.median(idle_runs)
     return {"game": game, "players": players, "encoder": encoder, "n_envs": n_envs,
             "hparams": hparams, "n_steps": model.n_steps, "batch_size": model.batch_size,
             "n_epochs": model.n_epochs, "net_arch": "SB3 default (64, 64)",
             "torch_threads": {"rollout": 1, "update": torch_threads},
             "distribution_checks": False, "env_steps": total,
-            "env_steps_per_second": statistics.median(runs), "runs": runs}
+            "env_steps_per_second": median, "runs": runs,
+            "sb3_alone": {"env_steps_per_second": idle_median, "runs": idle_runs},
+            "env_us_per_env_step": 1e6 / median - 1e6 / idle_median}
 
 
 # Memory -----------------------------------------------------------------------------------------
@@ -324,7 +366,9 @@ def format_report(report: dict[str, Any]) -> str:
     for p in report.get("ppo", []):
         lines.append(f"{p['game']} MaskablePPO ({p['hparams']} settings, {p['n_envs']} envs, "
                      f"n_steps {p['n_steps']}, batch {p['batch_size']}, {p['n_epochs']} "
-                     f"epochs): {p['env_steps_per_second']:,.0f} env steps/s")
+                     f"epochs): {p['env_steps_per_second']:,.0f} env steps/s; SB3 and torch "
+                     f"alone (an idle env): {p['sb3_alone']['env_steps_per_second']:,.0f}, "
+                     f"so the env takes {p['env_us_per_env_step']:.0f} µs of each env step")
     for prof in report.get("profiles", []):
         lines.append(f"{prof['game']} profile (cProfile, µs per agent step: own / with callees):")
         lines += [f"  {f['own_us_per_step']:7.2f} {f['total_us_per_step']:8.2f}  "

@@ -108,4 +108,26 @@ def test_ppo_throughput_report():
     assert ppo["distribution_checks"] is False
     assert ppo["env_steps"] >= 1024 and len(ppo["runs"]) == 3
     assert ppo["env_steps_per_second"] == sorted(ppo["runs"])[1] > 0
+    alone = ppo["sb3_alone"]
+    assert len(alone["runs"]) == 3 and alone["env_steps_per_second"] == sorted(alone["runs"])[1]
+    assert ppo["env_us_per_env_step"] == pytest.approx(
+        1e6 / ppo["env_steps_per_second"] - 1e6 / alone["env_steps_per_second"])
     assert "primordial_soup MaskablePPO >= 2000 env steps/s" in report["targets"]
+
+
+def test_idle_env_has_the_game_spaces_and_does_nothing():
+    """The env that measures SB3 and torch alone: a valid Gymnasium env with the game's
+    spaces, zero observations, a fixed mask and episodes of a fixed length."""
+    from stable_baselines3.common.env_checker import check_env
+
+    from primeval.envs import origin_v0
+    from primeval.wrappers.single_agent import SingleAgentEnv
+
+    game = SingleAgentEnv(origin_v0.raw_env(num_players=3))
+    env = bench.IdleEnv(game.observation_space, game.action_space, legal=5, length=3)
+    check_env(env)
+    obs, _ = env.reset(seed=0)
+    assert obs.shape == game.observation_space.shape and not obs.any()
+    assert env.action_masks().sum() == 5 and env.action_masks()[:5].all()
+    ends = [env.step(0)[2] for _ in range(3)]
+    assert ends == [False, False, True]
