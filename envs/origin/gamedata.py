@@ -121,15 +121,12 @@ class WorldMap:
     strait_ids: tuple[str, ...]
     distance: np.ndarray
     distance_free_straits: np.ndarray
-    #: ``distance`` and ``distance_free_straits`` as nested tuples (fast scalar reads).
+    #: ``distance`` as nested tuples (fast scalar reads).
     steps: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
-    steps_free_straits: tuple[tuple[int, ...], ...] = field(init=False, repr=False,
-                                                            compare=False)
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__  # the dataclass is frozen
         set_(self, "steps", tuple(map(tuple, self.distance.tolist())))
-        set_(self, "steps_free_straits", tuple(map(tuple, self.distance_free_straits.tolist())))
         set_(self, "_within", {})
 
     @property
@@ -142,7 +139,7 @@ class WorldMap:
         ``(reach, free_straits)``."""
         key = (reach, free_straits)
         if key not in self._within:
-            steps = self.steps_free_straits if free_straits else self.steps
+            steps = (self.distance_free_straits if free_straits else self.distance).tolist()
             self._within[key] = tuple(
                 frozenset(t for t, d in enumerate(row) if d <= reach and t != src)
                 for src, row in enumerate(steps))

@@ -89,14 +89,6 @@ def free_straits(rules, state: OriginState, player: int) -> bool:
     return has_effect(rules, state, player, "free_straits")
 
 
-def distances(rules, state: OriginState, player: int) -> tuple[tuple[int, ...], ...]:
-    """Step distances for Migrate/Swap (:func:`free_straits` counted), as
-    ``distances(...)[a][b]``; ``world.within(reach, free_straits(...))`` lists the same
-    reach as sets."""
-    world = rules.data.world
-    return world.steps_free_straits if free_straits(rules, state, player) else world.steps
-
-
 def evolve_changes(rules, state: OriginState, player: int) -> int:
     """Traits an evolution may change: 1, or more with Mutation/Adaptation."""
     return max([1] + [int(e["amount"]) for e in effects(rules, state, player, "evolve_changes")])
@@ -181,14 +173,13 @@ def migrate_options(rules, state: OriginState, player: int, only: int | None = N
                     ) -> dict[int, list[int]]:
     """Own territory -> empty territories within the pawn's range. ``only``: just from
     that territory."""
-    dist = distances(rules, state, player)
+    world, free = rules.data.world, free_straits(rules, state, player)
     extra_range = range_bonus(rules, state, player)
     empty = [t for t, o in enumerate(state.owner) if o == EMPTY]
     options = {}
     for src in state.territories_of(player) if only is None else (only,):
-        r = move_range(rules, state, player, src, extra_range)
-        row = dist[src]
-        dests = [t for t in empty if row[t] <= r]
+        reach = world.within(move_range(rules, state, player, src, extra_range), free)[src]
+        dests = [t for t in empty if t in reach]
         if dests:
             options[src] = dests
     return options
@@ -212,13 +203,13 @@ def swap_options(rules, state: OriginState, player: int, only: int | None = None
                  ) -> dict[int, list[int]]:
     """Own territory -> territories of other players' strictly thinner pawns in range.
     ``only``: just from that territory."""
-    dist = distances(rules, state, player)
+    world, free = rules.data.world, free_straits(rules, state, player)
     extra_range, extra_width, equal_ok, others = _swap_setup(rules, state, player)
     options = {}
     for src in state.territories_of(player) if only is None else (only,):
-        r = move_range(rules, state, player, src, extra_range)
-        width, row = traits(rules, state.pawn[src])[1] + extra_width, dist[src]
-        dests = [t for t, other in others if row[t] <= r and swappable(width, other, equal_ok)]
+        reach = world.within(move_range(rules, state, player, src, extra_range), free)[src]
+        width = traits(rules, state.pawn[src])[1] + extra_width
+        dests = [t for t, other in others if t in reach and swappable(width, other, equal_ok)]
         if dests:
             options[src] = dests
     return options
