@@ -259,20 +259,18 @@ class _PlayerBlock(NamedTuple):
 
 
 class _BoardBlock(NamedTuple):
-    """The owner and pawn one-hots of the board one seat saw last, with copies of the
-    ``owner`` and ``pawn`` lists they were made from."""
+    """The owner and pawn one-hots of the board one seat saw last."""
 
-    owner: list[int]
-    pawn: list[int]
+    #: Copies of ``(state.owner, state.pawn)`` when they were made
+    made_from: tuple[list[int], list[int]]
     ones: list[int]
 
 
 class _StraitBlock(NamedTuple):
-    """The strait features one seat saw last, with copies of the strait lists they were made
-    from, and the tokens each seat held (count, value)."""
+    """The strait features one seat saw last, and the tokens each seat held (count, value)."""
 
-    owner: list[int]
-    value: list[int]
+    #: Copies of ``(state.strait_owner, state.strait_value)`` when they were made
+    made_from: tuple[list[int], list[int]]
     ones: list[int]
     values: list[int]
     held: tuple[list[int], list[int]]
@@ -291,13 +289,14 @@ class _Filler:
     Most of a step leaves most of the table alone, so the filler keeps the blocks it made
     last: each player's features (by player), the owner and pawn one-hots and the strait
     features (by observing seat). A block is reused while what it is made from compares
-    equal to a copy kept with it, and made anew otherwise; since the comparison is with a
+    equal to the copy in its ``made_from``, and made anew otherwise; since the comparison is with a
     copy, a state changed in place is seen like any other. Observations are the same as
     without the kept blocks (a test compares them with a new encoder's along random games);
     they save about a quarter of an observation's cost in play.
 
     Args:
-        rules: An ``OriginRules`` (``data``, ``num_players``; ``scoring.points`` takes it).
+        rules: An ``OriginRules`` (``data``, ``num_players``; ``scoring.points_holding``
+            takes it).
     """
 
     def __init__(self, rules: Any) -> None:
@@ -588,14 +587,14 @@ class _Filler:
         # the last observation of this seat while no pawn has moved (and the copies of the
         # lists they were made from say so)
         board = self._board_blocks.get((n, seat))
-        if board is None or board.owner != state.owner or board.pawn != state.pawn:
+        if board is None or board.made_from != (state.owner, state.pawn):
             board_ones = [at[o] for at, o in zip(self._owner_at[n, seat], state.owner,
                                                  strict=True)]
             for pawn_at, pawn in zip(self._pawn_at, state.pawn, strict=True):
                 if pawn >= 0:
                     board_ones += pawn_at[pawn]
             board = self._board_blocks[n, seat] = _BoardBlock(
-                list(state.owner), list(state.pawn), board_ones)
+                (list(state.owner), list(state.pawn)), board_ones)
         ones += board.ones
         # Hunting tokens (one on each green territory): still on the board, or held
         hunt_owner, hunt_value, present = state.hunt_owner, state.hunt_value, rows["hunt_present"]
@@ -617,8 +616,7 @@ class _Filler:
         (absolute) seat. Kept from the last observation of this seat while no strait token
         has changed hands."""
         block = self._strait_blocks.get((n, seat))
-        if (block is None or block.owner != state.strait_owner
-                or block.value != state.strait_value):
+        if block is None or block.made_from != (state.strait_owner, state.strait_value):
             block = self._strait_blocks[n, seat] = self._strait_block(state, seat, n)
         ones += block.ones
         values += block.values
@@ -638,7 +636,7 @@ class _Filler:
                 ones.append(owner_row + (o - seat) % n)
                 held[o] += 1
                 held_value[o] += value
-        return _StraitBlock(list(state.strait_owner), list(state.strait_value), ones,
+        return _StraitBlock((list(state.strait_owner), list(state.strait_value)), ones,
                             [*state.strait_value, *open_ends], (held, held_value))
 
     def _fill_turn_and_board(self, ones, values, state: OriginState, seat: int,
