@@ -20,14 +20,14 @@ def advance(env, steps: int, rng: np.random.Generator | int = 0) -> None:
 
 
 def play_checked_game(rules, seed: int, *, check, check_step=None,
-                      check_every_step: bool = True, check_every: int = 1,
+                      check_input_kept: bool = True, check_every: int = 1,
                       max_steps: int = 20_000):
     """A seeded random game at rules level, checked as it goes; returns (final state, steps).
 
     ``check(state)`` runs after setup, after every ``check_every``-th step and at the end;
     ``check_step(before, after, decision)`` after every step. Always: the player to act has
     a legal action and is a seat, and the game ends within ``max_steps``; with
-    ``check_every_step``, ``apply`` leaves its input unchanged.
+    ``check_input_kept``, ``apply`` leaves its input unchanged.
     """
     rng = np.random.default_rng(seed)
     choice_rng = np.random.default_rng(seed + 10_000)
@@ -40,9 +40,9 @@ def play_checked_game(rules, seed: int, *, check, check_step=None,
         assert rules.current_player(state) in range(rules.num_players)
         action = int(choice_rng.choice(np.flatnonzero(mask)))
         decision = rules.decision_name(state)
-        before = state.to_dict() if check_every_step else None
+        before = state.to_dict() if check_input_kept else None
         new = rules.apply(state, action, rng)
-        if check_every_step:
+        if check_input_kept:
             assert state.to_dict() == before, "apply mutated its input"
         steps += 1
         assert steps <= max_steps, f"seed {seed}: the game does not end"

@@ -104,8 +104,9 @@ def _median_of(runs: list[dict[str, float]]) -> dict[str, float]:
 def bench_round_robin(games: list[tuple[str, int]], encoder: str, peers: list[str],
                       seconds: float, repeats: int) -> tuple[list[dict], list[dict]]:
     """:func:`random_play` for every game ``(name, players)``, :func:`play_random` for every
-    peer, ``repeats`` runs of each and their median, the runs taken in turns (repeat 1 of each, then repeat 2 of each, ...), so that a machine
-    that slows down or speeds up meanwhile shifts every figure alike and the ratios hold."""
+    peer, ``repeats`` runs of each and their median. The runs are taken in turns (repeat 1 of
+    each, then repeat 2 of each, ...), so that a machine that slows down or speeds up
+    meanwhile shifts every figure alike and the ratios hold."""
     game_runs: list[list[dict]] = [[] for _ in games]
     peer_runs: list[list[dict]] = [[] for _ in peers]
     for r in range(repeats):

@@ -81,7 +81,7 @@ def check_progress(rules, before, after, decision: str) -> None:
     assert after.end_triggered or not before.end_triggered, "the end trigger was undone"
 
 
-def play_random_game(rules, seed: int, check_every_step: bool = True):
+def play_random_game(rules, seed: int, check_input_kept: bool = True):
     """A seeded random game with every invariant and :func:`check_progress` checked, and
     exactly one final turn per player after the end trigger."""
     trigger_turn = None
@@ -93,7 +93,7 @@ def play_random_game(rules, seed: int, check_every_step: bool = True):
             trigger_turn = before.turn
 
     state, steps = play_checked_game(rules, seed, check=lambda s: check_invariants(rules, s),
-                                     check_step=check_step, check_every_step=check_every_step)
+                                     check_step=check_step, check_input_kept=check_input_kept)
     assert trigger_turn is not None
     assert state.turn == trigger_turn + rules.num_players, "not one final turn per player"
     assert state.stack == []

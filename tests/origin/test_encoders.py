@@ -251,7 +251,8 @@ def test_kept_blocks_follow_a_state_changed_in_place():
         change(state)
         for enc, new, old in zip(kept, encoders(rules), before, strict=True):
             now = [new.encode(state, seat) for seat in range(3)]
-            assert any(not np.array_equal(x, y) for x, y in zip(now, old, strict=True)), (enc.name, i)
+            changed = [not np.array_equal(x, y) for x, y in zip(now, old, strict=True)]
+            assert any(changed), (enc.name, i)
             for seat in range(3):
                 assert np.array_equal(enc.encode(state, seat), now[seat]), (enc.name, i, seat)
 

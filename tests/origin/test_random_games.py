@@ -24,7 +24,7 @@ def test_470_random_games_keep_invariants(num_players):
     never mutates its input (checked on the first 40 games)."""
     rules = OriginRules(num_players=num_players)
     for seed in range(470):
-        state, _ = play_random_game(rules, seed, check_every_step=seed < 40)
+        state, _ = play_random_game(rules, seed, check_input_kept=seed < 40)
         assert rules.is_terminal(state) and state.end_triggered
 
 
@@ -51,7 +51,7 @@ def test_200_random_games_through_env_end_cleanly(num_players):
 def test_same_seed_same_game():
     """DESIGN §6: same seed and same actions, same game."""
     rules = OriginRules(num_players=3)
-    a, _ = play_random_game(rules, 5, check_every_step=False)
-    b, _ = play_random_game(rules, 5, check_every_step=False)
-    c, _ = play_random_game(rules, 6, check_every_step=False)
+    a, _ = play_random_game(rules, 5, check_input_kept=False)
+    b, _ = play_random_game(rules, 5, check_input_kept=False)
+    c, _ = play_random_game(rules, 6, check_input_kept=False)
     assert a.to_dict() == b.to_dict() != c.to_dict()

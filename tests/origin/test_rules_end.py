@@ -319,7 +319,7 @@ def test_random_games_keep_the_invariants(num_players, starts_with_trigger):
     rules = OriginRules(num_players=num_players,
                         final_round_starts_with_trigger=starts_with_trigger)
     for seed in range(12):
-        state, _ = play_random_game(rules, seed, check_every_step=seed < 4)
+        state, _ = play_random_game(rules, seed, check_input_kept=seed < 4)
         assert rules.is_terminal(state)
 
 

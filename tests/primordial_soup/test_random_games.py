@@ -45,9 +45,9 @@ def check_invariants(rules: PrimordialSoupRules, state) -> None:
     assert state.round <= config.max_rounds
 
 
-def play_random_game(rules: PrimordialSoupRules, seed: int, check_every_step: bool = True):
+def play_random_game(rules: PrimordialSoupRules, seed: int, check_input_kept: bool = True):
     return play_checked_game(rules, seed, check=lambda state: check_invariants(rules, state),
-                             check_every_step=check_every_step)
+                             check_input_kept=check_input_kept)
 
 
 @pytest.mark.slow
@@ -58,7 +58,7 @@ def test_300_random_games_keep_invariants(num_players):
     never mutates its input."""
     rules = PrimordialSoupRules(num_players=num_players)
     for seed in range(300):
-        state, _ = play_random_game(rules, seed, check_every_step=seed < 60)
+        state, _ = play_random_game(rules, seed, check_input_kept=seed < 60)
         assert rules.is_terminal(state)
         assert state.round <= 10
         ranked = sorted(state.players, key=lambda p: p.score)
@@ -92,8 +92,8 @@ def test_200_random_games_through_env_end_cleanly(num_players):
 def test_same_seed_same_actions_same_game():
     """DESIGN §6: the same seed and the same actions give the same game."""
     rules = PrimordialSoupRules(num_players=4)
-    a, _ = play_random_game(rules, 7, check_every_step=False)
-    b, _ = play_random_game(rules, 7, check_every_step=False)
+    a, _ = play_random_game(rules, 7, check_input_kept=False)
+    b, _ = play_random_game(rules, 7, check_input_kept=False)
     assert a.to_dict() == b.to_dict()
-    c, _ = play_random_game(rules, 8, check_every_step=False)
+    c, _ = play_random_game(rules, 8, check_input_kept=False)
     assert c.to_dict() != a.to_dict()

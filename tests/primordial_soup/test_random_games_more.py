@@ -26,6 +26,6 @@ def test_500_more_random_games_keep_the_rules_invariants(num_players):
     for seed in range(FIRST_SEED, FIRST_SEED + GAMES_PER_PLAYER_COUNT):
         state, _ = play_checked_game(
             rules, seed, check=rules.check_state,  # raises ValueError naming the invariant
-            check_every_step=False, check_every=1 if seed % 5 == 0 else 10)
+            check_input_kept=False, check_every=1 if seed % 5 == 0 else 10)
         assert rules.is_terminal(state)
         assert state.round <= rules.config.max_rounds

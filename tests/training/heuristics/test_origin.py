@@ -305,7 +305,8 @@ def test_takes_the_tile_that_stacks_highest():
     for k, level in enumerate((1, 1, 2, 3)):
         state.slots[slot(rules, "brown", k)] = level
     run(rules, state, {"kind": "take_tile", "player": 0, "colours": ("brown",), "count": 2})
-    assert said(OriginHeuristic(rules), rules, state) == f"take_tile(brown slot {slot(rules, 'brown', 3)})"
+    expected = f"take_tile(brown slot {slot(rules, 'brown', 3)})"
+    assert said(OriginHeuristic(rules), rules, state) == expected
 
 
 def test_returns_the_least_useful_cards():
