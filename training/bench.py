@@ -12,8 +12,10 @@
   figure to theirs;
 * ``--ppo``: MaskablePPO training throughput, env steps per second, with 4 ``SingleAgentEnv``
   (random opponents) in a ``DummyVecEnv`` and SB3's default network (``--ppo-hparams config``:
-  the PPO settings of ``configs/GAME/default.yaml``; ``sb3``: SB3's own defaults); the median
-  of ``--repeats`` stretches of ``--ppo-steps`` each. Each stretch is followed by one over
+  the PPO settings of ``configs/GAME/default.yaml``; ``sb3``: SB3's own defaults) and the
+  policy ``primeval train`` uses (``--ppo-policy primeval``: sb3-contrib's policy with the
+  masked distribution computed once, :mod:`primeval.training.masking`; ``sb3``: sb3-contrib's
+  ``"MlpPolicy"``); the median of ``--repeats`` stretches of ``--ppo-steps`` each. Each stretch is followed by one over
   :class:`IdleEnv`, an env of the same spaces that does no work: what SB3 and torch cost
   alone, so that the report can say how much of a PPO step is the env's;
 * ``--profile``: where a step of random play through ``env()`` spends its time: cProfile
@@ -189,20 +191,28 @@ class IdleEnv(gymnasium.Env):
 
 
 def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = "config",
-              n_envs: int = 4, seed: int = 0, torch_threads: int = 2, repeats: int = 1
-              ) -> dict[str, Any]:
+              n_envs: int = 4, seed: int = 0, torch_threads: int = 2, repeats: int = 1,
+              policy: str = "primeval") -> dict[str, Any]:
     """Env steps per second of ``MaskablePPO.learn`` (after a warm-up of one rollout): the
     median of ``repeats`` timed stretches of ``steps`` env steps each. After each stretch,
     one of the same length over :class:`IdleEnv` (the same spaces, no work): SB3 and torch
     alone; ``env_us_per_env_step`` is the difference of the two medians' step times.
+    ``policy``: ``"primeval"`` (:class:`~primeval.training.masking.MaskedActorCriticPolicy`,
+    as ``primeval train`` uses) or ``"sb3"`` (sb3-contrib's ``"MlpPolicy"``); both have SB3's
+    default network.
 
     As ``primeval train`` does (:mod:`primeval.training.torch_runtime`), torch runs one
     thread while collecting rollouts and ``torch_threads`` while updating, and
     ``torch.distributions`` skips its argument checks."""
+    if hparams not in ("config", "sb3"):
+        raise ValueError(f"hparams must be 'config' or 'sb3', got {hparams!r}")
+    if policy not in ("primeval", "sb3"):
+        raise ValueError(f"policy must be 'primeval' or 'sb3', got {policy!r}")
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from primeval.training.config import load_config
+    from primeval.training.masking import MaskedActorCriticPolicy
     from primeval.training.torch_runtime import distribution_checks_off, phase_threads_callback
     from primeval.wrappers.single_agent import SingleAgentEnv
 
@@ -224,12 +234,12 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
                   "batch_size": p.batch_size, "n_epochs": p.n_epochs, "gamma": p.gamma,
                   "gae_lambda": p.gae_lambda, "clip_range": p.clip_range,
                   "ent_coef": p.ent_coef}
-    elif hparams == "sb3":
-        kwargs = {}
     else:
-        raise ValueError(f"hparams must be 'config' or 'sb3', got {hparams!r}")
-    model = MaskablePPO("MlpPolicy", vec, seed=seed, verbose=0, device="cpu", **kwargs)
-    idle_model = MaskablePPO("MlpPolicy", idle, seed=seed, verbose=0, device="cpu", **kwargs)
+        kwargs = {}
+    policies = {"primeval": MaskedActorCriticPolicy, "sb3": "MlpPolicy"}
+    model = MaskablePPO(policies[policy], vec, seed=seed, verbose=0, device="cpu", **kwargs)
+    idle_model = MaskablePPO(policies[policy], idle, seed=seed, verbose=0, device="cpu",
+                             **kwargs)
     rollout = model.n_steps * n_envs
     total = max(steps, rollout)
     threads = phase_threads_callback(update_threads=torch_threads)
@@ -246,7 +256,7 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
     idle.close()
     median, idle_median = statistics.median(runs), statistics.median(idle_runs)
     return {"game": game, "players": players, "encoder": encoder, "n_envs": n_envs,
-            "hparams": hparams, "n_steps": model.n_steps, "batch_size": model.batch_size,
+            "hparams": hparams, "policy": policy, "n_steps": model.n_steps, "batch_size": model.batch_size,
             "n_epochs": model.n_epochs, "net_arch": "SB3 default (64, 64)",
             "torch_threads": {"rollout": 1, "update": torch_threads},
             "distribution_checks": False, "env_steps": total,
@@ -340,7 +350,7 @@ def targets(report: dict[str, Any]) -> dict[str, bool]:
                 met[f"{g['game']} >= {ratio}x {peer}"] = (
                     g["steps_per_second"] >= ratio * peers[peer])
     for p in report.get("ppo", []):
-        if p["hparams"] == "config":
+        if p["hparams"] == "config" and p["policy"] == "primeval":
             met[f"{p['game']} MaskablePPO >= {TARGET_PPO_STEPS:.0f} env steps/s"] = (
                 p["env_steps_per_second"] >= TARGET_PPO_STEPS)
     for m in report.get("memory", []):
@@ -365,7 +375,8 @@ def format_report(report: dict[str, Any]) -> str:
                      f"{p['games_per_second']:.2f} games/s, "
                      f"{p['decisions_per_game']:.1f} decisions/game")
     for p in report.get("ppo", []):
-        lines.append(f"{p['game']} MaskablePPO ({p['hparams']} settings, {p['n_envs']} envs, "
+        lines.append(f"{p['game']} MaskablePPO ({p['policy']} policy, "
+                     f"{p['hparams']} settings, {p['n_envs']} envs, "
                      f"n_steps {p['n_steps']}, batch {p['batch_size']}, {p['n_epochs']} "
                      f"epochs): {p['env_steps_per_second']:,.0f} env steps/s; SB3 and torch "
                      f"alone (an idle env): {p['sb3_alone']['env_steps_per_second']:,.0f}, "
@@ -397,6 +408,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ppo-steps", type=int, default=32768)
     parser.add_argument("--ppo-hparams", choices=["config", "sb3", "both"], default="config",
                         help="PPO settings: configs/GAME/default.yaml's, SB3's defaults, or both")
+    parser.add_argument("--ppo-policy", choices=["primeval", "sb3", "both"], default="primeval",
+                        help="PPO policy: primeval train's (masked distribution computed "
+                             "once), sb3-contrib's MlpPolicy, or both")
     parser.add_argument("--torch-threads", type=int, default=2,
                         help="torch threads during PPO updates (rollouts use one)")
     parser.add_argument("--memory", action="store_true", help="also memory per env")
@@ -431,9 +445,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         report["memory"] = [bench_memory(g, players[g], args.encoder) for g in games]
     if args.ppo:
         hparams = ["config", "sb3"] if args.ppo_hparams == "both" else [args.ppo_hparams]
+        policies = (["primeval", "sb3"] if args.ppo_policy == "both"
+                    else [args.ppo_policy])
         report["ppo"] = [bench_ppo(g, players[g], args.encoder, args.ppo_steps, h,
-                                   torch_threads=args.torch_threads, repeats=args.repeats)
-                         for g in games for h in hparams]
+                                   torch_threads=args.torch_threads, repeats=args.repeats,
+                                   policy=pol)
+                         for g in games for h in hparams for pol in policies]
     report["targets"] = targets(report)
     print(json.dumps(report, indent=2) if args.json else format_report(report))
     return report

@@ -103,7 +103,7 @@ def test_ppo_throughput_report():
     report = bench.main(["--game", "primordial_soup", "--players", "3", "--seconds", "0.1",
                          "--repeats", "3", "--ppo", "--ppo-steps", "1024"])
     (ppo,) = report["ppo"]
-    assert (ppo["n_envs"], ppo["hparams"]) == (4, "config")
+    assert (ppo["n_envs"], ppo["hparams"], ppo["policy"]) == (4, "config", "primeval")
     assert ppo["torch_threads"] == {"rollout": 1, "update": 2}
     assert ppo["distribution_checks"] is False
     assert ppo["env_steps"] >= 1024 and len(ppo["runs"]) == 3
@@ -113,6 +113,24 @@ def test_ppo_throughput_report():
     assert ppo["env_us_per_env_step"] == pytest.approx(
         1e6 / ppo["env_steps_per_second"] - 1e6 / alone["env_steps_per_second"])
     assert "primordial_soup MaskablePPO >= 2000 env steps/s" in report["targets"]
+
+
+def test_ppo_target_is_judged_on_primeval_trains_policy_and_settings():
+    """``--ppo-policy both`` and ``--ppo-hparams both`` report more runs; the target reads the
+    one ``primeval train`` does (its policy, the config's settings)."""
+    def run(policy: str, hparams: str, speed: float) -> dict:
+        return {"game": "origin", "policy": policy, "hparams": hparams,
+                "env_steps_per_second": speed}
+
+    report = {"ppo": [run("sb3", "config", 1500.0), run("primeval", "sb3", 1000.0),
+                      run("primeval", "config", 2100.0)]}
+    assert bench.targets(report) == {"origin MaskablePPO >= 2000 env steps/s": True}
+    report["ppo"][2]["env_steps_per_second"] = 1999.0
+    assert bench.targets(report) == {"origin MaskablePPO >= 2000 env steps/s": False}
+    with pytest.raises(ValueError, match="policy must be 'primeval' or 'sb3', got 'Mlp"):
+        bench.bench_ppo("origin", 3, "flat", 64, policy="MlpPolicy")
+    with pytest.raises(ValueError, match="hparams must be 'config' or 'sb3', got 'fast'"):
+        bench.bench_ppo("origin", 3, "flat", 64, hparams="fast")
 
 
 def test_idle_env_has_the_game_spaces_and_does_nothing():
