@@ -135,6 +135,7 @@ def test_policy_has_mlp_policys_network_and_values(game):
     module = {"primordial_soup": primordial_soup_v0, "origin": origin_v0}[game]
     env = SingleAgentEnv(module.raw_env(num_players=3))
     ours, theirs = _models(env)
+    assert isinstance(ours.policy.action_dist, MaskedCategoricalDistribution)
     ours_state, theirs_state = ours.policy.state_dict(), theirs.policy.state_dict()
     assert list(ours_state) == list(theirs_state)  # the same layers, same seed: same weights
     assert all(torch.equal(ours_state[k], theirs_state[k]) for k in ours_state)

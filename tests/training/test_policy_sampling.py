@@ -11,14 +11,17 @@ import torch  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 
 from primeval.envs import primordial_soup_v0  # noqa: E402
+from primeval.training.masking import MaskedActorCriticPolicy  # noqa: E402
 from primeval.training.policy import PolicyAgent  # noqa: E402
 from primeval.wrappers.single_agent import SingleAgentEnv  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def checkpoint(tmp_path_factory):
+@pytest.fixture(scope="module", params=["MlpPolicy", "MaskedActorCriticPolicy"])
+def checkpoint(tmp_path_factory, request):
+    """A checkpoint of sb3-contrib's policy, and one of primeval train's."""
+    policy = MaskedActorCriticPolicy if request.param != "MlpPolicy" else "MlpPolicy"
     env = SingleAgentEnv(primordial_soup_v0.raw_env(num_players=3))
-    model = MaskablePPO("MlpPolicy", env, seed=0, device="cpu", n_steps=64, batch_size=64)
+    model = MaskablePPO(policy, env, seed=0, device="cpu", n_steps=64, batch_size=64)
     path = tmp_path_factory.mktemp("policy") / "model.zip"
     model.save(path)
     return path
