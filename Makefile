@@ -36,7 +36,7 @@ train: $(STAMP)
 # Throughput and memory beside PettingZoo's connect_four_v3, go_v5 and chess_v6 (README table).
 bench: $(STAMP)
 	mkdir -p runs
-	$(VENV)/bin/primeval bench --peers --ppo --memory --json | tee runs/bench.json
+	$(VENV)/bin/primeval bench --peers --ppo --ppo-policy both --memory --json | tee runs/bench.json
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
