@@ -15,9 +15,10 @@
   the PPO settings of ``configs/GAME/default.yaml``; ``sb3``: SB3's own defaults) and the
   policy ``primeval train`` uses (``--ppo-policy primeval``: sb3-contrib's policy with the
   masked distribution computed once, :mod:`primeval.training.masking`; ``sb3``: sb3-contrib's
-  ``"MlpPolicy"``); the median of ``--repeats`` stretches of ``--ppo-steps`` each. Each stretch is followed by one over
-  :class:`IdleEnv`, an env of the same spaces that does no work: what SB3 and torch cost
-  alone, so that the report can say how much of a PPO step is the env's;
+  ``"MlpPolicy"``); the median of ``--repeats`` stretches of ``--ppo-steps`` each. Each
+  stretch is followed by one over :class:`IdleEnv`, an env of the same spaces that does no
+  work: what SB3 and torch cost alone, so that the report can say how much of a PPO step is
+  the env's;
 * ``--profile``: where a step of random play through ``env()`` spends its time: cProfile
   over ``--seconds`` of :func:`play_random`, the functions with the most time of their own,
   in µs per agent step (cProfile slows every call, so its figures add up to more than the
@@ -256,8 +257,9 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
     idle.close()
     median, idle_median = statistics.median(runs), statistics.median(idle_runs)
     return {"game": game, "players": players, "encoder": encoder, "n_envs": n_envs,
-            "hparams": hparams, "policy": policy, "n_steps": model.n_steps, "batch_size": model.batch_size,
-            "n_epochs": model.n_epochs, "net_arch": "SB3 default (64, 64)",
+            "hparams": hparams, "policy": policy, "n_steps": model.n_steps,
+            "batch_size": model.batch_size, "n_epochs": model.n_epochs,
+            "net_arch": "SB3 default (64, 64)",
             "torch_threads": {"rollout": 1, "update": torch_threads},
             "distribution_checks": False, "env_steps": total,
             "env_steps_per_second": median, "runs": runs,

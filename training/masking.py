@@ -50,18 +50,23 @@ class MaskedCategorical:
 
     def apply_masking(self, masks: np.ndarray | th.Tensor | None) -> None:
         """Keep only the actions whose mask entry is true (``None``: every action)."""
-        if masks is None:
-            self.masks = None
-            self.logits = self._raw.log_softmax(-1)
-        else:
+        if masks is not None:
             masks = th.as_tensor(masks, dtype=th.bool, device=self._raw.device)
             masks = masks.reshape(self._raw.shape)
             some_legal = masks.any(-1, keepdim=True)
             if not bool(some_legal.all()):
                 masks = masks | ~some_legal
-            self.masks = masks
-            self.logits = th.where(masks, self._raw, -th.inf).log_softmax(-1)
+        self.masks = masks
+        self._logits: th.Tensor | None = None  # normalised when first asked for
         self._probs: th.Tensor | None = None
+
+    @property
+    def logits(self) -> th.Tensor:
+        """The log-probabilities (``-inf`` for masked actions)."""
+        if self._logits is None:
+            raw = self._raw if self.masks is None else th.where(self.masks, self._raw, -th.inf)
+            self._logits = raw.log_softmax(-1)
+        return self._logits
 
     @property
     def probs(self) -> th.Tensor:
