@@ -213,7 +213,7 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from primeval.training.config import load_config
-    from primeval.training.masking import MaskedActorCriticPolicy
+    from primeval.training.masking import POLICIES
     from primeval.training.torch_runtime import distribution_checks_off, phase_threads_callback
     from primeval.wrappers.single_agent import SingleAgentEnv
 
@@ -237,9 +237,8 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
                   "ent_coef": p.ent_coef}
     else:
         kwargs = {}
-    policies = {"primeval": MaskedActorCriticPolicy, "sb3": "MlpPolicy"}
-    model = MaskablePPO(policies[policy], vec, seed=seed, verbose=0, device="cpu", **kwargs)
-    idle_model = MaskablePPO(policies[policy], idle, seed=seed, verbose=0, device="cpu",
+    model = MaskablePPO(POLICIES[policy], vec, seed=seed, verbose=0, device="cpu", **kwargs)
+    idle_model = MaskablePPO(POLICIES[policy], idle, seed=seed, verbose=0, device="cpu",
                              **kwargs)
     rollout = model.n_steps * n_envs
     total = max(steps, rollout)

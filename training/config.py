@@ -59,8 +59,19 @@ class EvalConfig:
 
 @dataclass(frozen=True)
 class NetworkConfig:
+    """The policy and value networks.
+
+    Attributes:
+        net_arch: Hidden layer sizes (the same for the policy and the value network).
+        activation: ``tanh`` or ``relu``.
+        policy: ``primeval``: :class:`~primeval.training.masking.MaskedActorCriticPolicy`
+            (sb3-contrib's policy with its masked distribution computed once; faster, same
+            distribution); ``sb3``: sb3-contrib's ``"MlpPolicy"`` itself.
+    """
+
     net_arch: tuple[int, ...] = (256, 256)
     activation: str = "tanh"
+    policy: str = "primeval"
 
 
 @dataclass(frozen=True)
@@ -146,6 +157,9 @@ class TrainConfig:
         if self.network.activation not in ("tanh", "relu"):
             raise ConfigError(f"network.activation={self.network.activation!r}: "
                               "allowed 'tanh', 'relu'")
+        if self.network.policy not in ("primeval", "sb3"):
+            raise ConfigError(f"network.policy={self.network.policy!r}: "
+                              "allowed 'primeval', 'sb3'")
         if self.env:  # the env's own checks name a bad field or value
             from primeval.training.evaluate import make_env
 

@@ -116,3 +116,11 @@ class MaskedActorCriticPolicy(MaskableActorCriticPolicy):
     def _build(self, lr_schedule: Any) -> None:
         self.action_dist = MaskedCategoricalDistribution(int(self.action_space.n))
         super()._build(lr_schedule)
+
+
+#: The policies ``primeval train`` (``network.policy``) and ``primeval bench --ppo-policy``
+#: offer, by name: this module's, and sb3-contrib's own ``"MlpPolicy"``.
+POLICIES: dict[str, type[MaskableActorCriticPolicy] | str] = {
+    "primeval": MaskedActorCriticPolicy,
+    "sb3": "MlpPolicy",
+}

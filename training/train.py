@@ -248,7 +248,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
-    from primeval.training.masking import MaskedActorCriticPolicy
+    from primeval.training.masking import POLICIES
     from primeval.training.policy import CheckpointError
     from primeval.training.torch_runtime import distribution_checks_off, phase_threads_callback
 
@@ -281,8 +281,8 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
         activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.network.activation]
         ppo = config.ppo
         model = MaskablePPO(
-            MaskedActorCriticPolicy, vec, learning_rate=ppo.learning_rate, n_steps=ppo.n_steps,
-            batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
+            POLICIES[config.network.policy], vec, learning_rate=ppo.learning_rate,
+            n_steps=ppo.n_steps, batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
             gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
             vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
             policy_kwargs={"net_arch": list(config.network.net_arch),

@@ -37,6 +37,20 @@ def test_smoke_training_run_writes_the_run_folder(game, tmp_path):
     assert rows[0].startswith("step,") and len(rows) >= 3
     evaluation = json.loads((run / "eval.json").read_text())
     assert evaluation["game"] == game and "vs_random" in evaluation
+    from primeval.training.masking import MaskedActorCriticPolicy
+
+    assert type(PolicyAgent(run / "model.zip").model.policy) is MaskedActorCriticPolicy
+
+
+@pytest.mark.slow
+def test_network_policy_sb3_trains_sb3_contribs_own_policy(tmp_path):
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    config = load_config("configs/primordial_soup/default.yaml",
+                         **{**SMOKE, "total_steps": 1024, "network.policy": "sb3"})
+    train(config, tmp_path / "run", progress=False)
+    model = PolicyAgent(tmp_path / "run" / "model.zip").model
+    assert type(model.policy) is MaskableActorCriticPolicy
 
 
 @pytest.mark.slow
@@ -77,6 +91,7 @@ def test_corrupt_checkpoint_is_refused_clearly(tmp_path):
     ({"network.net_arch": [64, -1]}, "net_arch"),
     ({"opponents.random": 0.0}, "opponents"),
     ({"vec_env": "ray"}, "vec_env"),
+    ({"network.policy": "MlpPolicy"}, "network.policy='MlpPolicy': allowed 'primeval', 'sb3'"),
 ])
 def test_bad_configs_name_the_key(overrides, message):
     with pytest.raises(ConfigError, match=message):
