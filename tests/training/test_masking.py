@@ -153,11 +153,13 @@ def test_policy_has_mlp_policys_network_and_values(game):
     obs_t = torch.as_tensor(np.array(observations))
     masks_np = np.array(masks)
     actions = torch.as_tensor([int(np.flatnonzero(m)[-1]) for m in masks_np])
-    with torch.no_grad():
-        ours_eval = ours.policy.evaluate_actions(obs_t, actions, action_masks=masks_np)
-        theirs_eval = theirs.policy.evaluate_actions(obs_t, actions, action_masks=masks_np)
-    for a, b in zip(ours_eval, theirs_eval, strict=True):
-        assert torch.allclose(a, b, atol=1e-5)
+    # masks as the env gives them (bool arrays) and as the rollout buffer does (float tensors)
+    for masks_in in (masks_np, torch.as_tensor(masks_np, dtype=torch.float32)):
+        with torch.no_grad():
+            ours_eval = ours.policy.evaluate_actions(obs_t, actions, action_masks=masks_in)
+            theirs_eval = theirs.policy.evaluate_actions(obs_t, actions, action_masks=masks_in)
+        for a, b in zip(ours_eval, theirs_eval, strict=True):
+            assert torch.allclose(a, b, atol=1e-5)
     for obs_row, mask in zip(observations, masks, strict=True):
         assert (ours.predict(obs_row, action_masks=mask, deterministic=True)[0]
                 == theirs.predict(obs_row, action_masks=mask, deterministic=True)[0])
