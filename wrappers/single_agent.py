@@ -166,7 +166,7 @@ class SingleAgentEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (all False when it is not to act, as once the game is
         over: the env's own mask)."""
-        return self.game.action_mask(self.learner).astype(bool)
+        return self.game.action_mask(self.learner, dtype=bool)
 
     @property
     def _seat(self) -> int:

@@ -287,12 +287,13 @@ class TurnBasedAECEnv(AECEnv):
         observation = self.obs_encoder.encode(self._state, self._seats[agent])
         return {"observation": observation, "action_mask": self.action_mask(agent)}
 
-    def action_mask(self, agent: str) -> np.ndarray:
-        """``observe(agent)["action_mask"]`` without encoding the observation: int8, 1 on
-        the legal actions of the agent to act, all zeros for every other agent."""
+    def action_mask(self, agent: str, dtype: Any = np.int8) -> np.ndarray:
+        """``observe(agent)["action_mask"]`` without encoding the observation: 1 on the legal
+        actions of the agent to act, all zeros for every other agent; a new array of
+        ``dtype`` (int8 as PettingZoo's masks are; ``bool`` for sb3-contrib's)."""
         if self._is_to_act(agent):
-            return self._legal_mask().astype(np.int8)
-        return np.zeros(self.rules.layout.n, dtype=np.int8)
+            return self._legal_mask().astype(dtype)
+        return np.zeros(self.rules.layout.n, dtype=dtype)
 
     def render(self) -> str | np.ndarray | None:
         """The text of the state (``"ansi"``), print it (``"human"``), or its picture

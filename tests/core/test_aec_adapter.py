@@ -235,6 +235,10 @@ def test_action_mask_is_the_observed_mask_without_encoding() -> None:
             assert mask.dtype == np.int8
             assert not encoded  # the mask alone encodes nothing
             assert mask.tolist() == env.observe(agent)["action_mask"].tolist()
+            as_bool = env.action_mask(agent, dtype=bool)  # sb3-contrib's form, made directly
+            assert as_bool.dtype == np.bool_ and as_bool.tolist() == mask.astype(bool).tolist()
+            as_bool[:] = True  # a new array: the env's own mask is untouched
+            assert env.action_mask(agent).tolist() == mask.tolist()
             encoded.clear()
         env.step(int(np.flatnonzero(env.action_mask(env.agent_selection))[0]))
 
