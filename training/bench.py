@@ -50,10 +50,13 @@ import gymnasium
 import numpy as np
 
 from primeval.envs import origin_v0, primordial_soup_v0
+from primeval.training.config import POLICY_NAMES, load_config
 
 GAMES = {"primordial_soup": primordial_soup_v0, "origin": origin_v0}
 DEFAULT_PLAYERS = {"primordial_soup": 4, "origin": 3}
 PEERS = ("connect_four_v3", "go_v5", "chess_v6")
+#: --ppo-hparams: the PPO settings of configs/GAME/default.yaml, or SB3's own defaults
+PPO_HPARAMS = ("config", "sb3")
 #: Targets (2 CPU cores, one process, flat encoder): ours / theirs through env().
 TARGET_RATIOS = {"go_v5": 1.5, "chess_v6": 10.0}
 TARGET_PPO_STEPS = 2000.0
@@ -205,14 +208,13 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
     As ``primeval train`` does (:mod:`primeval.training.torch_runtime`), torch runs one
     thread while collecting rollouts and ``torch_threads`` while updating, and
     ``torch.distributions`` skips its argument checks."""
-    if hparams not in ("config", "sb3"):
+    if hparams not in PPO_HPARAMS:
         raise ValueError(f"hparams must be 'config' or 'sb3', got {hparams!r}")
-    if policy not in ("primeval", "sb3"):
+    if policy not in POLICY_NAMES:
         raise ValueError(f"policy must be 'primeval' or 'sb3', got {policy!r}")
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from primeval.training.config import load_config
     from primeval.training.masking import POLICIES
     from primeval.training.torch_runtime import distribution_checks_off, phase_threads_callback
     from primeval.wrappers.single_agent import SingleAgentEnv
@@ -407,9 +409,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also connect_four_v3, go_v5 and chess_v6, and the ratios")
     parser.add_argument("--ppo", action="store_true", help="also MaskablePPO throughput")
     parser.add_argument("--ppo-steps", type=int, default=32768)
-    parser.add_argument("--ppo-hparams", choices=["config", "sb3", "both"], default="config",
+    parser.add_argument("--ppo-hparams", choices=[*PPO_HPARAMS, "both"], default="config",
                         help="PPO settings: configs/GAME/default.yaml's, SB3's defaults, or both")
-    parser.add_argument("--ppo-policy", choices=["primeval", "sb3", "both"], default="primeval",
+    parser.add_argument("--ppo-policy", choices=[*POLICY_NAMES, "both"], default="primeval",
                         help="PPO policy: primeval train's (masked distribution computed "
                              "once), sb3-contrib's MlpPolicy, or both")
     parser.add_argument("--torch-threads", type=int, default=2,
@@ -445,9 +447,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.memory:  # before --ppo, so that the process does not hold torch yet
         report["memory"] = [bench_memory(g, players[g], args.encoder) for g in games]
     if args.ppo:
-        hparams = ["config", "sb3"] if args.ppo_hparams == "both" else [args.ppo_hparams]
-        policies = (["primeval", "sb3"] if args.ppo_policy == "both"
-                    else [args.ppo_policy])
+        hparams = PPO_HPARAMS if args.ppo_hparams == "both" else [args.ppo_hparams]
+        policies = POLICY_NAMES if args.ppo_policy == "both" else [args.ppo_policy]
         report["ppo"] = [bench_ppo(g, players[g], args.encoder, args.ppo_steps, h,
                                    torch_threads=args.torch_threads, repeats=args.repeats,
                                    policy=pol)

@@ -57,6 +57,11 @@ class EvalConfig:
         _positive(self, "every", "games", "final_games")
 
 
+#: The names ``network.policy`` accepts (``primeval.training.masking.POLICIES`` maps each to
+#: its policy class; named here so that checking a config needs no torch)
+POLICY_NAMES = ("primeval", "sb3")
+
+
 @dataclass(frozen=True)
 class NetworkConfig:
     """The policy and value networks.
@@ -157,9 +162,9 @@ class TrainConfig:
         if self.network.activation not in ("tanh", "relu"):
             raise ConfigError(f"network.activation={self.network.activation!r}: "
                               "allowed 'tanh', 'relu'")
-        if self.network.policy not in ("primeval", "sb3"):
-            raise ConfigError(f"network.policy={self.network.policy!r}: "
-                              "allowed 'primeval', 'sb3'")
+        if self.network.policy not in POLICY_NAMES:
+            raise ConfigError(f"network.policy={self.network.policy!r}: allowed "
+                              + ", ".join(map(repr, POLICY_NAMES)))
         if self.env:  # the env's own checks name a bad field or value
             from primeval.training.evaluate import make_env
 

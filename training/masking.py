@@ -119,7 +119,8 @@ class MaskedActorCriticPolicy(MaskableActorCriticPolicy):
 
 
 #: The policies ``primeval train`` (``network.policy``) and ``primeval bench --ppo-policy``
-#: offer, by name: this module's, and sb3-contrib's own ``"MlpPolicy"``.
+#: offer, by the names of ``config.POLICY_NAMES``: this module's, and sb3-contrib's own
+#: ``"MlpPolicy"``.
 POLICIES: dict[str, type[MaskableActorCriticPolicy] | str] = {
     "primeval": MaskedActorCriticPolicy,
     "sb3": "MlpPolicy",

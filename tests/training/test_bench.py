@@ -133,6 +133,27 @@ def test_ppo_target_is_judged_on_primeval_trains_policy_and_settings():
         bench.bench_ppo("origin", 3, "flat", 64, hparams="fast")
 
 
+def test_ppo_both_runs_every_pair_of_settings_and_policy(monkeypatch):
+    """``--ppo-hparams both --ppo-policy both``: one PPO run per game, settings and policy;
+    each alone runs just what it names."""
+    calls = []
+
+    def fake_ppo(game, players, encoder, steps, hparams, **kwargs):
+        calls.append((game, hparams, kwargs["policy"]))
+        return {"game": game, "hparams": hparams, "policy": kwargs["policy"],
+                "env_steps_per_second": 2500.0}
+
+    monkeypatch.setattr(bench, "bench_ppo", fake_ppo)
+    monkeypatch.setattr(bench, "format_report", lambda report: "")
+    argv = ["--game", "origin", "--seconds", "0.05", "--repeats", "1", "--ppo"]
+    bench.main([*argv, "--ppo-hparams", "both", "--ppo-policy", "both"])
+    assert calls == [("origin", "config", "primeval"), ("origin", "config", "sb3"),
+                     ("origin", "sb3", "primeval"), ("origin", "sb3", "sb3")]
+    calls.clear()
+    bench.main([*argv, "--ppo-policy", "sb3"])
+    assert calls == [("origin", "config", "sb3")]
+
+
 def test_idle_env_has_the_game_spaces_and_does_nothing():
     """The env that measures SB3 and torch alone: a valid Gymnasium env with the game's
     spaces, zero observations, a fixed mask and episodes of a fixed length."""

@@ -185,6 +185,14 @@ def test_policy_learns_saves_and_loads(tmp_path):
         assert observation["action_mask"][action]
 
 
+def test_policies_are_named_as_the_config_names_them():
+    from primeval.training.config import POLICY_NAMES
+    from primeval.training.masking import POLICIES
+
+    assert tuple(POLICIES) == POLICY_NAMES
+    assert POLICIES["primeval"] is MaskedActorCriticPolicy and POLICIES["sb3"] == "MlpPolicy"
+
+
 def test_policy_refuses_an_action_space_that_is_not_discrete():
     with pytest.raises(TypeError, match="Discrete action space"):
         MaskedActorCriticPolicy(spaces.Box(0, 1, (3,)), spaces.MultiDiscrete([2, 3]),
