@@ -1,11 +1,6 @@
-"""primeval environments: ``primordial_soup_v0``, ``origin_v0``, and the id registry.
+"""primeval environments: ``primordial_soup_v0``, ``origin_v0``, the catalogue of games
+(:mod:`primeval.envs.games`), the shared adapter (:mod:`primeval.envs.core`) and tools for
+env authors (:mod:`primeval.envs.testing`).
 
-Importing this package registers the envs with PettingZoo (``pettingzoo.make("aec",
-"primeval/origin-v0")``) and Gymnasium (``gymnasium.make("primeval/Origin-v0")``).
+The ids are registered by ``import primeval`` (:mod:`primeval.registration`).
 """
-
-from primeval.envs.registration import ENTRIES, make, register_envs
-
-register_envs()
-
-__all__ = ["ENTRIES", "make", "register_envs"]

@@ -1,4 +1,4 @@
-"""Registries: PettingZoo ids, Gymnasium ids, primeval.envs.make."""
+"""Registries: PettingZoo ids, Gymnasium ids, primeval.make."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import numpy as np
 import pettingzoo
 import pytest
 
-import primeval.envs
-from primeval.envs.registration import ENTRIES
+import primeval
+from primeval.registration import ENTRIES
 
 
 @pytest.mark.parametrize(("env_id", "players"), [("primeval/primordial_soup-v0", 3),
@@ -17,7 +17,7 @@ def test_pettingzoo_make(env_id, players):
     env = pettingzoo.make("aec", env_id, num_players=players)
     env.reset(seed=0)
     assert len(env.possible_agents) == players
-    same = primeval.envs.make(env_id, num_players=players)
+    same = primeval.make(env_id, num_players=players)
     same.reset(seed=0)
     assert np.array_equal(env.observe(env.agent_selection)["observation"],
                           same.observe(same.agent_selection)["observation"])
@@ -47,7 +47,7 @@ def test_sb3_make_vec_env():
 
 def test_unknown_id_is_refused():
     with pytest.raises(ValueError, match="unknown env id"):
-        primeval.envs.make("primeval/chess-v0")
+        primeval.make("primeval/chess-v0")
 
 
 def test_every_entry_is_registered():
@@ -65,3 +65,32 @@ def test_primeval_list_prints_every_id(capsys):
     out = capsys.readouterr().out
     for entry in ENTRIES:
         assert entry.id in out
+
+
+def _fresh(code: str) -> str:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+@pytest.mark.parametrize("order", ["primeval first", "libraries first"])
+def test_ids_are_registered_whichever_is_imported_first(order):
+    imports = ["import primeval", "import gymnasium", "import pettingzoo"]
+    if order == "libraries first":
+        imports.reverse()
+    out = _fresh("; ".join(imports) + "\n"
+                 "from pettingzoo.env_registry.registration import aec_registry\n"
+                 "print(sorted(k for k in gymnasium.registry if k.startswith('primeval/')),"
+                 " sorted(k for k in aec_registry if k.startswith('primeval/')))")
+    expected = [sorted(e.id for e in ENTRIES if e.kind == kind) for kind in ("gymnasium", "aec")]
+    assert out == f"{expected[0]} {expected[1]}"
+
+
+def test_import_primeval_alone_loads_no_registry_library():
+    out = _fresh("import sys, primeval\n"
+                 "print([m for m in ('gymnasium', 'pettingzoo') if m in sys.modules])")
+    assert out == "[]"

@@ -91,7 +91,7 @@ def cmd_golden(args: argparse.Namespace) -> int:
 
 def cmd_list(args: argparse.Namespace) -> int:
     """Print the registered env ids with their arguments."""
-    from primeval.envs.registration import ENTRIES
+    from primeval.registration import ENTRIES
 
     for entry in ENTRIES:
         make = ('pettingzoo.make("aec", ...)' if entry.kind == "aec"

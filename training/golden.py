@@ -50,7 +50,7 @@ def file_name(game: str, players: int) -> str:
 
 def _registered_id(name: str) -> str:
     """The PettingZoo id of the env module ``name`` (e.g. ``primeval/origin-v0``)."""
-    from primeval.envs.registration import ENTRIES
+    from primeval.registration import ENTRIES
 
     for entry in ENTRIES:
         if entry.kind == "aec" and entry.entry_point.split(":")[0].endswith("." + name):

@@ -1,8 +1,11 @@
 """primeval: RL environments for Primordial Soup and Origin.
 
-Importing ``primeval`` registers the environments (see ``primeval.envs.registration``).
+``import primeval`` registers the environments with PettingZoo and Gymnasium (see
+:mod:`primeval.registration`) without importing either library itself.
 """
 
-from primeval.envs import make
+from primeval.registration import make, register_when_imported
+
+register_when_imported()
 
 __all__ = ["make"]

@@ -10,12 +10,26 @@
 
 from __future__ import annotations
 
-from primeval.envs.core.aec import GameRules, TurnBasedAECEnv
-from primeval.envs.core.encoders import FeatureBuilder, ObservationEncoder, make_encoder
+from typing import Any
+
 from primeval.envs.core.errors import IllegalActionError, InvalidActionTypeError
 from primeval.envs.core.frames import Decision, FrameRegistry, FrameRules
 from primeval.envs.core.layout import ActionLayout, Segment
 from primeval.envs.core.rewards import REWARD_MODES, rank_rewards, reward_for_mode
+
+# The adapter and the encoders need gymnasium and pettingzoo; the rules import this package
+# for layouts and frames, so those two load only when asked for.
+_LAZY = {"GameRules": "aec", "TurnBasedAECEnv": "aec", "FeatureBuilder": "encoders",
+         "ObservationEncoder": "encoders", "make_encoder": "encoders"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f"primeval.envs.core.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "REWARD_MODES",

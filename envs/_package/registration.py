@@ -1,0 +1,142 @@
+"""Env ids for PettingZoo's and Gymnasium's registries.
+
+``import primeval`` registers, for every game of :data:`primeval.envs.games.GAMES`:
+
+* AEC (``pettingzoo.make("aec", id, **kwargs)``): ``primeval/primordial_soup-v0``,
+  ``primeval/origin-v0`` (each game's ``env()``, with PettingZoo's safety wrappers);
+* Gymnasium (``gymnasium.make(id, **kwargs)``): ``primeval/PrimordialSoup-v0``,
+  ``primeval/Origin-v0``, the single-agent view with opponents inside ``step()``
+  (``primeval.training.gym_env``).
+
+Registration waits for the registry's library: ``import primeval`` registers with
+Gymnasium and PettingZoo at once when they are already imported, and otherwise as soon as
+they are. So importing a game's rules (``primeval.envs.origin.rules``) loads neither library,
+while ``import primeval; import gymnasium; gymnasium.make("primeval/Origin-v0")`` works.
+
+:func:`make` builds either kind by id without going through a registry.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from primeval.envs.games import GAMES
+
+
+@dataclass(frozen=True)
+class EnvEntry:
+    """One registered id: ``kind`` is ``"aec"`` (PettingZoo) or ``"gymnasium"``."""
+
+    id: str
+    kind: str
+    entry_point: str
+    kwargs: dict[str, Any]
+    arguments: str
+
+
+ENTRIES: tuple[EnvEntry, ...] = (
+    *(EnvEntry(g.aec_id, "aec", f"{g.module_name}:env", {}, g.env_arguments)
+      for g in GAMES.values()),
+    *(EnvEntry(g.gym_id, "gymnasium", "primeval.training.gym_env:make", {"game": g.name},
+               f"num_players={g.default_players}, opponent='random'|'heuristic'|'ppo:PATH' "
+               "(or a list, one per seat), obs_encoder, learner_seat=None (random), "
+               f"shaping=0.0, **{g.title.replace(' ', '')}Config fields")
+      for g in GAMES.values()),
+)
+BY_ID = {e.id: e for e in ENTRIES}
+
+
+def register_gymnasium() -> None:
+    """Register the Gymnasium ids (idempotent)."""
+    import gymnasium
+
+    for entry in ENTRIES:
+        if entry.kind == "gymnasium" and entry.id not in gymnasium.registry:
+            gymnasium.register(entry.id, entry_point=entry.entry_point,
+                               kwargs=dict(entry.kwargs))
+
+
+def register_pettingzoo() -> None:
+    """Register the AEC ids with PettingZoo's registry (idempotent)."""
+    from pettingzoo.env_registry.registration import aec_registry, register
+
+    for entry in ENTRIES:
+        if entry.kind == "aec" and entry.id not in aec_registry:
+            register("aec", entry.id, entry.entry_point, kwargs=dict(entry.kwargs))
+
+
+def register_envs() -> None:
+    """Register every id now (imports Gymnasium and PettingZoo)."""
+    register_gymnasium()
+    register_pettingzoo()
+
+
+_REGISTER = {"gymnasium": register_gymnasium, "pettingzoo": register_pettingzoo}
+
+
+class _RegisterOnImport(importlib.abc.MetaPathFinder):
+    """Registers with a registry's library right after that library is first imported."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname not in _pending():
+            return None
+        spec = _find_spec_without(self, fullname)
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        exec_module = loader.exec_module
+
+        def exec_then_register(module):
+            exec_module(module)
+            _done.add(fullname)
+            _REGISTER[fullname]()
+
+        loader.exec_module = exec_then_register
+        return spec
+
+
+_done: set[str] = set()
+
+
+def _pending() -> set[str]:
+    return set(_REGISTER) - _done
+
+
+def _find_spec_without(finder: importlib.abc.MetaPathFinder, fullname: str):
+    installed = finder in sys.meta_path
+    if installed:
+        sys.meta_path.remove(finder)
+    try:
+        return importlib.util.find_spec(fullname)
+    finally:
+        if installed:
+            sys.meta_path.insert(0, finder)
+
+
+def register_when_imported() -> None:
+    """Register with each registry's library now if it is imported, else once it is."""
+    for name, register in _REGISTER.items():
+        if name in sys.modules:
+            _done.add(name)
+            register()
+    if _pending() and not any(isinstance(f, _RegisterOnImport) for f in sys.meta_path):
+        sys.meta_path.insert(0, _RegisterOnImport())
+
+
+def make(env_id: str, **kwargs: Any):
+    """Build a registered env by id without a registry (AEC or Gymnasium single-agent)."""
+    try:
+        entry = BY_ID[env_id]
+    except KeyError:
+        raise ValueError(f"unknown env id {env_id!r}; ids: {sorted(BY_ID)}") from None
+    module, attr = entry.entry_point.split(":")
+    factory = getattr(importlib.import_module(module), attr)
+    return factory(**{**entry.kwargs, **kwargs})
+
+
+__all__ = ["BY_ID", "ENTRIES", "EnvEntry", "make", "register_envs", "register_when_imported"]
