@@ -36,7 +36,7 @@ from primeval.envs.origin.config import OriginConfig
 from primeval.envs.origin.gamedata import OriginDataError, load_origin_data
 from primeval.registration import make
 from primeval.training import cli
-from primeval.training.config import ConfigError, load_config, save_config
+from primeval.training.ppo.config import ConfigError, load_config, save_config
 from tests.random_play import advance
 
 GAMES = {"primordial_soup": primordial_soup_v0, "origin": origin_v0}
@@ -565,7 +565,7 @@ def model_zip(tmp_path_factory):
     """A real (untrained) MaskablePPO checkpoint of 3-player Primordial Soup."""
     from sb3_contrib import MaskablePPO
 
-    from primeval.training.evaluate import make_env
+    from primeval.envs.games import make_raw_env as make_env
     from primeval.wrappers.single_agent import SingleAgentEnv
 
     env = SingleAgentEnv(make_env("primordial_soup", 3))

@@ -88,7 +88,7 @@ def checkpoint(tmp_path_factory) -> Path:
     """A small untrained MaskablePPO model for 3-player Primordial Soup."""
     from sb3_contrib import MaskablePPO
 
-    from primeval.training.evaluate import make_env
+    from primeval.envs.games import make_raw_env as make_env
     from primeval.wrappers.single_agent import SingleAgentEnv
 
     env = SingleAgentEnv(make_env("primordial_soup", 3))

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from primeval.envs.games import make_raw_env as make_env
 from primeval.training import cli
-from primeval.training.evaluate import make_env
 from primeval.training.golden import CASES, describe_mismatch, file_name, transcript
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -14,7 +14,7 @@
   (random opponents) in a ``DummyVecEnv`` and SB3's default network (``--ppo-hparams config``:
   the PPO settings of ``configs/GAME/default.yaml``; ``sb3``: SB3's own defaults) and the
   policy ``primeval train`` uses (``--ppo-policy primeval``: sb3-contrib's policy with the
-  masked distribution computed once, :mod:`primeval.training.masking`; ``sb3``: sb3-contrib's
+  masked distribution computed once, :mod:`primeval.training.ppo.masking`; ``sb3``: sb3-contrib's
   ``"MlpPolicy"``); the median of ``--repeats`` stretches of ``--ppo-steps`` each. Each
   stretch is followed by one over :class:`IdleEnv`, an env of the same spaces that does no
   work: what SB3 and torch cost alone, so that the report can say how much of a PPO step is
@@ -50,7 +50,7 @@ import gymnasium
 import numpy as np
 
 from primeval.envs import origin_v0, primordial_soup_v0
-from primeval.training.config import POLICY_NAMES, load_config
+from primeval.training.ppo.config import POLICY_NAMES, load_config
 
 GAMES = {"primordial_soup": primordial_soup_v0, "origin": origin_v0}
 DEFAULT_PLAYERS = {"primordial_soup": 4, "origin": 3}
@@ -201,11 +201,11 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
     median of ``repeats`` timed stretches of ``steps`` env steps each. After each stretch,
     one of the same length over :class:`IdleEnv` (the same spaces, no work): SB3 and torch
     alone; ``env_us_per_env_step`` is the difference of the two medians' step times.
-    ``policy``: ``"primeval"`` (:class:`~primeval.training.masking.MaskedActorCriticPolicy`,
+    ``policy``: ``"primeval"`` (:class:`~primeval.training.ppo.masking.MaskedActorCriticPolicy`,
     as ``primeval train`` uses) or ``"sb3"`` (sb3-contrib's ``"MlpPolicy"``); both have SB3's
     default network.
 
-    As ``primeval train`` does (:mod:`primeval.training.torch_runtime`), torch runs one
+    As ``primeval train`` does (:mod:`primeval.training.ppo.torch_runtime`), torch runs one
     thread while collecting rollouts and ``torch_threads`` while updating, and
     ``torch.distributions`` skips its argument checks."""
     if hparams not in PPO_HPARAMS:
@@ -215,8 +215,8 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from primeval.training.masking import POLICIES
-    from primeval.training.torch_runtime import distribution_checks_off, phase_threads_callback
+    from primeval.training.ppo.masking import POLICIES
+    from primeval.training.ppo.torch_runtime import distribution_checks_off, phase_threads_callback
     from primeval.wrappers.single_agent import SingleAgentEnv
 
     config = load_config(resources.files("primeval.configs").joinpath(game, "default.yaml"))

@@ -8,14 +8,19 @@ import sys
 from importlib import resources
 from pathlib import Path
 
+from primeval.envs.games import GAMES, get_game
+
+#: The game of a command that names none: the first of the catalogue.
+DEFAULT_GAME = next(iter(GAMES))
+
 
 def _default_config(game: str) -> str:
     return str(resources.files("primeval.configs").joinpath(game, "default.yaml"))
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from primeval.training.config import load_config
-    from primeval.training.train import TrainingInterrupted, resume_config, train
+    from primeval.training.ppo.config import load_config
+    from primeval.training.ppo.train import TrainingInterrupted, resume_config, train
 
     overrides = {"total_steps": args.total_steps, "seed": args.seed}
     if args.resume:
@@ -43,15 +48,9 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from primeval.training.evaluate import (
-        GAME_DEFAULT_PLAYERS,
-        format_table,
-        report,
-        tournament,
-        write_json,
-    )
+    from primeval.training.evaluate import format_table, report, tournament, write_json
 
-    players = args.players or GAME_DEFAULT_PLAYERS[args.game]
+    players = args.players or GAMES[args.game].default_players
     results = tournament(args.game, players, args.agents, args.games, seed=args.seed,
                          progress=not args.quiet, record=args.record)
     print(f"{args.game}, {players} players, {args.games} games (seats rotated), seed "
@@ -117,11 +116,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     import numpy as np
     from matplotlib import image
 
-    from primeval.envs import origin_v0, primordial_soup_v0
-
-    module = {"primordial_soup": primordial_soup_v0, "origin": origin_v0}[args.game]
-    players = {"num_players": args.players} if args.players else {}
-    env = module.raw_env(render_mode="rgb_array", max_steps=None, **players)
+    env = get_game(args.game).raw_env(args.players, render_mode="rgb_array", max_steps=None)
     env.reset(seed=args.seed)
     rng = np.random.default_rng(args.seed)
     played = 0
@@ -143,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     t = sub.add_parser("train", help="train a MaskablePPO agent")
-    t.add_argument("--config", help="YAML config (default: configs/primordial_soup/default.yaml)")
+    t.add_argument("--config", help=f"YAML config (default: configs/{DEFAULT_GAME}/default.yaml)")
     t.add_argument("--total-steps", type=int)
     t.add_argument("--seed", type=int)
     t.add_argument("--out", help="run folder (default runs/GAME_Np)")
@@ -152,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.set_defaults(fn=cmd_train)
 
     e = sub.add_parser("evaluate", help="seat-rotated tournament between agents")
-    e.add_argument("--game", choices=["primordial_soup", "origin"], default="primordial_soup")
+    e.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME)
     e.add_argument("--players", type=int)
     e.add_argument("--agents", nargs="+", required=True,
                    help="one per seat: random, heuristic or ppo:PATH")
@@ -171,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.set_defaults(fn=cmd_bench)
 
     fz = sub.add_parser("fuzz", help="random games with every invariant checked")
-    fz.add_argument("--game", choices=["primordial_soup", "origin"], default="primordial_soup")
+    fz.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME)
     fz.add_argument("--players", type=int)
     fz.add_argument("--games", type=int, default=100)
     fz.add_argument("--seed", type=int, default=0)
@@ -188,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     li.set_defaults(fn=cmd_list)
 
     pic = sub.add_parser("render", help="PNG picture of a board after random legal steps")
-    pic.add_argument("--game", choices=["primordial_soup", "origin"], default="primordial_soup")
+    pic.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME)
     pic.add_argument("--players", type=int, help="default: the game's default")
     pic.add_argument("--seed", type=int, default=0)
     pic.add_argument("--steps", type=int, default=0, help="random legal actions to play first")
@@ -196,7 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     pic.set_defaults(fn=cmd_render)
 
     p = sub.add_parser("play", help="play a game in the terminal against agents")
-    p.add_argument("--game", choices=["primordial_soup", "origin"], default="primordial_soup")
+    p.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME)
     p.add_argument("--players", type=int)
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--opponents", nargs="+", default=["heuristic"],
@@ -208,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="replay a game recorded by `evaluate --record`")
     r.add_argument("file", help="JSON-lines record file")
     r.add_argument("--game-index", type=int, default=0, help="0-based line (default 0)")
-    r.add_argument("--game", choices=["primordial_soup", "origin"],
+    r.add_argument("--game", choices=list(GAMES),
                    help="refuse a record of another game")
     r.add_argument("--render", choices=["text", "picture", "none"], default="text")
     r.add_argument("--every", type=int, default=1, help="show the board every N steps")
@@ -221,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "train" and not args.config and not args.resume:
-        args.config = _default_config("primordial_soup")
+        args.config = _default_config(DEFAULT_GAME)
     try:
         return args.fn(args)
     except (ValueError, FileNotFoundError) as exc:

@@ -11,52 +11,14 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from primeval.training.agents import Agent, RandomAgent
-from primeval.wrappers.single_agent import agent_action
-
-GAME_DEFAULT_PLAYERS = {"primordial_soup": 4, "origin": 3}
-
-
-def make_env(game: str, num_players: int, **kwargs: Any):
-    """The raw AEC env of a game by name."""
-    if game == "primordial_soup":
-        from primeval.envs import primordial_soup_v0 as module
-    elif game == "origin":
-        from primeval.envs import origin_v0 as module
-    else:
-        raise ValueError(f"unknown game {game!r}; games: primordial_soup, origin")
-    return module.raw_env(num_players=num_players, **kwargs)
-
-
-def make_heuristic(game: str, seed: int | None = None) -> Agent:
-    if game == "primordial_soup":
-        from primeval.training.heuristics import PrimordialSoupHeuristic
-
-        return PrimordialSoupHeuristic(seed=seed)
-    if game == "origin":
-        from primeval.training.heuristics import OriginHeuristic
-
-        return OriginHeuristic(seed=seed)
-    raise ValueError(f"unknown game {game!r}")
-
-
-def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
-    """An agent from its name: ``random``, ``heuristic`` or ``ppo:PATH`` (a checkpoint)."""
-    if spec == "random":
-        return RandomAgent(seed)
-    if spec == "heuristic":
-        return make_heuristic(game, seed)
-    if spec.startswith("ppo:"):
-        from primeval.training.policy import PolicyAgent
-
-        return PolicyAgent(spec[4:], seed=seed)
-    raise ValueError(f"unknown agent {spec!r}; use random, heuristic or ppo:PATH/model.zip")
+from primeval.envs.games import make_raw_env
+from primeval.training.agents import Agent, agent_action, make_agent
 
 
 @dataclass
@@ -181,7 +143,7 @@ def play_tournament(game: str, num_players: int, agents: list[Agent], labels: li
     """
     from openskill.models import PlackettLuce
 
-    env = make_env(game, num_players, **env_kwargs)
+    env = make_raw_env(game, num_players, **env_kwargs)
     space = env.observation_space(env.possible_agents[0])["observation"]
     for agent in agents:
         if hasattr(agent, "check_spaces"):
@@ -265,4 +227,4 @@ def write_json(path: str, data: dict) -> None:
         json.dump(data, f, indent=2)
 
 
-__all__ = ["AgentResult", "asdict", "format_table", "make_agent", "tournament"]
+__all__ = ["AgentResult", "format_table", "play_tournament", "tournament"]

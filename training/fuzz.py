@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from primeval.envs.core.errors import IllegalActionError
-from primeval.training.evaluate import GAME_DEFAULT_PLAYERS, make_env
+from primeval.envs.games import get_game
 
 
 class InvariantViolation(AssertionError):
@@ -37,8 +37,8 @@ class FuzzReport:
 def fuzz(game: str, num_players: int | None = None, games: int = 100, seed: int = 0,
          illegal_rate: float = 0.05) -> FuzzReport:
     """Play ``games`` random games; raises :class:`InvariantViolation` on the first problem."""
-    players = num_players or GAME_DEFAULT_PLAYERS[game]
-    env = make_env(game, players, max_steps=None)
+    players = num_players or get_game(game).default_players
+    env = get_game(game).raw_env(players, max_steps=None)
     rules = env.rules
     steps = illegal = 0
     start = time.perf_counter()

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from primeval.training.evaluate import make_env
+from primeval.envs.games import make_raw_env
 
 __all__ = ["CASES", "DEFAULT_DIR", "SEED", "check", "describe_mismatch", "file_name", "main",
            "transcript", "write"]
@@ -60,7 +60,7 @@ def _registered_id(name: str) -> str:
 
 def transcript(game: str, players: int, seed: int = SEED) -> str:
     """The text transcript of one seeded random game (see the module docstring)."""
-    env = make_env(game, players, render_mode="ansi")
+    env = make_raw_env(game, players, render_mode="ansi")
     name = env.metadata["name"]
     lines = [
         "# primeval golden transcript: generated, do not edit by hand.",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from primeval.training.evaluate import GAME_DEFAULT_PLAYERS, make_agent, make_env
+from primeval.envs.games import get_game
+from primeval.training.agents import make_agent
 from primeval.wrappers.single_agent import SingleAgentEnv
 
 
@@ -14,12 +15,12 @@ def make(game: str, num_players: int | None = None, opponent: str | list[str] = 
     """A single-agent env: the learner's seat (random per episode unless ``learner_seat``),
     the other seats played by ``opponent`` (one spec for all, or a list drawn from per seat
     and episode: ``random``, ``heuristic`` or ``ppo:PATH``)."""
-    players = num_players or GAME_DEFAULT_PLAYERS[game]
+    players = num_players or get_game(game).default_players
     specs = [opponent] if isinstance(opponent, str) else list(opponent)
     if not specs:
         raise ValueError("opponent: give at least one agent spec")
     agents = [make_agent(spec, game) for spec in specs]
-    aec = make_env(game, players, obs_encoder=obs_encoder, render_mode=render_mode,
+    aec = get_game(game).raw_env(players, obs_encoder=obs_encoder, render_mode=render_mode,
                    **config_overrides)
     return SingleAgentEnv(aec, opponents=agents if len(agents) > 1 else agents[0],
                           learner_seat=learner_seat, shaping=shaping)

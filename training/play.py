@@ -20,7 +20,9 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from primeval.training.evaluate import GAME_DEFAULT_PLAYERS, make_agent, make_env, ranks_of
+from primeval.envs.games import GAMES, make_raw_env
+from primeval.training.agents import make_agent
+from primeval.training.evaluate import ranks_of
 
 __all__ = ["PlayError", "choice_name", "decision_text", "opponent_specs", "play_cli",
            "public_choice_name", "read_choice"]
@@ -216,14 +218,14 @@ def play_cli(args: Any, stdin: TextIO | None = None, stdout: TextIO | None = Non
 
     Raises:
         PlayError: Bad seat or opponent count.
-        ValueError: Unknown game or agent spec (from ``make_env`` / ``make_agent``).
+        ValueError: Unknown game or agent spec (from ``make_raw_env`` / ``make_agent``).
     """
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     game_name = args.game
-    num_players = args.players or GAME_DEFAULT_PLAYERS.get(game_name, 0)
+    num_players = args.players or (GAMES[game_name].default_players if game_name in GAMES else 0)
     seed = args.seed
-    env = make_env(game_name, num_players)
+    env = make_raw_env(game_name, num_players)
     specs = opponent_specs(num_players, args.seat, list(args.opponents))
     agents: list[Any] = [
         None if spec is None

@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from primeval.training.evaluate import GAME_DEFAULT_PLAYERS, make_env
+from primeval.envs.games import GAMES, make_raw_env
 from primeval.training.play import choice_name
 
 __all__ = ["REQUIRED_FIELDS", "ReplayError", "load_record", "load_records", "replay_cli",
@@ -89,9 +89,9 @@ def load_record(path: str | Path, index: int, game: str | None = None) -> dict[s
     missing = [k for k in REQUIRED_FIELDS if k not in record]
     if missing:
         raise ReplayError(f"{where}: not a game record, missing field(s) {missing}")
-    if record["game"] not in GAME_DEFAULT_PLAYERS:
+    if record["game"] not in GAMES:
         raise ReplayError(f"{where}: unknown game {record['game']!r}; games: "
-                          f"{', '.join(GAME_DEFAULT_PLAYERS)}")
+                          f"{', '.join(GAMES)}")
     if game is not None and record["game"] != game:
         raise ReplayError(f"{where} is a game of {record['game']}, not of {game}")
     if not _is_int(record["players"]):
@@ -125,7 +125,7 @@ def build_env(record: dict[str, Any], where: str = "record"):
     if "max_steps" in record:
         kwargs["max_steps"] = record["max_steps"]
     try:
-        return make_env(record["game"], players, **kwargs)
+        return make_raw_env(record["game"], players, **kwargs)
     except (ValueError, TypeError) as exc:
         raise ReplayError(f"{where}: cannot build the {record['game']} env: {exc}") from None
 

@@ -9,51 +9,14 @@ exposes the learner's mask for sb3-contrib's ``MaskablePPO``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import gymnasium
 import numpy as np
 
-
-class Agent(Protocol):
-    """What an opponent needs (``primeval.training.agents`` has the full family)."""
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, *, state: Any = None,
-            seat: int | None = None) -> int: ...
-
-
-class UniformRandomOpponent:
-    """Uniform over the legal actions, with its own generator, seeded here or per episode:
-    the default opponent (``primeval.training.agents.RandomAgent`` is the same agent)."""
-
-    name = "random"
-    uses_observation = False  # act() reads only the mask, so none is encoded for it
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def seed(self, seed: int | None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def act(self, observation, action_mask, *, state=None, seat=None) -> int:
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError(f"{type(self).__name__}.act: the action mask has no legal action")
-        return int(legal[self.rng.integers(legal.size)])  # = rng.choice(legal), faster
-
+from primeval.envs.core.agents import Agent, RandomAgent, agent_action
 
 OpponentSpec = Agent | Sequence[Agent] | Callable[[np.random.Generator], Agent]
-
-
-def agent_action(agent: Agent, game: Any, agent_name: str) -> int:
-    """What ``agent`` plays as ``agent_name`` (whose turn it is) in ``game``, a raw primeval
-    AEC env: it gets that seat's mask, the rules state and the seat, and the encoded
-    observation only if it reads one. Agents with ``uses_observation = False`` (random and
-    rule-based ones) get ``None``, which spares encoding it."""
-    observation = (game.observe(agent_name)["observation"]
-                   if getattr(agent, "uses_observation", True) else None)
-    return agent.act(observation, game.action_mask(agent_name), state=game.game_state,
-                     seat=game.possible_agents.index(agent_name))
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -80,7 +43,7 @@ class SingleAgentEnv(gymnasium.Env):
         if learner_seat is not None and not 0 <= learner_seat < len(agents):
             raise ValueError(f"learner_seat={learner_seat} is not a seat of {agents}")
         self.fixed_seat = learner_seat
-        self.opponents = opponents if opponents is not None else UniformRandomOpponent()
+        self.opponents = opponents if opponents is not None else RandomAgent()
         space = self.game.observation_space(agents[0])
         self.observation_space = space["observation"]
         self.action_space = self.game.action_space(agents[0])

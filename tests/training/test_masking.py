@@ -19,11 +19,11 @@ from sb3_contrib.common.maskable.distributions import (  # noqa: E402
 )
 
 from primeval.envs import origin_v0, primordial_soup_v0  # noqa: E402
-from primeval.training.masking import (  # noqa: E402
+from primeval.training.agents.policy import PolicyAgent  # noqa: E402
+from primeval.training.ppo.masking import (  # noqa: E402
     MaskedActorCriticPolicy,
     MaskedCategoricalDistribution,
 )
-from primeval.training.policy import PolicyAgent  # noqa: E402
 from primeval.wrappers.single_agent import SingleAgentEnv  # noqa: E402
 
 ACTIONS = 40
@@ -186,8 +186,8 @@ def test_policy_learns_saves_and_loads(tmp_path):
 
 
 def test_policies_are_named_as_the_config_names_them():
-    from primeval.training.config import POLICY_NAMES
-    from primeval.training.masking import POLICIES
+    from primeval.training.ppo.config import POLICY_NAMES
+    from primeval.training.ppo.masking import POLICIES
 
     assert tuple(POLICIES) == POLICY_NAMES
     assert POLICIES["primeval"] is MaskedActorCriticPolicy and POLICIES["sb3"] == "MlpPolicy"

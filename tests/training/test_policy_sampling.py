@@ -11,8 +11,8 @@ import torch  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 
 from primeval.envs import primordial_soup_v0  # noqa: E402
-from primeval.training.masking import MaskedActorCriticPolicy  # noqa: E402
-from primeval.training.policy import PolicyAgent  # noqa: E402
+from primeval.training.agents.policy import PolicyAgent  # noqa: E402
+from primeval.training.ppo.masking import MaskedActorCriticPolicy  # noqa: E402
 from primeval.wrappers.single_agent import SingleAgentEnv  # noqa: E402
 
 

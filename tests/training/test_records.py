@@ -11,8 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from primeval.envs.games import make_raw_env as make_env
 from primeval.training import cli
-from primeval.training.evaluate import make_env, tournament
+from primeval.training.evaluate import tournament
 from primeval.training.replay import (
     ReplayError,
     load_record,

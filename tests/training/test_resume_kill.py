@@ -21,8 +21,8 @@ import numpy as np
 import pytest
 import yaml
 
-from primeval.training.config import load_config
-from primeval.training.train import OpponentPool, _atomic_save
+from primeval.training.agents.pool import OpponentPool
+from primeval.training.ppo.train import _atomic_save
 
 N_ENVS, N_STEPS = 2, 128
 ROLLOUT = N_ENVS * N_STEPS  # steps between two updates
@@ -172,7 +172,6 @@ def test_partial_snapshot_is_never_an_opponent(tmp_path):
     with pytest.raises(DiedWhileSaving):
         _atomic_save(DiesWhileSaving(), snapshots / "step_512.zip")
     assert len(list(snapshots.iterdir())) == 1  # the partial file
-    config = load_config(**{"opponents.random": 0.0, "opponents.self_play": 1.0})
-    pool = OpponentPool(config, snapshots)
+    pool = OpponentPool("primordial_soup", {"self_play": 1.0}, snapshots, keep=5)
     assert pool._snapshot(np.random.default_rng(0)) is None
     assert pool(np.random.default_rng(0)) is pool._random

@@ -7,8 +7,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from primeval.envs import origin_v0, primordial_soup_v0
-from primeval.training.agents import RandomAgent
-from primeval.wrappers.single_agent import SingleAgentEnv, UniformRandomOpponent, agent_action
+from primeval.envs.core.agents import RandomAgent, agent_action
+from primeval.wrappers.single_agent import SingleAgentEnv
 
 GAMES = [(primordial_soup_v0, 4), (primordial_soup_v0, 3), (origin_v0, 3), (origin_v0, 2)]
 
@@ -139,11 +139,11 @@ def test_agent_action_gives_the_seat_its_mask_state_and_observation_if_read():
 def test_random_agent_is_the_default_opponent_and_refuses_an_empty_mask():
     """``RandomAgent`` is the wrapper's default opponent, seeded at construction or per
     episode; the same seed gives the same choices; a mask with nothing legal is an error."""
-    assert isinstance(RandomAgent(), UniformRandomOpponent)
+    assert isinstance(SingleAgentEnv(primordial_soup_v0.raw_env()).opponents, RandomAgent)
     mask = np.zeros(20, dtype=np.int8)
     mask[[2, 5, 11, 17]] = 1
     seeded = RandomAgent(7)
-    later = UniformRandomOpponent()
+    later = RandomAgent()
     later.seed(7)
     assert [later.act(None, mask) for _ in range(10)] == [
         seeded.act(None, mask) for _ in range(10)]

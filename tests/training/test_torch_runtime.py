@@ -8,7 +8,7 @@ torch = pytest.importorskip("torch")
 
 from torch.distributions import Categorical, Distribution  # noqa: E402
 
-from primeval.training.torch_runtime import (  # noqa: E402
+from primeval.training.ppo.torch_runtime import (  # noqa: E402
     distribution_checks_off,
     phase_threads_callback,
 )

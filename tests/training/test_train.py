@@ -7,9 +7,9 @@ import json
 import pytest
 
 from primeval.training import cli
-from primeval.training.config import ConfigError, load_config
-from primeval.training.policy import CheckpointError, PolicyAgent
-from primeval.training.train import train
+from primeval.training.agents.policy import CheckpointError, PolicyAgent
+from primeval.training.ppo.config import ConfigError, load_config
+from primeval.training.ppo.train import train
 
 SMOKE = {"total_steps": 2048, "n_envs": 2, "ppo.n_steps": 512, "ppo.batch_size": 256,
          "ppo.n_epochs": 1, "checkpoint_every": 1024, "eval.every": 1024, "eval.games": 2,
@@ -37,7 +37,7 @@ def test_smoke_training_run_writes_the_run_folder(game, tmp_path):
     assert rows[0].startswith("step,") and len(rows) >= 3
     evaluation = json.loads((run / "eval.json").read_text())
     assert evaluation["game"] == game and "vs_random" in evaluation
-    from primeval.training.masking import MaskedActorCriticPolicy
+    from primeval.training.ppo.masking import MaskedActorCriticPolicy
 
     assert type(PolicyAgent(run / "model.zip").model.policy) is MaskedActorCriticPolicy
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from primeval.envs import origin_v0, primordial_soup_v0
-from primeval.training.heuristics import OriginHeuristic, PrimordialSoupHeuristic
+from primeval.training.agents.heuristics import OriginHeuristic, PrimordialSoupHeuristic
 
 AGENTS = [(PrimordialSoupHeuristic, primordial_soup_v0, 4), (OriginHeuristic, origin_v0, 3)]
 IDS = ["primordial_soup", "origin"]

@@ -30,7 +30,7 @@ from primeval.envs.origin.config import OriginConfig
 from primeval.envs.origin.rules import OriginRules
 from primeval.envs.origin.rules.objectives import holds
 from primeval.training.agents import RandomAgent
-from primeval.training.heuristics import OriginHeuristic
+from primeval.training.agents.heuristics import OriginHeuristic
 from tests.origin.builders import cid, give_card, put, run, table, tid
 from tests.training.heuristics.against_random import main, play_games
 
@@ -138,7 +138,7 @@ def test_always_legal_against_random_players_through_env(num_players):
 def test_objective_counting_agrees_with_the_rules():
     """The agent values objectives by counting; at every position of a few games, an
     objective needs nothing more (effort 0) exactly when the rules' ``holds`` says so."""
-    from primeval.training.heuristics.origin.context import _Ctx
+    from primeval.training.agents.heuristics.origin.context import _Ctx
 
     rules = OriginRules(num_players=3)
     agent = OriginHeuristic(rules, seed=0)

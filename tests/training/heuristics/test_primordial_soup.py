@@ -31,7 +31,7 @@ from primeval.envs.primordial_soup.data import GENE_INDEX, GENES
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
 from primeval.envs.primordial_soup.rules.common import mutation_points
 from primeval.training.agents import RandomAgent
-from primeval.training.heuristics import PrimordialSoupHeuristic
+from primeval.training.agents.heuristics import PrimordialSoupHeuristic
 from tests.primordial_soup.builders import give_gene, put, run, set_cubes, table
 from tests.training.heuristics.against_random import main, play_games
 

@@ -22,7 +22,7 @@ from primeval.envs.origin.rules.common import (
     swap_options,
 )
 from primeval.envs.origin.state import EMPTY, OriginState
-from primeval.training.heuristics.origin.context import (
+from primeval.training.agents.heuristics.origin.context import (
     ALL_COLUMNS,
     FIRST_HALF,
     OTHER_COLUMNS,

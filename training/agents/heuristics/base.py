@@ -11,6 +11,7 @@ to a uniformly random legal action from the agent's own seeded generator, counte
 A subclass names its game's rules and config classes::
 
     class MyHeuristic(RuleBasedAgent):
+        game = "my_game"
         rules_class = MyRules
         config_class = MyConfig
 
@@ -45,6 +46,8 @@ class RuleBasedAgent:
 
     name = "heuristic"
     uses_observation = False  # reads the rules state instead
+    #: The name of the game it plays, as in ``primeval.envs.games.GAMES``.
+    game: ClassVar[str]
     #: The game's rules class (built from a config, or per player count when none is given).
     rules_class: ClassVar[type]
     #: The game's frozen config class.

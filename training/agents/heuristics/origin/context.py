@@ -16,7 +16,7 @@ from primeval.envs.origin.rules.scoring import total
 from primeval.envs.origin.state import EMPTY, OriginState
 
 if TYPE_CHECKING:
-    from primeval.training.heuristics.origin.agent import OriginHeuristic
+    from primeval.training.agents.heuristics.origin.agent import OriginHeuristic
 
 ALL_COLUMNS = ("yellow", "orange", "purple", "brown")
 OTHER_COLUMNS = ("yellow", "orange", "purple")

@@ -1,4 +1,4 @@
-"""An agent that plays a trained MaskablePPO checkpoint."""
+"""Agents that play a trained MaskablePPO policy: a saved checkpoint, or a model in memory."""
 
 from __future__ import annotations
 
@@ -71,3 +71,18 @@ class PolicyAgent:
             dist = policy.get_distribution(obs, action_masks=mask[None])
             probs = dist.distribution.probs[0].double().numpy()
         return int(self.rng.choice(len(probs), p=probs / probs.sum()))
+
+
+class ModelAgent:
+    """A model in memory (the one being trained) as an agent: deterministic masked
+    predictions."""
+
+    name = "learner"
+
+    def __init__(self, model) -> None:
+        self.model = model
+
+    def act(self, observation, action_mask, *, state=None, seat=None) -> int:
+        action, _ = self.model.predict(observation, action_masks=action_mask.astype(bool),
+                                       deterministic=True)
+        return int(action)

@@ -2,7 +2,7 @@
 
 The food and movement values they compare come from :mod:`.evaluation`; the shared skeleton
 (rules, fallbacks, the mask check) from
-:class:`~primeval.training.heuristics.base.RuleBasedAgent`.
+:class:`~primeval.training.agents.heuristics.base.RuleBasedAgent`.
 """
 
 from __future__ import annotations
@@ -18,8 +18,11 @@ from primeval.envs.primordial_soup.rules.division import division_cost
 from primeval.envs.primordial_soup.rules.feeding import meal_options
 from primeval.envs.primordial_soup.rules.movement import move_cost
 from primeval.envs.primordial_soup.state import GameState
-from primeval.training.heuristics.base import RuleBasedAgent
-from primeval.training.heuristics.primordial_soup.evaluation import _Evaluation, attack_success
+from primeval.training.agents.heuristics.base import RuleBasedAgent
+from primeval.training.agents.heuristics.primordial_soup.evaluation import (
+    _Evaluation,
+    attack_success,
+)
 
 __all__ = ["PrimordialSoupHeuristic"]
 
@@ -53,7 +56,7 @@ _EFFECT: dict[str, tuple[float, float]] = {
 
 
 class PrimordialSoupHeuristic(_Evaluation, RuleBasedAgent):
-    """Rule-based Primordial Soup player (see :mod:`primeval.training.heuristics.primordial_soup`).
+    """Rule-based Primordial Soup player (see :mod:`primeval.training.agents.heuristics.primordial_soup`).
 
     Args:
         rules: The game's :class:`PrimordialSoupRules` (best: ``env.unwrapped.rules``) or a
@@ -67,6 +70,7 @@ class PrimordialSoupHeuristic(_Evaluation, RuleBasedAgent):
         fallbacks: How many decisions were answered by the random fallback.
     """
 
+    game = "primordial_soup"
     rules_class = PrimordialSoupRules
     config_class = PrimordialSoupConfig
 

@@ -32,7 +32,7 @@ falls back to a uniformly random legal action from its own seeded generator (cou
 Usage::
 
     from primeval.envs import origin_v0
-    from primeval.training.heuristics import OriginHeuristic
+    from primeval.training.agents.heuristics import OriginHeuristic
 
     env = origin_v0.raw_env(num_players=3)
     agent = OriginHeuristic(env.unwrapped.rules, seed=0)
@@ -46,6 +46,6 @@ tiles, objectives and moves in points), :mod:`.cards` (cards in hand and in play
 
 from __future__ import annotations
 
-from primeval.training.heuristics.origin.agent import OriginHeuristic
+from primeval.training.agents.heuristics.origin.agent import OriginHeuristic
 
 __all__ = ["OriginHeuristic"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import dataclasses
 import json
 import os
 import signal
@@ -27,9 +28,12 @@ from typing import Any
 
 import numpy as np
 
-from primeval.training.agents import Agent, RandomAgent
-from primeval.training.config import TrainConfig, load_config, save_config
-from primeval.training.evaluate import make_env, make_heuristic, play_tournament
+from primeval.envs.games import make_raw_env
+from primeval.training.agents import RandomAgent, make_heuristic
+from primeval.training.agents.policy import ModelAgent
+from primeval.training.agents.pool import OpponentPool
+from primeval.training.evaluate import play_tournament
+from primeval.training.ppo.config import TrainConfig, load_config, save_config
 from primeval.wrappers.single_agent import SingleAgentEnv
 
 
@@ -42,74 +46,22 @@ METRICS_FIELDS = ("step", "wall_seconds", "env_steps_per_second", "win_rate_vs_r
                   "win_rate_vs_heuristic", "mean_rank_vs_random", "mean_rank_vs_heuristic")
 
 
-class OpponentPool:
-    """Draws an opponent per seat and episode by the configured weights: a random agent, the
-    game's heuristic, or one of the latest self-play snapshots (random until one exists)."""
-
-    def __init__(self, config: TrainConfig, snapshot_dir: Path | None) -> None:
-        self.config = config
-        self.snapshot_dir = snapshot_dir
-        o = config.opponents
-        weights = np.array([o.random, o.heuristic, o.self_play], dtype=float)
-        self.weights = weights / weights.sum()
-        self._random = RandomAgent()
-        self._heuristic: Agent | None = None
-        self._snapshots: dict[str, Agent] = {}
-
-    def __call__(self, rng: np.random.Generator) -> Agent:
-        kind = int(rng.choice(3, p=self.weights))
-        if kind == 1:
-            if self._heuristic is None:
-                self._heuristic = make_heuristic(self.config.game)
-            return self._heuristic
-        if kind == 2:
-            snapshot = self._snapshot(rng)
-            if snapshot is not None:
-                return snapshot
-        return self._random
-
-    def _snapshot(self, rng: np.random.Generator) -> Agent | None:
-        if self.snapshot_dir is None or not self.snapshot_dir.is_dir():
-            return None
-        files = sorted(self.snapshot_dir.glob("step_*.zip"),
-                       key=lambda p: int(p.stem.split("_")[1]))[-self.config.self_play.keep:]
-        if not files:
-            return None
-        path = files[int(rng.integers(len(files)))]
-        if path.name not in self._snapshots:
-            from primeval.training.policy import PolicyAgent
-
-            self._snapshots[path.name] = PolicyAgent(path, deterministic=False)
-        return self._snapshots[path.name]
-
-
 def make_training_env(config: TrainConfig, rank: int, snapshot_dir: Path | None):
     """A factory for one single-agent training env (for DummyVecEnv / SubprocVecEnv)."""
 
     def init() -> SingleAgentEnv:
         if config.vec_env == "subproc":  # in a worker: Ctrl-C is for the main process, which
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # stops the workers in order
-        aec = make_env(config.game, config.players, obs_encoder=config.encoder, **config.env)
-        env = SingleAgentEnv(aec, opponents=OpponentPool(config, snapshot_dir),
+        aec = make_raw_env(config.game, config.players, obs_encoder=config.encoder,
+                           **config.env)
+        pool = OpponentPool(config.game, dataclasses.asdict(config.opponents), snapshot_dir,
+                            keep=config.self_play.keep)
+        env = SingleAgentEnv(aec, opponents=pool,
                              shaping=config.shaping)
         env.reset(seed=config.seed * 1000 + rank)
         return env
 
     return init
-
-
-class ModelAgent:
-    """The model being trained, as an agent (deterministic masked predictions)."""
-
-    name = "learner"
-
-    def __init__(self, model: Any) -> None:
-        self.model = model
-
-    def act(self, observation, action_mask, *, state=None, seat=None) -> int:
-        action, _ = self.model.predict(observation, action_masks=action_mask.astype(bool),
-                                       deterministic=True)
-        return int(action)
 
 
 def evaluate_model(model: Any, config: TrainConfig, games: int, seed: int
@@ -248,9 +200,9 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
-    from primeval.training.masking import POLICIES
-    from primeval.training.policy import CheckpointError
-    from primeval.training.torch_runtime import distribution_checks_off, phase_threads_callback
+    from primeval.training.agents.policy import CheckpointError
+    from primeval.training.ppo.masking import POLICIES
+    from primeval.training.ppo.torch_runtime import distribution_checks_off, phase_threads_callback
 
     run_dir = Path(run_dir)
     torch.set_num_threads(config.torch_threads)
@@ -353,7 +305,7 @@ def resume_config(run_dir: str | Path, **overrides: Any) -> TrainConfig:
     """The saved configuration of a run, with overrides (e.g. a larger ``total_steps``)."""
     path = Path(run_dir) / "config.yaml"
     if not path.is_file():
-        from primeval.training.policy import CheckpointError
+        from primeval.training.agents.policy import CheckpointError
 
         raise CheckpointError(f"--resume {run_dir}: no config.yaml in the run folder")
     return load_config(path, **overrides)

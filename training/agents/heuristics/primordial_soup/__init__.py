@@ -30,7 +30,7 @@ falls back to a uniformly random legal action from its own seeded generator (cou
 Usage::
 
     from primeval.envs import primordial_soup_v0
-    from primeval.training.heuristics import PrimordialSoupHeuristic
+    from primeval.training.agents.heuristics import PrimordialSoupHeuristic
 
     env = primordial_soup_v0.raw_env(num_players=4)
     agent = PrimordialSoupHeuristic(env.unwrapped.rules, seed=0)
@@ -42,6 +42,6 @@ Modules: :mod:`.evaluation` (food, moves, drift and dice) and :mod:`.agent` (the
 
 from __future__ import annotations
 
-from primeval.training.heuristics.primordial_soup.agent import PrimordialSoupHeuristic
+from primeval.training.agents.heuristics.primordial_soup.agent import PrimordialSoupHeuristic
 
 __all__ = ["PrimordialSoupHeuristic"]

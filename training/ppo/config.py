@@ -13,8 +13,7 @@ from typing import Any
 
 import yaml
 
-GAMES = {"primordial_soup": (3, 4), "origin": (2, 3, 4)}
-ENCODERS = {"primordial_soup": ("flat", "planes"), "origin": ("flat", "graph")}
+from primeval.envs.games import GAMES
 
 
 class ConfigError(ValueError):
@@ -57,7 +56,7 @@ class EvalConfig:
         _positive(self, "every", "games", "final_games")
 
 
-#: The names ``network.policy`` accepts (``primeval.training.masking.POLICIES`` maps each to
+#: The names ``network.policy`` accepts (``primeval.training.ppo.masking.POLICIES`` maps each to
 #: its policy class; named here so that checking a config needs no torch)
 POLICY_NAMES = ("primeval", "sb3")
 
@@ -69,7 +68,7 @@ class NetworkConfig:
     Attributes:
         net_arch: Hidden layer sizes (the same for the policy and the value network).
         activation: ``tanh`` or ``relu``.
-        policy: ``primeval``: :class:`~primeval.training.masking.MaskedActorCriticPolicy`
+        policy: ``primeval``: :class:`~primeval.training.ppo.masking.MaskedActorCriticPolicy`
             (sb3-contrib's policy with its masked distribution computed once; faster, same
             distribution); ``sb3``: sb3-contrib's ``"MlpPolicy"`` itself.
     """
@@ -122,7 +121,7 @@ class TrainConfig:
         checkpoint_every: Steps between checkpoints, each taken at the next rollout boundary
             (``--resume`` continues from the last).
         torch_threads: Torch threads for the PPO updates; rollouts use one
-            (:mod:`primeval.training.torch_runtime`).
+            (:mod:`primeval.training.ppo.torch_runtime`).
         opponents, self_play, eval, network, ppo: See the sub-configs.
     """
 
@@ -146,11 +145,13 @@ class TrainConfig:
     def __post_init__(self) -> None:
         if self.game not in GAMES:
             raise ConfigError(f"game={self.game!r}: allowed {sorted(GAMES)}")
-        if self.players not in GAMES[self.game]:
-            raise ConfigError(f"players={self.players!r}: {self.game} allows {GAMES[self.game]}")
-        if self.encoder not in ENCODERS[self.game]:
+        game = GAMES[self.game]
+        if self.players not in game.player_counts:
+            raise ConfigError(f"players={self.players!r}: {self.game} allows "
+                              f"{game.player_counts}")
+        if self.encoder not in game.encoders:
             raise ConfigError(f"encoder={self.encoder!r}: {self.game} allows "
-                              f"{ENCODERS[self.game]}")
+                              f"{game.encoders}")
         if self.vec_env not in ("dummy", "subproc"):
             raise ConfigError(f"vec_env={self.vec_env!r}: allowed 'dummy', 'subproc'")
         _positive(self, "total_steps", "n_envs", "checkpoint_every", "torch_threads")
@@ -166,10 +167,10 @@ class TrainConfig:
             raise ConfigError(f"network.policy={self.network.policy!r}: allowed "
                               + ", ".join(map(repr, POLICY_NAMES)))
         if self.env:  # the env's own checks name a bad field or value
-            from primeval.training.evaluate import make_env
+            from primeval.envs.games import make_raw_env
 
             try:
-                make_env(self.game, self.players, obs_encoder=self.encoder, **self.env)
+                make_raw_env(self.game, self.players, obs_encoder=self.encoder, **self.env)
             except (ValueError, TypeError) as exc:
                 raise ConfigError(f"env: {exc}") from None
 

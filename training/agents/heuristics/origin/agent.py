@@ -2,7 +2,7 @@
 
 The values they compare come from :mod:`.evaluation` (positions and moves) and :mod:`.cards`
 (cards); the shared skeleton (rules, fallbacks, the mask check) from
-:class:`~primeval.training.heuristics.base.RuleBasedAgent`.
+:class:`~primeval.training.agents.heuristics.base.RuleBasedAgent`.
 """
 
 from __future__ import annotations
@@ -10,15 +10,20 @@ from __future__ import annotations
 from primeval.envs.origin.config import OriginConfig
 from primeval.envs.origin.rules import OriginRules
 from primeval.envs.origin.rules.common import can_place, takeable_slots
-from primeval.training.heuristics.base import RuleBasedAgent
-from primeval.training.heuristics.origin.cards import PRE_ACTION_YELLOW, _CardEvaluation
-from primeval.training.heuristics.origin.context import FIRST_HALF, SECOND_HALF, _Ctx, _Static
+from primeval.training.agents.heuristics.base import RuleBasedAgent
+from primeval.training.agents.heuristics.origin.cards import PRE_ACTION_YELLOW, _CardEvaluation
+from primeval.training.agents.heuristics.origin.context import (
+    FIRST_HALF,
+    SECOND_HALF,
+    _Ctx,
+    _Static,
+)
 
 __all__ = ["OriginHeuristic"]
 
 
 class OriginHeuristic(_CardEvaluation, RuleBasedAgent):
-    """Rule-based Origin player (see :mod:`primeval.training.heuristics.origin`).
+    """Rule-based Origin player (see :mod:`primeval.training.agents.heuristics.origin`).
 
     The weights of the evaluation (``objective_decay``, ``pawn_weight``, ...) are class
     attributes (from :class:`~.evaluation._Evaluation`); override them on a subclass or an
@@ -36,6 +41,7 @@ class OriginHeuristic(_CardEvaluation, RuleBasedAgent):
         fallbacks: How many decisions were answered by the random fallback.
     """
 
+    game = "origin"
     rules_class = OriginRules
     config_class = OriginConfig
 

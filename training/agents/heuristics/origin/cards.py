@@ -10,8 +10,8 @@ from __future__ import annotations
 from primeval.envs.origin.rules.cards import hunt_targets, raft_moves
 from primeval.envs.origin.rules.common import can_place, has_effect, objective_limit
 from primeval.envs.origin.state import DECKS
-from primeval.training.heuristics.origin.context import ALL_COLUMNS, _Ctx
-from primeval.training.heuristics.origin.evaluation import _Evaluation
+from primeval.training.agents.heuristics.origin.context import ALL_COLUMNS, _Ctx
+from primeval.training.agents.heuristics.origin.evaluation import _Evaluation
 
 #: Yellow effects worth playing before the turn's action (the others wait until after it,
 #: so that an extra action or a raft can still use the one yellow card of the turn).
