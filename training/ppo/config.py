@@ -25,8 +25,11 @@ class OpponentsConfig:
     """Weights of the opponent kinds drawn for each seat and episode."""
 
     random: float = 1.0
+    """Weight of a uniformly random legal player."""
     heuristic: float = 0.0
+    """Weight of the game's rule-based bot (``primeval.training.agents.heuristics``)."""
     self_play: float = 0.0
+    """Weight of a past snapshot of the policy being trained (random until one exists)."""
 
 
 def _positive(config: Any, *names: str) -> None:
@@ -39,8 +42,12 @@ def _positive(config: Any, *names: str) -> None:
 
 @dataclass(frozen=True)
 class SelfPlayConfig:
+    """The snapshots of the policy that self-play opponents are drawn from."""
+
     snapshot_every: int = 100_000
+    """Env steps between snapshots (``runs/NAME/snapshots/step_<N>.zip``)."""
     keep: int = 5
+    """How many of the latest snapshots opponents are drawn from."""
 
     def __post_init__(self) -> None:
         _positive(self, "snapshot_every", "keep")
@@ -48,9 +55,15 @@ class SelfPlayConfig:
 
 @dataclass(frozen=True)
 class EvalConfig:
+    """The evaluations during and after training (seat-rotated, against random players and
+    against the heuristic; ``metrics.csv`` and ``learning_curve.png`` in the run folder)."""
+
     every: int = 100_000
+    """Env steps between evaluations during training."""
     games: int = 40
+    """Games per opponent kind in each evaluation during training."""
     final_games: int = 400
+    """Games per opponent kind in the evaluation after training."""
 
     def __post_init__(self) -> None:
         _positive(self, "every", "games", "final_games")
@@ -63,33 +76,42 @@ POLICY_NAMES = ("primeval", "sb3")
 
 @dataclass(frozen=True)
 class NetworkConfig:
-    """The policy and value networks.
-
-    Attributes:
-        net_arch: Hidden layer sizes (the same for the policy and the value network).
-        activation: ``tanh`` or ``relu``.
-        policy: ``primeval``: :class:`~primeval.training.ppo.masking.MaskedActorCriticPolicy`
-            (sb3-contrib's policy with its masked distribution computed once; faster, same
-            distribution); ``sb3``: sb3-contrib's ``"MlpPolicy"`` itself.
-    """
+    """The policy and value networks."""
 
     net_arch: tuple[int, ...] = (256, 256)
+    """Hidden layer sizes (the same for the policy and the value network)."""
     activation: str = "tanh"
+    """``tanh`` or ``relu``."""
     policy: str = "primeval"
+    """``primeval``: :class:`~primeval.training.ppo.masking.MaskedActorCriticPolicy`
+    (sb3-contrib's policy with its masked distribution computed once: the same distribution,
+    faster); ``sb3``: sb3-contrib's ``"MlpPolicy"`` itself."""
 
 
 @dataclass(frozen=True)
 class PPOConfig:
+    """MaskablePPO's settings (passed to ``sb3_contrib.MaskablePPO`` under these names)."""
+
     learning_rate: float = 3e-4
+    """Adam's step size."""
     n_steps: int = 256
+    """Env steps per env in each rollout (a rollout is ``n_steps * n_envs`` steps)."""
     batch_size: int = 512
+    """Minibatch size of the updates."""
     n_epochs: int = 4
+    """Passes over each rollout."""
     gamma: float = 0.999
+    """Discount; near 1 because the only reward (the final rank) comes at the end."""
     gae_lambda: float = 0.95
+    """GAE's bias-variance trade-off."""
     clip_range: float = 0.2
+    """PPO's clipping of the probability ratio."""
     ent_coef: float = 0.01
+    """Weight of the entropy bonus."""
     vf_coef: float = 0.5
+    """Weight of the value loss."""
     max_grad_norm: float = 0.5
+    """Gradient clipping norm."""
 
     def __post_init__(self) -> None:
         _positive(self, "learning_rate", "n_steps", "batch_size", "n_epochs", "clip_range",
@@ -105,42 +127,43 @@ class PPOConfig:
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """Everything one training run needs.
-
-    Attributes:
-        game: ``primordial_soup`` or ``origin``.
-        players: Player count.
-        encoder: Observation encoder name.
-        env: Rules config overrides passed to the env.
-        total_steps: Environment steps (learner decisions) to train for.
-        n_envs: Parallel environments.
-        vec_env: ``dummy`` (one process) or ``subproc``.
-        seed: Seed of everything.
-        shaping: Coefficient of potential-based reward shaping on the score lead
-            (own score minus the opponents' mean); 0 trains on the final rank alone.
-        checkpoint_every: Steps between checkpoints, each taken at the next rollout boundary
-            (``--resume`` continues from the last).
-        torch_threads: Torch threads for the PPO updates; rollouts use one
-            (:mod:`primeval.training.ppo.torch_runtime`).
-        opponents, self_play, eval, network, ppo: See the sub-configs.
-    """
+    """Everything one training run needs: the YAML file's top level (``configs/``)."""
 
     game: str = "primordial_soup"
+    """A game of ``primeval.envs.games.GAMES``."""
     players: int = 4
+    """Player count (one of the game's ``player_counts``)."""
     encoder: str = "flat"
+    """Observation encoder name (one of the game's ``encoders``)."""
     env: dict[str, Any] = field(default_factory=dict)
+    """Rules config overrides passed to the env (fields of the game's config class)."""
     total_steps: int = 200_000
+    """Environment steps (learner decisions) to train for."""
     n_envs: int = 8
+    """Parallel environments."""
     vec_env: str = "dummy"
+    """``dummy`` (one process) or ``subproc`` (one process per env)."""
     seed: int = 0
+    """Seed of everything: envs, opponents, torch."""
     shaping: float = 0.0
+    """Coefficient of potential-based reward shaping on the score lead (own score minus the
+    opponents' mean); 0 trains on the final rank alone."""
     checkpoint_every: int = 50_000
+    """Steps between checkpoints, each taken at the next rollout boundary (``--resume``
+    continues from the last)."""
     torch_threads: int = 2
+    """Torch threads for the PPO updates; rollouts use one
+    (:mod:`primeval.training.ppo.torch_runtime`)."""
     opponents: OpponentsConfig = OpponentsConfig()
+    """Who plays the other seats."""
     self_play: SelfPlayConfig = SelfPlayConfig()
+    """Snapshots for self-play opponents."""
     eval: EvalConfig = EvalConfig()
+    """Evaluations during and after training."""
     network: NetworkConfig = NetworkConfig()
+    """The networks."""
     ppo: PPOConfig = PPOConfig()
+    """MaskablePPO's settings."""
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
