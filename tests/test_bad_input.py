@@ -14,8 +14,8 @@ generator, whose turn, rewards, flags) is equal before and after, and files are 
 | unknown config fields and bad values | ``test_bad_game_config``; every field's bad values: ``tests/primordial_soup/test_config.py``, ``tests/origin/test_config.py`` |
 | broken data files (Origin map and cards) | ``test_broken_origin_data_file``; every check of the loader: ``tests/origin/test_data_files.py`` |
 | ``set_state`` with another game's, another version's or a damaged state | ``test_bad_saved_state``, ``test_finished_game_with_live_flags_is_refused``, ``test_a_truncated_game_saved_while_agents_leave_loads`` (the control); ``tests/test_saved_state.py::test_bad_states_are_refused_and_change_nothing`` |
-| corrupt or truncated checkpoint to ``evaluate``, ``play``, ``--resume`` | ``test_bad_checkpoint_to_evaluate``, ``test_checkpoint_of_another_game_to_evaluate``, ``test_bad_checkpoint_to_play``, ``test_bad_checkpoint_to_resume``, ``test_failed_resume_leaves_the_config_alone``; ``tests/training/test_train.py::test_corrupt_checkpoint_is_refused_clearly``, ``test_resume_without_checkpoint_is_refused`` |
-| config YAML with unknown keys or wrong types | ``test_bad_training_config``, ``test_bad_training_config_through_the_cli``, ``test_the_shipped_training_configs_still_load`` (the control); ``tests/training/test_train.py::test_bad_configs_name_the_key``, ``test_config_file_errors`` |
+| corrupt or truncated checkpoint to ``evaluate``, ``play``, ``--resume`` | ``test_bad_checkpoint_to_evaluate``, ``test_checkpoint_of_another_game_to_evaluate``, ``test_bad_checkpoint_to_play``, ``test_bad_checkpoint_to_resume``, ``test_failed_resume_leaves_the_config_alone``; ``tests/training/ppo/test_train.py::test_corrupt_checkpoint_is_refused_clearly``, ``test_resume_without_checkpoint_is_refused`` |
+| config YAML with unknown keys or wrong types | ``test_bad_training_config``, ``test_bad_training_config_through_the_cli``, ``test_the_shipped_training_configs_still_load`` (the control); ``tests/training/ppo/test_train.py::test_bad_configs_name_the_key``, ``test_config_file_errors`` |
 """
 
 from __future__ import annotations

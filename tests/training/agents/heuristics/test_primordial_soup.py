@@ -14,7 +14,7 @@ The win-rate test plays seeded games through ``primordial_soup_v0.raw_env``: one
 seat (rotated) against RandomAgents (``against_random.play_games``); also usable as a
 script::
 
-    python -m tests.training.heuristics.test_primordial_soup 200
+    python -m tests.training.agents.heuristics.test_primordial_soup 200
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from primeval.envs.primordial_soup.rules.common import mutation_points
 from primeval.training.agents import RandomAgent
 from primeval.training.agents.heuristics import PrimordialSoupHeuristic
 from tests.primordial_soup.builders import give_gene, put, run, set_cubes, table
-from tests.training.heuristics.against_random import main, play_games
+from tests.training.agents.heuristics.against_random import main, play_games
 
 EMPTY = [0, 0, 0, 0]
 W, N, E, S, STAY = range(5)

@@ -59,7 +59,7 @@ def play_games(agent_class, module, num_players: int, games: int, seed: int = 0
 
 
 def main(agent_class, module, player_counts, argv: list[str]) -> None:
-    """``python -m tests.training.heuristics.test_GAME [GAMES [SEED]]``: print the figures."""
+    """``python -m tests.training.agents.heuristics.test_GAME [GAMES [SEED]]``: print the figures."""
     games = int(argv[1]) if len(argv) > 1 else 200
     seed = int(argv[2]) if len(argv) > 2 else 0
     for n in player_counts:

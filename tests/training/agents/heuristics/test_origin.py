@@ -15,7 +15,7 @@ The win-rate test plays seeded games through ``origin_v0.raw_env``: one heuristi
 (rotated) against RandomAgents (``against_random.play_games``); also usable as a
 script::
 
-    python -m tests.training.heuristics.test_origin 200
+    python -m tests.training.agents.heuristics.test_origin 200
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from primeval.envs.origin.rules.objectives import holds
 from primeval.training.agents import RandomAgent
 from primeval.training.agents.heuristics import OriginHeuristic
 from tests.origin.builders import cid, give_card, put, run, table, tid
-from tests.training.heuristics.against_random import main, play_games
+from tests.training.agents.heuristics.against_random import main, play_games
 
 
 def decide(agent, rules, state) -> int:
