@@ -25,11 +25,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from primeval.envs import origin_v0, primordial_soup_v0
 from primeval.envs.core.errors import IllegalActionError
 from primeval.envs.core.rewards import rank_rewards
-
-GAMES = {"primordial_soup": (primordial_soup_v0, (3, 4)), "origin": (origin_v0, (2, 3, 4))}
+from primeval.envs.games import GAMES
 
 # Each example plays up to a whole game (a few hundred decisions), so few examples per run;
 # Hypothesis draws new ones on every run.
@@ -46,16 +44,17 @@ def choose(data, mask: np.ndarray, label: str = "choice") -> int:
 
 
 def draw_game(data, game: str) -> tuple[Any, int, int]:
-    """``(env module, player count, seed)``, the count and the seed drawn."""
-    module, counts = GAMES[game]
+    """``(game, player count, seed)``, the count and the seed drawn."""
+    entry = GAMES[game]
+    counts = entry.player_counts
     players = data.draw(st.sampled_from(counts), label="players")
-    return module, players, data.draw(SEEDS, label="seed")
+    return entry, players, data.draw(SEEDS, label="seed")
 
 
 def new_game(data, game: str):
     """A raw env of a drawn player count, reset with a drawn seed."""
-    module, players, seed = draw_game(data, game)
-    env = module.raw_env(num_players=players)
+    entry, players, seed = draw_game(data, game)
+    env = entry.raw_env(num_players=players)
     env.reset(seed=seed)
     return env
 
@@ -83,8 +82,8 @@ def to_act(env) -> bool:
 @PROPERTY
 @given(data=st.data())
 def test_any_game_through_env_keeps_every_invariant(game, data):
-    module, players, seed = draw_game(data, game)
-    env = module.env(num_players=players)
+    entry, players, seed = draw_game(data, game)
+    env = entry.env(num_players=players)
     env.reset(seed=seed)
     rules = env.unwrapped.rules
     totals = dict.fromkeys(env.possible_agents, 0.0)
@@ -150,8 +149,8 @@ def test_saved_state_round_trip_gives_the_same_future(game, data):
     env = new_game(data, game)
     play(env, data, data.draw(st.integers(0, 250), label="steps before saving"))
     saved = json.loads(json.dumps(env.get_state()))
-    module, _ = GAMES[game]
-    fresh = module.raw_env(num_players=len(env.possible_agents))
+    entry = GAMES[game]
+    fresh = entry.raw_env(num_players=len(env.possible_agents))
     fresh.reset(seed=data.draw(SEEDS, label="seed of the fresh env"))
     fresh.set_state(saved)
     assert fresh.get_state() == saved
@@ -193,8 +192,8 @@ def test_clone_is_independent_of_the_original(game, data):
 @PROPERTY
 @given(data=st.data())
 def test_same_seed_and_choices_give_identical_observations(game, data):
-    module, players, seed = draw_game(data, game)
-    a, b = module.raw_env(num_players=players), module.raw_env(num_players=players)
+    entry, players, seed = draw_game(data, game)
+    a, b = entry.raw_env(num_players=players), entry.raw_env(num_players=players)
     a.reset(seed=seed)
     b.reset(seed=seed)
     steps = 0

@@ -8,9 +8,10 @@ from gymnasium.utils.env_checker import check_env
 
 from primeval.envs import origin_v0, primordial_soup_v0
 from primeval.envs.core.agents import RandomAgent, agent_action
+from primeval.envs.games import GAMES
 from primeval.wrappers.single_agent import SingleAgentEnv
 
-GAMES = [(primordial_soup_v0, 4), (primordial_soup_v0, 3), (origin_v0, 3), (origin_v0, 2)]
+CASES = [(GAMES[name], n) for name in GAMES for n in sorted(GAMES[name].player_counts, reverse=True)[:2]]
 
 
 class Recorder:
@@ -26,10 +27,10 @@ class Recorder:
         return int(np.flatnonzero(action_mask)[0])
 
 
-@pytest.mark.parametrize(("module", "players"), GAMES)
-def test_gymnasium_check_env(module, players):
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_gymnasium_check_env(game, players):
     """gymnasium.utils.env_checker.check_env passes."""
-    check_env(SingleAgentEnv(module.env(num_players=players)), skip_render_check=True)
+    check_env(SingleAgentEnv(game.env(num_players=players)), skip_render_check=True)
 
 
 def test_sb3_check_env():
@@ -53,10 +54,10 @@ def play(env, seed=0):
             return total, steps, info
 
 
-@pytest.mark.parametrize(("module", "players"), GAMES)
-def test_reward_is_the_learners_final_rank_reward(module, players):
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_reward_is_the_learners_final_rank_reward(game, players):
     """The episode return is the learner's rank reward: +1 for a win, -1 for last."""
-    env = SingleAgentEnv(module.raw_env(num_players=players))
+    env = SingleAgentEnv(game.raw_env(num_players=players))
     for seed in range(3):
         total, steps, info = play(env, seed)
         expected = 1 - 2 * (info["rank"] - 1) / (players - 1)
