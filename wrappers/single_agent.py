@@ -52,6 +52,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.seat_agents: dict[str, Agent] = {}
         self.shaping = float(shaping)
         self._lead = 0.0
+        self._reward = 0.0  # the learner's reward collected in the step under way
 
     # Opponents ------------------------------------------------------------------------------
 
@@ -63,19 +64,30 @@ class SingleAgentEnv(gymnasium.Env):
             return spec(self.np_random)
         return spec  # one agent for every seat
 
-    def _play_opponents(self) -> float:
-        """Let the other seats act until the learner must act or the game ends; returns the
-        learner's reward collected meanwhile."""
-        reward = 0.0
+    def opponent_to_act(self) -> tuple[str, Agent] | None:
+        """The next opponent decision before the learner's turn, as ``(agent name, agent)``
+        (finished agents are stepped out on the way); ``None`` once the learner is to act or
+        the game is over. Answer it with :meth:`apply_opponent_action`: a loop over many
+        envs can so gather the decisions of several games and answer them together."""
         game = self.game
         while game.agents and game.agent_selection != self.learner:
             agent = game.agent_selection
-            if game.terminations[agent] or game.truncations[agent]:
-                self.aec.step(None)
-            else:
-                self.aec.step(agent_action(self.seat_agents[agent], game, agent))
-            reward += float(game.rewards.get(self.learner, 0.0))
-        return reward
+            if not (game.terminations[agent] or game.truncations[agent]):
+                return agent, self.seat_agents[agent]
+            self.aec.step(None)
+            self._reward += float(game.rewards.get(self.learner, 0.0))
+        return None
+
+    def apply_opponent_action(self, action: int) -> None:
+        """Play ``action`` for the opponent that :meth:`opponent_to_act` named."""
+        self.aec.step(action)
+        self._reward += float(self.game.rewards.get(self.learner, 0.0))
+
+    def _play_opponents(self) -> None:
+        """Let the other seats act until the learner must act or the game ends."""
+        while (pending := self.opponent_to_act()) is not None:
+            name, agent = pending
+            self.apply_opponent_action(agent_action(agent, self.game, name))
 
     def _done(self) -> tuple[bool, bool]:
         game = self.game
@@ -99,18 +111,29 @@ class SingleAgentEnv(gymnasium.Env):
         for agent in self.seat_agents.values():
             if hasattr(agent, "seed"):
                 agent.seed(int(self.np_random.integers(2**31 - 1)))
+        self._reward = 0.0
         self._play_opponents()
         self._lead = self._score_lead()
         return self._observation(), self._info()
 
     def step(self, action):
-        game = self.game
+        self.step_learner(action)
+        self._play_opponents()
+        return self.finish_step()
+
+    def step_learner(self, action) -> None:
+        """The first part of :meth:`step`: the learner's action alone. Then the opponents
+        act (:meth:`opponent_to_act`), then :meth:`finish_step` gives what ``step`` returns."""
         terminated, truncated = self._done()
         if terminated or truncated:
             raise RuntimeError("step() called after the episode ended; call reset()")
         self.aec.step(int(action))
-        reward = float(game.rewards.get(self.learner, 0.0))
-        reward += self._play_opponents()
+        self._reward = float(self.game.rewards.get(self.learner, 0.0))
+
+    def finish_step(self):
+        """``(observation, reward, terminated, truncated, info)`` of the step, once no
+        opponent is left to act."""
+        reward = self._reward
         if self.shaping:
             lead = self._score_lead()
             reward += self.shaping * (lead - self._lead)
