@@ -5,6 +5,7 @@
 - :class:`ObservationEncoder`, :func:`make_encoder`, :class:`FeatureBuilder`: observations.
 - :func:`rank_rewards`, :func:`reward_for_mode`: zero-sum final rewards.
 - :class:`TurnBasedAECEnv`, :class:`GameRules`: the one AEC adapter and what it needs.
+- :func:`with_safety_wrappers`: PettingZoo's safety wrappers, as each game's ``env()`` returns.
 - :class:`IllegalActionError`, :class:`InvalidActionTypeError`.
 """
 
@@ -20,7 +21,8 @@ from primeval.envs.core.rewards import REWARD_MODES, rank_rewards, reward_for_mo
 # The adapter and the encoders need gymnasium and pettingzoo; the rules import this package
 # for layouts and frames, so those two load only when asked for.
 _LAZY = {"GameRules": "aec", "TurnBasedAECEnv": "aec", "FeatureBuilder": "encoders",
-         "ObservationEncoder": "encoders", "make_encoder": "encoders"}
+         "ObservationEncoder": "encoders", "make_encoder": "encoders",
+         "with_safety_wrappers": "wrappers"}
 
 
 def __getattr__(name: str) -> Any:
@@ -47,4 +49,5 @@ __all__ = [
     "make_encoder",
     "rank_rewards",
     "reward_for_mode",
+    "with_safety_wrappers",
 ]

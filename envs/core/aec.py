@@ -19,21 +19,19 @@ progress.
 
 from __future__ import annotations
 
-import operator
 from typing import Any, Protocol
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from primeval.envs.core.encoders import ObservationEncoder
 from primeval.envs.core.errors import IllegalActionError, InvalidActionTypeError
 from primeval.envs.core.layout import ActionLayout
 from primeval.envs.core.rewards import check_reward_mode, reward_for_mode
 
-__all__ = ["GameRules", "TurnBasedAECEnv", "with_safety_wrappers"]
+__all__ = ["GameRules", "TurnBasedAECEnv"]
 
 _MAX_LEGAL_SHOWN = 8
 
@@ -433,76 +431,3 @@ class TurnBasedAECEnv(AECEnv):
             return self.rules.action_to_str(self._state, action_id)
         except Exception:  # an error message must not fail on a rules bug
             return self.rules.layout.describe(action_id)
-
-
-def with_safety_wrappers(env: TurnBasedAECEnv):
-    """PettingZoo's TerminateIllegal (-1 to the offender), AssertOutOfBounds and
-    OrderEnforcing wrappers around a raw env: what each game's ``env()`` returns.
-
-    The wrappers are PettingZoo's own classes with one change: the attributes a training
-    loop reads every step (``agent_selection``, ``agents``, ``terminations``, ...) are read
-    from the raw env directly instead of through ``BaseWrapper.__getattr__`` one wrapper at
-    a time, which cost about a quarter of a step. Behaviour is unchanged.
-    """
-    wrapped = TerminateIllegalWrapper(env, illegal_reward=-1)
-    wrapped = AssertOutOfBoundsWrapper(wrapped)
-    return OrderEnforcingWrapper(wrapped)
-
-
-_HOT_ATTRIBUTES = ("agent_selection", "agents", "terminations", "truncations", "rewards",
-                   "infos", "_cumulative_rewards", "num_agents")
-
-
-def _direct(name: str, *, after_reset: bool) -> property:
-    def get_after_reset(self):
-        if not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self._raw, name)
-
-    def set_(self, value) -> None:
-        setattr(self._raw, name, value)
-
-    # attrgetter reads self._raw.<name> without a Python frame: these are read ~20 times a step
-    get = get_after_reset if after_reset else operator.attrgetter(f"_raw.{name}")
-    return property(get, set_, doc=f"The raw env's ``{name}``.")
-
-
-class _DirectAttributes:
-    """Reads :data:`_HOT_ATTRIBUTES` from the raw env (``self._raw``) in one step."""
-
-    _after_reset = False
-
-    def __init_subclass__(cls, **kwargs) -> None:
-        super().__init_subclass__(**kwargs)
-        for name in _HOT_ATTRIBUTES:
-            setattr(cls, name, _direct(name, after_reset=cls._after_reset))
-
-    def __init__(self, env, *args, **kwargs) -> None:
-        self._raw = env.unwrapped
-        super().__init__(env, *args, **kwargs)
-
-
-class TerminateIllegalWrapper(_DirectAttributes, wrappers.TerminateIllegalWrapper):
-    """PettingZoo's ``TerminateIllegalWrapper``, reading hot attributes directly."""
-
-
-class AssertOutOfBoundsWrapper(_DirectAttributes, wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's ``AssertOutOfBoundsWrapper``, reading hot attributes directly, whose
-    refusal names the value and the range (``InvalidActionTypeError`` for a non-integer,
-    ``IllegalActionError`` out of range) and holds under ``python -O`` too. An in-range id
-    that is not legal now goes on to ``TerminateIllegalWrapper`` (the game ends, -1)."""
-
-    def step(self, action: Any) -> None:
-        raw = self._raw
-        agent = raw.agent_selection
-        if not (raw.terminations[agent] or raw.truncations[agent]):
-            raw._action_id(action)  # the check of the parent's assert, with a clear error
-        # A dead agent's action goes on to the raw env, which accepts only None.
-        wrappers.BaseWrapper.step(self, action)
-
-
-class OrderEnforcingWrapper(_DirectAttributes, wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper``, reading hot attributes directly (still an
-    ``AttributeError`` before ``reset``)."""
-
-    _after_reset = True

@@ -76,8 +76,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from primeval.envs.core.aec import TurnBasedAECEnv, with_safety_wrappers
+from primeval.envs.core.aec import TurnBasedAECEnv
 from primeval.envs.core.encoders import make_encoder, pieces_table
+from primeval.envs.core.wrappers import with_safety_wrappers
 from primeval.envs.origin.actions import build_layout
 from primeval.envs.origin.config import OriginConfig
 from primeval.envs.origin.encoders import ENCODERS

@@ -72,8 +72,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from primeval.envs.core.aec import TurnBasedAECEnv, with_safety_wrappers
+from primeval.envs.core.aec import TurnBasedAECEnv
 from primeval.envs.core.encoders import make_encoder, pieces_table
+from primeval.envs.core.wrappers import with_safety_wrappers
 from primeval.envs.primordial_soup.actions import LAYOUT
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
 from primeval.envs.primordial_soup.encoders import ENCODERS
