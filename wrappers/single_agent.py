@@ -100,6 +100,14 @@ class SingleAgentEnv(gymnasium.Env):
     # Gymnasium API ---------------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        self.reset_game(seed=seed)
+        self._play_opponents()
+        return self.finish_reset()
+
+    def reset_game(self, *, seed: int | None = None) -> None:
+        """The first part of :meth:`reset`: a new game, the learner's seat and the
+        opponents drawn. Then the opponents before the learner act (:meth:`opponent_to_act`),
+        then :meth:`finish_reset` gives what ``reset`` returns."""
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(2**31 - 1))
         self.aec.reset(seed=game_seed)
@@ -112,7 +120,9 @@ class SingleAgentEnv(gymnasium.Env):
             if hasattr(agent, "seed"):
                 agent.seed(int(self.np_random.integers(2**31 - 1)))
         self._reward = 0.0
-        self._play_opponents()
+
+    def finish_reset(self):
+        """``(observation, info)`` of the reset, once no opponent is left to act."""
         self._lead = self._score_lead()
         return self._observation(), self._info()
 

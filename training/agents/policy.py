@@ -1,8 +1,16 @@
-"""Agents that play a trained MaskablePPO policy: a saved checkpoint, or a model in memory."""
+"""Agents that play a trained MaskablePPO policy: a saved checkpoint, or a model in memory.
+
+:class:`PolicyAgent` answers one decision (``act``) or many at once (``act_batch``: one
+forward pass for every game waiting on the same policy, as self-play opponents do in
+:class:`~primeval.training.ppo.vec_env.BatchedOpponentsVecEnv`). Both sample from the same
+seeded generator in the same way, so ``act_batch`` over ``k`` rows equals ``k`` calls of
+``act`` in turn.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -12,13 +20,14 @@ class CheckpointError(ValueError):
 
 
 class PolicyAgent:
-    """Plays the most likely legal action of a saved sb3-contrib ``MaskablePPO`` model.
+    """Plays a sb3-contrib ``MaskablePPO`` model: its most likely legal action, or a sample.
 
     Args:
         path: The ``.zip`` file written by ``model.save`` (``primeval train`` writes
             ``runs/NAME/model.zip``).
         deterministic: Take the most likely action (default) or sample from the policy.
         seed: Seed of the sampling when ``deterministic`` is False.
+        device: Torch device of the loaded model.
     """
 
     def __init__(self, path: str | Path, deterministic: bool = True, seed: int | None = None,
@@ -38,6 +47,17 @@ class PolicyAgent:
             ) from None
         self.deterministic = deterministic
         self.seed(seed)
+
+    @classmethod
+    def from_model(cls, model: Any, name: str = "learner", deterministic: bool = True,
+                   seed: int | None = None) -> PolicyAgent:
+        """An agent playing ``model`` in memory (the one being trained): it sees the
+        model's weights as they change."""
+        agent = cls.__new__(cls)
+        agent.path, agent.name, agent.model = None, name, model
+        agent.deterministic = deterministic
+        agent.seed(seed)
+        return agent
 
     def seed(self, seed: int | None) -> None:
         """Seed the agent's own generator (sampling never touches torch's global one)."""
@@ -63,26 +83,28 @@ class PolicyAgent:
             action, _ = self.model.predict(np.asarray(observation), action_masks=mask,
                                            deterministic=True)
             return int(action)
+        return int(self._sample(np.asarray(observation)[None], mask[None])[0])
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """One action per row of ``observations`` (``k x obs``) and ``action_masks``
+        (``k x actions``), in one forward pass."""
+        masks = np.asarray(action_masks, dtype=bool)
+        if self.deterministic:
+            actions, _ = self.model.predict(np.asarray(observations), action_masks=masks,
+                                            deterministic=True)
+            return np.asarray(actions, dtype=np.int64).reshape(len(masks))
+        return self._sample(np.asarray(observations), masks)
+
+    def _sample(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Rows sampled as ``rng.choice(n, p=row)`` would, one uniform draw per row."""
         import torch
 
         policy = self.model.policy
-        obs, _ = policy.obs_to_tensor(np.asarray(observation))
+        obs, _ = policy.obs_to_tensor(observations)
         with torch.no_grad():
-            dist = policy.get_distribution(obs, action_masks=mask[None])
-            probs = dist.distribution.probs[0].double().numpy()
-        return int(self.rng.choice(len(probs), p=probs / probs.sum()))
-
-
-class ModelAgent:
-    """A model in memory (the one being trained) as an agent: deterministic masked
-    predictions."""
-
-    name = "learner"
-
-    def __init__(self, model) -> None:
-        self.model = model
-
-    def act(self, observation, action_mask, *, state=None, seat=None) -> int:
-        action, _ = self.model.predict(observation, action_masks=action_mask.astype(bool),
-                                       deterministic=True)
-        return int(action)
+            probs = policy.get_distribution(obs, action_masks=masks).distribution.probs
+        cdf = probs.double().numpy().cumsum(-1)
+        cdf /= cdf[:, -1:]
+        draws = self.rng.random(len(cdf))
+        return np.array([int(row.searchsorted(u, side="right")) for row, u in zip(cdf, draws,
+                                                                                  strict=True)])

@@ -30,7 +30,7 @@ import numpy as np
 
 from primeval.envs.games import make_raw_env
 from primeval.training.agents import RandomAgent, make_heuristic
-from primeval.training.agents.policy import ModelAgent
+from primeval.training.agents.policy import PolicyAgent
 from primeval.training.agents.pool import OpponentPool
 from primeval.training.evaluate import play_tournament
 from primeval.training.ppo.config import TrainConfig, load_config, save_config
@@ -67,7 +67,7 @@ def make_training_env(config: TrainConfig, rank: int, snapshot_dir: Path | None)
 def evaluate_model(model: Any, config: TrainConfig, games: int, seed: int
                    ) -> dict[str, Any]:
     """Win rate and mean rank of the model against random and against heuristic opponents."""
-    learner = ModelAgent(model)
+    learner = PolicyAgent.from_model(model)
     n = config.players
     out: dict[str, Any] = {}
     for name, make in (("random", lambda i: RandomAgent(seed + i)),
