@@ -34,10 +34,10 @@ from primeval.envs.core.saved_state import StateError
 from primeval.envs.origin import gamedata
 from primeval.envs.origin.config import OriginConfig
 from primeval.envs.origin.gamedata import OriginDataError, load_origin_data
+from primeval.envs.testing.random_play import advance
 from primeval.registration import make
 from primeval.training import cli
 from primeval.training.ppo.config import ConfigError, load_config, save_config
-from tests.random_play import advance
 
 GAMES = {"primordial_soup": primordial_soup_v0, "origin": origin_v0}
 

@@ -11,7 +11,7 @@ import pytest
 
 from primeval.envs import origin_v0, primordial_soup_v0
 from primeval.envs.core.saved_state import StateError
-from tests.random_play import advance
+from primeval.envs.testing.random_play import advance
 
 CASES = [(primordial_soup_v0, 3), (primordial_soup_v0, 4), (origin_v0, 2), (origin_v0, 3),
          (origin_v0, 4)]
