@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from primeval.training.golden import transcript
+from primeval.envs.testing.golden import transcript
 from primeval.training.replay import replay_record
 
 # (game, players, agents by spec, games, seed); "ppo" is a small untrained checkpoint, the one
@@ -38,7 +38,7 @@ import numpy as np
 import torch
 
 from primeval.training import cli, evaluate
-from primeval.training.golden import transcript
+from primeval.envs.testing.golden import transcript
 
 job = json.loads(sys.argv[1])
 noise = job["noise"]

@@ -62,15 +62,27 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from primeval.training import bench
+    """The env benchmark (``primeval.envs.testing.bench``) and, with ``--ppo``, MaskablePPO's
+    (``primeval.training.ppo.bench``) in one report; the env half runs first, so that its
+    memory figures are taken before the process holds torch."""
+    import json
 
-    bench.run(args)
+    from primeval.envs.testing import bench
+    from primeval.training.ppo import bench as ppo_bench
+
+    report = bench.measure(args)
+    if args.ppo:
+        report["ppo"] = ppo_bench.measure(args)
+    report["targets"] = {**bench.targets(report), **ppo_bench.targets(report)}
+    print(json.dumps(report, indent=2) if args.json else "\n".join(
+        bench.report_lines(report) + ppo_bench.report_lines(report)
+        + bench.target_lines(report)))
     return 0
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
     """Random games with every invariant checked; exit 1 on the first violation."""
-    from primeval.training.fuzz import InvariantViolation, fuzz
+    from primeval.envs.testing.fuzz import InvariantViolation, fuzz
 
     try:
         report = fuzz(args.game, args.players, args.games, args.seed, args.illegal_rate)
@@ -83,7 +95,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
 def cmd_golden(args: argparse.Namespace) -> int:
     """Compare the golden transcripts with games played now, or regenerate them."""
-    from primeval.training.golden import golden_cli
+    from primeval.envs.testing.golden import golden_cli
 
     return golden_cli(args)
 
@@ -113,16 +125,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_render(args: argparse.Namespace) -> int:
     """Play ``--steps`` seeded random legal actions from ``reset(seed)``; write the picture."""
-    import numpy as np
     from matplotlib import image
+
+    from primeval.envs.testing.random_play import advance
 
     env = get_game(args.game).raw_env(args.players, render_mode="rgb_array", max_steps=None)
     env.reset(seed=args.seed)
-    rng = np.random.default_rng(args.seed)
-    played = 0
-    while played < args.steps and not env.rules.is_terminal(env.game_state):
-        env.step(int(rng.choice(np.flatnonzero(env.rules.legal_mask(env.game_state)))))
-        played += 1
+    advance(env, args.steps, args.seed)  # actions drawn by numpy default_rng(seed)
+    played = env.num_steps  # the agents' decisions (a finished game stops them early)
     picture = env.render()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -160,9 +170,11 @@ def build_parser() -> argparse.ArgumentParser:
     e.set_defaults(fn=cmd_evaluate)
 
     b = sub.add_parser("bench", help="throughput and memory, beside PettingZoo's classic games")
-    from primeval.training import bench as bench_module
+    from primeval.envs.testing import bench as bench_module
+    from primeval.training.ppo import bench as ppo_bench_module
 
     bench_module.add_arguments(b)
+    ppo_bench_module.add_arguments(b)
     b.set_defaults(fn=cmd_bench)
 
     fz = sub.add_parser("fuzz", help="random games with every invariant checked")
@@ -174,7 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     fz.set_defaults(fn=cmd_fuzz)
 
     g = sub.add_parser("golden", help="compare (or --regenerate) the golden transcripts")
-    from primeval.training.golden import add_arguments as golden_arguments
+    from primeval.envs.testing.golden import add_arguments as golden_arguments
 
     golden_arguments(g)
     g.set_defaults(fn=cmd_golden)

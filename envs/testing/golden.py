@@ -6,15 +6,17 @@ mode and the rules config. Then, for every decision: the acting agent, the phase
 decision kind, the state text (``render()`` in ``"ansi"`` mode), every legal action (id and
 readable name) and the chosen one; and at the end the final state text, the scores and the
 return of every agent. The actions are drawn uniformly from the legal ones by
-``numpy.random.default_rng(seed)``; the env is reset with the same seed.
+``numpy.random.default_rng(seed)`` (:func:`~primeval.envs.testing.random_play.uniform`); the
+env is reset with the same seed. There is one transcript for every game of the catalogue
+(:data:`~primeval.envs.games.GAMES`) and every player count it supports.
 
-``tests/test_golden.py`` (part of ``make test``) plays every game again and compares it with
-the stored file. A transcript changes only when the rules change, and a rules change bumps
-the env version (``primordial_soup_v0`` -> ``primordial_soup_v1``). The files are written
-only by an explicit command, from the repository root::
+``tests/envs/testing/test_golden.py`` (part of ``make test``) plays every game again and
+compares it with the stored file. A transcript changes only when the rules change, and a
+rules change bumps the env version (``primordial_soup_v0`` -> ``primordial_soup_v1``). The
+files are written only by an explicit command, from the repository root::
 
-    primeval golden --regenerate        # or: python -m primeval.training.golden --regenerate
-    primeval golden                     # compare only; exit 1 on a difference
+    primeval golden --regenerate    # or: python -m primeval.envs.testing.golden --regenerate
+    primeval golden                 # compare only; exit 1 on a difference
 """
 
 from __future__ import annotations
@@ -27,16 +29,15 @@ from pathlib import Path
 
 import numpy as np
 
-from primeval.envs.games import make_raw_env
+from primeval.envs.games import GAMES, get_game
+from primeval.envs.testing.random_play import random_steps, uniform
 
 __all__ = ["CASES", "DEFAULT_DIR", "SEED", "check", "describe_mismatch", "file_name", "main",
            "transcript", "write"]
 
-#: (game, players) of every transcript.
-CASES: tuple[tuple[str, int], ...] = (
-    ("primordial_soup", 3), ("primordial_soup", 4),
-    ("origin", 2), ("origin", 3), ("origin", 4),
-)
+#: (game, players) of every transcript: every game of the catalogue, every player count.
+CASES: tuple[tuple[str, int], ...] = tuple(
+    (name, players) for name, game in GAMES.items() for players in game.player_counts)
 #: Env seed and seed of the action choices.
 SEED = 0
 #: Where the transcripts live, relative to the repository root.
@@ -48,26 +49,15 @@ def file_name(game: str, players: int) -> str:
     return f"{game}_{players}p.txt"
 
 
-def _registered_id(name: str) -> str:
-    """The PettingZoo id of the env module ``name`` (e.g. ``primeval/origin-v0``)."""
-    from primeval.registration import ENTRIES
-
-    for entry in ENTRIES:
-        if entry.kind == "aec" and entry.entry_point.split(":")[0].endswith("." + name):
-            return entry.id
-    return "(not registered)"
-
-
 def transcript(game: str, players: int, seed: int = SEED) -> str:
     """The text transcript of one seeded random game (see the module docstring)."""
-    env = make_raw_env(game, players, render_mode="ansi")
-    name = env.metadata["name"]
+    env = get_game(game).raw_env(players, render_mode="ansi")
     lines = [
         "# primeval golden transcript: generated, do not edit by hand.",
         "# It changes only with a rules change, which also bumps the env version (v0 -> v1);",
         f"# then, from the repository root: {REGENERATE}",
-        f"env: {name}",
-        f"id: {_registered_id(name)}",
+        f"env: {env.metadata['name']}",
+        f"id: {get_game(game).aec_id}",
         f"game: {game}",
         f"players: {players}",
         f"seed: {seed} (env.reset(seed={seed}); each action uniform over the legal ones, "
@@ -78,42 +68,38 @@ def transcript(game: str, players: int, seed: int = SEED) -> str:
         "",
     ]
     env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
     returns: dict[str, float] = {}
     ended = ""
     step = 0
-    for agent in env.agent_iter():
-        obs, reward, termination, truncation, info = env.last()
-        if termination or truncation:
-            returns[agent] = reward
-            ended = "terminated" if termination else "truncated"
-            env.step(None)
-            continue
-        step += 1
-        state = env.game_state
-        legal = [int(a) for a in np.flatnonzero(obs["action_mask"])]
-        action = int(rng.choice(legal))
-        lines += [
-            f"=== step {step}: {agent} | phase {info['phase']} | "
-            f"decision {info.get('decision', '-')}",
-            env.render(),
-            f"legal ({len(legal)}):",
-            *(f"  {a} {env.rules.action_to_str(state, a)}" for a in legal),
-            f"chosen: {action} {env.rules.action_to_str(state, action)}",
-            "",
-        ]
-        env.step(action)
+    # What the next agent to act sees: random_steps yields a step once it is taken, so the
+    # state and its text are kept from before it.
+    state, board = env.game_state, env.render()
+    for turn in random_steps(env, np.random.default_rng(seed), uniform):
+        if turn.action is None:
+            returns[turn.agent] = turn.reward
+            ended = "terminated" if turn.termination else "truncated"
+        else:
+            step += 1
+            legal = [int(a) for a in np.flatnonzero(turn.observation["action_mask"])]
+            lines += [
+                f"=== step {step}: {turn.agent} | phase {turn.info['phase']} | "
+                f"decision {turn.info.get('decision', '-')}",
+                board,
+                f"legal ({len(legal)}):",
+                *(f"  {a} {env.rules.action_to_str(state, a)}" for a in legal),
+                f"chosen: {turn.action} {env.rules.action_to_str(state, turn.action)}",
+                "",
+            ]
+        state, board = env.game_state, env.render()
     lines += [
         f"=== end: {ended} after {step} steps",
-        env.render(),
+        board,
         "scores: " + ", ".join(f"{agent} {score!r}" for agent, score in
                                zip(env.possible_agents, env.rules.scores(env.game_state),
                                    strict=True)),
         "returns: " + ", ".join(f"{agent} {returns[agent]!r}" for agent in env.possible_agents),
     ]
     return "\n".join(lines) + "\n"
-
-
 def describe_mismatch(expected: str, actual: str, path: Path | str, context: int = 3,
                       max_lines: int = 80) -> str:
     """Where a regenerated transcript first differs from the stored file, with a diff."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from primeval.envs.testing.fuzz import InvariantViolation, fuzz
 from primeval.training import cli
-from primeval.training.fuzz import InvariantViolation, fuzz
 
 
 @pytest.mark.parametrize(("game", "players"), [("primordial_soup", 3), ("primordial_soup", 4),

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from primeval.envs.games import make_raw_env as make_env
+from primeval.envs.testing.golden import CASES, describe_mismatch, file_name, transcript
 from primeval.training import cli
-from primeval.training.golden import CASES, describe_mismatch, file_name, transcript
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 
 
 @pytest.mark.parametrize(("game", "players"), CASES, ids=[file_name(*c) for c in CASES])
