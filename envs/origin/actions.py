@@ -6,12 +6,29 @@ actions are relative to the acting player (1 = the next seat in turn order).
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 from primeval.envs.core.layout import ActionLayout
 from primeval.envs.origin.gamedata import PAWN_COLOURS, OriginData
 from primeval.envs.origin.state import DECKS
 
-REWARD_OPTIONS = ("tile_and_card", "draw_cards")
-BROWN_OPTIONS = ("two_brown_tiles", "one_other_tile")
+
+class RewardChoice(IntEnum):
+    """Sub-choices of the ``reward_option`` segment on a yellow, orange or purple territory."""
+
+    TILE_AND_CARD = 0  #: (a) a tile of that colour and the top card of its deck
+    DRAW_CARDS = 1  #: (b) draw 3 cards of that colour and return 2
+
+
+class BrownRewardChoice(IntEnum):
+    """Sub-choices of the ``reward_option`` segment on a brown territory."""
+
+    TWO_BROWN_TILES = 0  #: (a) 2 brown tiles
+    ONE_OTHER_TILE = 1  #: (b) 1 tile from another colour's column
+
+
+REWARD_OPTIONS = tuple(option.name.lower() for option in RewardChoice)
+BROWN_OPTIONS = tuple(option.name.lower() for option in BrownRewardChoice)
 MAX_PLAYERS = 4
 
 

@@ -9,6 +9,7 @@ observation encoders show each player only what they may see.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import IntEnum
 from typing import Any
 
 Frame = dict[str, Any]
@@ -16,7 +17,17 @@ Frame = dict[str, Any]
 EMPTY = -1
 NEUTRAL = -2
 PHASES = ("setup", "play", "final_round", "game_over")
-DECKS = ("yellow", "orange", "purple")
+
+
+class Deck(IntEnum):
+    """The three decks, as ``OriginState.decks`` holds them and ``choose_deck`` picks them."""
+
+    YELLOW = 0
+    ORANGE = 1
+    PURPLE = 2
+
+
+DECKS = tuple(deck.name.lower() for deck in Deck)
 
 
 @dataclass

@@ -8,6 +8,7 @@ numbers are absolute (amoeba numbers are the actor's own, 1..7 stored as index 0
 from __future__ import annotations
 
 import itertools
+from enum import IntEnum
 
 from primeval.envs.core.layout import ActionLayout
 from primeval.envs.primordial_soup.data import DIRECTIONS, GENES, NUM_GENES
@@ -31,8 +32,25 @@ TAKES: tuple[tuple[int, int, int, int], ...] = tuple(
 )
 TAKE_INDEX = {t: i for i, t in enumerate(TAKES)}
 
-MOVE_CHOICES = ("drift", "active_move", "hold")
-DEFENCES = ("escape", "defense")
+
+
+class MoveChoice(IntEnum):
+    """Sub-choices of the ``move`` segment: how an amoeba moves in phase 1."""
+
+    DRIFT = 0  #: one space in the compass's drift direction (or stay with no drift)
+    ACTIVE_MOVE = 1  #: pay (1 BP, 0 with Streamlining) and roll for the direction
+    HOLD = 2  #: Holding: stay in place
+
+
+class Defence(IntEnum):
+    """Sub-choices of the ``defend`` segment: how an attacked amoeba's owner defends."""
+
+    ESCAPE = 0  #: an out-of-turn active move
+    DEFENSE = 1  #: a die fight
+
+
+MOVE_CHOICES = tuple(choice.name.lower() for choice in MoveChoice)
+DEFENCES = tuple(defence.name.lower() for defence in Defence)
 
 
 def _fmt_counts(counts: tuple[int, ...], first_offset: int) -> str:

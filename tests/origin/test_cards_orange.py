@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import pytest
 
+from primeval.envs.origin.actions import BrownRewardChoice, RewardChoice
 from primeval.envs.origin.gamedata import ORANGE_EFFECTS
 from primeval.envs.origin.rules import scoring
 from primeval.envs.origin.rules.common import compatible, move_range
-from primeval.envs.origin.state import EMPTY
+from primeval.envs.origin.state import EMPTY, Deck
 from tests.origin import builders
 from tests.origin.builders import (
     ScriptedRng,
@@ -33,7 +34,6 @@ from tests.origin.builders import (
 )
 
 WHITE, BROWN, BLACK = 0, 1, 2
-YELLOW_DECK, ORANGE_DECK, PURPLE_DECK = 0, 1, 2
 ORANGE_IDS = [f"P{i}" for i in range(1, 15)]
 
 
@@ -264,7 +264,7 @@ def test_p2_oral_tradition_holds_three_objectives():
     rules, state = table()
     give_card(rules, state, 0, "O1")
     give_card(rules, state, 0, "O2")
-    draw = {"kind": "draw", "player": 0, "deck": PURPLE_DECK, "count": 1}
+    draw = {"kind": "draw", "player": 0, "deck": Deck.PURPLE, "count": 1}
     without = run(rules, state.copy(), draw)
     assert decision(without) == "return_card" and without.stack[-1]["count"] == 1
     in_play(rules, state, 0, "P2")
@@ -283,8 +283,8 @@ def test_p3_gatherers_returns_only_one_card_after_drawing_three(gatherers):
         in_play(rules, state, 0, "P3")
     state = reward(rules, state, "AF5")  # yellow
     assert decision(state) == "reward_option"
-    top3 = state.decks[YELLOW_DECK][:3]
-    state = act(rules, state, "reward_option", 1)
+    top3 = state.decks[Deck.YELLOW][:3]
+    state = act(rules, state, "reward_option", RewardChoice.DRAW_CARDS)
     assert decision(state) == "return_card"
     assert state.stack[-1]["count"] == (1 if gatherers else 2)
     assert options(rules, state, "return_card") == set(top3)
@@ -309,8 +309,8 @@ def test_p4_hunters_draws_a_card_of_any_deck_with_a_hunting_token():
     state = reward(rules, state, "AF6")
     assert state.hunt_owner[af6] == 0
     assert decision(state) == "choose_deck"
-    top = state.decks[ORANGE_DECK][0]
-    state = act(rules, state, "choose_deck", ORANGE_DECK)
+    top = state.decks[Deck.ORANGE][0]
+    state = act(rules, state, "choose_deck", Deck.ORANGE)
     assert state.hands[0] == [top]
 
 
@@ -347,8 +347,8 @@ def test_p7_herding_draws_on_entering_a_green_territory_whose_token_is_gone():
     state = act(rules, state, "migrate_from", tid(rules, "AF7"))
     state = act(rules, state, "migrate_to", tid(rules, "AF6"))
     assert decision(state) == "choose_deck"
-    top = state.decks[PURPLE_DECK][0]
-    state = act(rules, state, "choose_deck", PURPLE_DECK)
+    top = state.decks[Deck.PURPLE][0]
+    state = act(rules, state, "choose_deck", Deck.PURPLE)
     assert state.hands[0] == [top]
 
 
@@ -389,7 +389,7 @@ def test_p6_crafting_brown_reward_takes_two_tiles_from_any_columns(crafting):
     if crafting:
         in_play(rules, state, 0, "P6")
     state = reward(rules, state, "AF2")  # brown
-    state = act(rules, state, "reward_option", 0)
+    state = act(rules, state, "reward_option", BrownRewardChoice.TWO_BROWN_TILES)
     assert decision(state) == "take_tile" and state.stack[-1]["count"] == 2
     assert options(rules, state, "take_tile") == ({y, b} if crafting else {b})
     if crafting:
@@ -406,7 +406,7 @@ def test_p6_crafting_leaves_the_other_brown_option_alone():
     state.slots[y], state.slots[b] = 1, 1
     in_play(rules, state, 0, "P6")
     state = reward(rules, state, "AF2")
-    state = act(rules, state, "reward_option", 1)
+    state = act(rules, state, "reward_option", BrownRewardChoice.ONE_OTHER_TILE)
     assert options(rules, state, "take_tile") == {y}
 
 
@@ -489,7 +489,7 @@ def test_p11_trade_routes_takes_a_tile_with_a_strait_token():
     in_play(rules, state, 0, "P11")
     state = act(rules, state, "migrate_from", tid(rules, "EU2"))
     state = act(rules, state, "migrate_to", tid(rules, "EU1"))
-    state = act(rules, state, "reward_option", 0)  # orange: no orange tile, one card
+    state = act(rules, state, "reward_option", RewardChoice.TILE_AND_CARD)  # orange: no orange tile, one card
     s1 = rules.data.world.strait_ids.index("S1")
     assert state.strait_owner[s1] == 0
     assert decision(state) == "take_tile" and options(rules, state, "take_tile") == {p}
@@ -510,7 +510,7 @@ def test_p11_trade_routes_for_the_passive_player_of_a_swap():
     in_play(rules, state, 1, "P11")
     state = act(rules, state, "swap_from", tid(rules, "EU1"))
     state = act(rules, state, "swap_onto", tid(rules, "EU2"))
-    state = act(rules, state, "reward_option", 0)  # player_0's yellow reward: a card
+    state = act(rules, state, "reward_option", RewardChoice.TILE_AND_CARD)  # player_0's yellow reward: a card
     s1 = rules.data.world.strait_ids.index("S1")
     assert state.strait_owner[s1] == 1
     assert decision(state) == "take_tile" and state.stack[-1]["player"] == 1
@@ -527,7 +527,7 @@ def test_p11_no_tile_when_none_fits():
     in_play(rules, state, 0, "P11")
     state = act(rules, state, "migrate_from", tid(rules, "EU2"))
     state = act(rules, state, "migrate_to", tid(rules, "EU1"))
-    state = act(rules, state, "reward_option", 0)
+    state = act(rules, state, "reward_option", RewardChoice.TILE_AND_CARD)
     assert state.strait_owner[rules.data.world.strait_ids.index("S1")] == 0
     assert state.columns[0] == []
     assert state.current == 1

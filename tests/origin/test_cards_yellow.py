@@ -17,10 +17,11 @@ import numpy as np
 import pytest
 
 from primeval.envs.core.errors import IllegalActionError
+from primeval.envs.origin.actions import RewardChoice
 from primeval.envs.origin.gamedata import YELLOW_EFFECTS
 from primeval.envs.origin.rules.cards import YELLOW
 from primeval.envs.origin.rules.common import compatible
-from primeval.envs.origin.state import EMPTY
+from primeval.envs.origin.state import EMPTY, Deck
 from tests.origin import builders
 from tests.origin.builders import (
     ScriptedRng,
@@ -37,7 +38,6 @@ from tests.origin.builders import (
 )
 
 WHITE, BROWN, BLACK = 0, 1, 2
-YELLOW_DECK, ORANGE_DECK, PURPLE_DECK = 0, 1, 2
 
 
 def put(rules, state, player: int, territory: str, height: int = 1, width: int = 1,
@@ -138,7 +138,7 @@ def test_at_most_one_card_of_each_colour_per_turn():
     put(rules, state, 0, "EU7")  # O1: 2 pawns on green territories
     assert playable(rules, state) == {"Y10", "Y3", "P1", "O1"}
     state = play(rules, state, "Y10")
-    state = act(rules, state, "choose_deck", YELLOW_DECK)  # two more yellow cards drawn
+    state = act(rules, state, "choose_deck", Deck.YELLOW)  # two more yellow cards drawn
     assert len(state.hands[0]) == 5
     assert playable(rules, state) == {"P1", "O1"}
     state = play(rules, state, "P1")
@@ -168,7 +168,7 @@ def test_the_colour_limit_is_per_turn():
     give_card(rules, state, 0, "Y10")
     give_card(rules, state, 1, "Y3")
     state = play(rules, state, "Y10")
-    state = act(rules, state, "choose_deck", ORANGE_DECK)
+    state = act(rules, state, "choose_deck", Deck.ORANGE)
     state = quiet_action(rules, state)  # nothing left to do: the turn ends by itself
     assert state.stack[-1] == {"kind": "turn", "player": 1}
     assert "Y3" in playable(rules, state)
@@ -180,7 +180,7 @@ def test_a_yellow_card_is_discarded_out_of_the_game():
     rules, state = table()
     y10 = give_card(rules, state, 0, "Y10")
     state = play(rules, state, "Y10")
-    state = act(rules, state, "choose_deck", YELLOW_DECK)
+    state = act(rules, state, "choose_deck", Deck.YELLOW)
     assert state.discard == [y10]
     assert all(y10 not in pile for pile in (*state.decks, *state.hands))
     assert count_cards(state) == 48
@@ -218,10 +218,10 @@ def test_y1_migration_wave_gives_one_extra_migrate_with_its_reward():
     assert options(rules, state, "evolve_at") == set()  # only the extra Migrate is open
     assert options(rules, state, "swap_from") == set()
     assert pass_allowed(rules, state)  # the extra action is optional
-    top_orange = state.decks[ORANGE_DECK][0]
+    top_orange = state.decks[Deck.ORANGE][0]
     state = migrate(rules, state, "AF6", "AF4")  # the extra Migrate onto an orange territory
     assert decision(state) == "reward_option"
-    state = act(rules, state, "reward_option", 0)  # no tile to take: the card only
+    state = act(rules, state, "reward_option", RewardChoice.TILE_AND_CARD)  # no tile to take: the card only
     assert top_orange in state.hands[0]
     assert state.owner[tid(rules, "AF4")] == 0
     assert state.current == 1  # nothing left to do: the turn ended
@@ -255,7 +255,7 @@ def test_y2_baby_boom_gives_one_extra_evolve_with_its_reward():
     state = act(rules, state, "evolve_at", tid(rules, "AF4"))
     state = act(rules, state, "evolve_pawn", pawn_type(rules, 1, 1, BROWN))
     assert decision(state) == "reward_option"  # the extra Evolve's reward
-    state = act(rules, state, "reward_option", 0)
+    state = act(rules, state, "reward_option", RewardChoice.TILE_AND_CARD)
     assert state.villages[0] == 7
     assert state.current == 1
 
@@ -379,7 +379,7 @@ def test_y4_raft_moves_any_own_pawn_across_a_strait_and_rewards_it():
     assert state.owner[af5] == EMPTY and state.pawn[af5] == -1
     assert state.villages[0] == 7  # the village moved with the pawn
     assert decision(state) == "reward_option" and state.stack[-1]["colour"] == "orange"
-    state = act(rules, state, "reward_option", 0)
+    state = act(rules, state, "reward_option", RewardChoice.TILE_AND_CARD)
     gibraltar = rules.data.world.strait_ids.index("S1")
     assert state.strait_owner[gibraltar] == 0
     assert not state.turn_state.get("action_taken")  # the card is not the action
@@ -443,7 +443,7 @@ def test_y6_theft_of_an_objective_respects_the_hand_limit():
     assert options(rules, state, "return_card") == {*mine, stolen}
     state = act(rules, state, "return_card", mine[0])
     assert sorted(state.hands[0]) == sorted([mine[1], stolen])
-    assert state.decks[PURPLE_DECK][-1] == mine[0]
+    assert state.decks[Deck.PURPLE][-1] == mine[0]
 
 
 def test_y6_theft_is_not_playable_when_no_other_hand_holds_cards():
@@ -588,13 +588,13 @@ def test_y10_foresight_draws_the_top_two_cards_of_the_chosen_deck():
     """Y10 (spec §4.2): draw the top 2 cards of one deck (any non-empty deck)."""
     rules, state = table()
     give_card(rules, state, 0, "Y10")
-    state.decks[YELLOW_DECK] = []  # an empty deck cannot be chosen
-    top = state.decks[ORANGE_DECK][:2]
+    state.decks[Deck.YELLOW] = []  # an empty deck cannot be chosen
+    top = state.decks[Deck.ORANGE][:2]
     state = play(rules, state, "Y10")
-    assert options(rules, state, "choose_deck") == {ORANGE_DECK, PURPLE_DECK}
-    state = act(rules, state, "choose_deck", ORANGE_DECK)
+    assert options(rules, state, "choose_deck") == {Deck.ORANGE, Deck.PURPLE}
+    state = act(rules, state, "choose_deck", Deck.ORANGE)
     assert state.hands[0] == top
-    assert len(state.decks[ORANGE_DECK]) == 12
+    assert len(state.decks[Deck.ORANGE]) == 12
 
 
 def test_y10_foresight_objectives_above_the_limit_are_returned():
@@ -603,7 +603,7 @@ def test_y10_foresight_objectives_above_the_limit_are_returned():
     give_card(rules, state, 0, "Y10")
     give_card(rules, state, 0, "O1")
     state = play(rules, state, "Y10")
-    state = act(rules, state, "choose_deck", PURPLE_DECK)
+    state = act(rules, state, "choose_deck", Deck.PURPLE)
     assert decision(state) == "return_card" and state.stack[-1]["count"] == 1
     state = act(rules, state, "return_card", cid(rules, "O1"))
     assert len(state.hands[0]) == 2

@@ -23,11 +23,11 @@ from hypothesis import strategies as st
 from primeval.envs.origin.gamedata import OBJECTIVE_CONDITIONS
 from primeval.envs.origin.rules import scoring
 from primeval.envs.origin.rules.objectives import CONDITIONS, holds
+from primeval.envs.origin.state import Deck
 from tests.origin import builders
 from tests.origin.builders import act, cid, give_card, options, pawn_type, table
 
 WHITE, BROWN, BLACK = 0, 1, 2
-PURPLE_DECK = 2
 
 #: Spec §4.1: points of O1-O15 (confirmed), O16 (proposed 5) and O17-O20 (proposed).
 SPEC_POINTS = {
@@ -409,7 +409,7 @@ def test_an_objective_is_scored_at_once_and_a_new_one_drawn():
     rules, state = table()
     o1 = give_card(rules, state, 0, "O1")
     on(rules, state, 0, "AF6", "EU7")
-    top = state.decks[PURPLE_DECK][0]
+    top = state.decks[Deck.PURPLE][0]
     state = act(rules, state, "play_card", o1)
     assert state.objectives_done[0] == [o1]
     assert state.objective_points[0] == 3
@@ -447,13 +447,13 @@ def test_several_objectives_in_the_final_round_without_new_draws():
     state.phase, state.end_triggered, state.final_turns_left = "final_round", True, 3
     o1, o5 = give_card(rules, state, 0, "O1"), give_card(rules, state, 0, "O5")
     on(rules, state, 0, "AF6", "EU7", "AF5", "AF7", "AF1")
-    deck = list(state.decks[PURPLE_DECK])
+    deck = list(state.decks[Deck.PURPLE])
     state = act(rules, state, "play_card", o1)
     assert "O5" in playable(rules, state)
     state = act(rules, state, "play_card", o5)
     assert state.objectives_done[0] == [o1, o5]
     assert state.objective_points[0] == 3 + 3
-    assert state.hands[0] == [] and state.decks[PURPLE_DECK] == deck
+    assert state.hands[0] == [] and state.decks[Deck.PURPLE] == deck
 
 
 def test_the_final_round_lifts_the_limit_for_purple_only():
@@ -463,7 +463,7 @@ def test_the_final_round_lifts_the_limit_for_purple_only():
     y10 = give_card(rules, state, 0, "Y10")
     give_card(rules, state, 0, "Y3")
     state = act(rules, state, "play_card", y10)
-    state = act(rules, state, "choose_deck", 1)
+    state = act(rules, state, "choose_deck", Deck.ORANGE)
     assert "Y3" not in playable(rules, state)
 
 

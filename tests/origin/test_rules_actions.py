@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from primeval.envs.origin.actions import RewardChoice
 from primeval.envs.origin.config import OriginConfig
 from primeval.envs.origin.rules.common import (
     evolve_options,
@@ -30,7 +31,7 @@ from primeval.envs.origin.rules.common import (
     swap_sources,
 )
 from primeval.envs.origin.rules.engine import OriginRules
-from primeval.envs.origin.state import EMPTY, NEUTRAL
+from primeval.envs.origin.state import EMPTY, NEUTRAL, Deck
 from tests.origin.builders import (
     act,
     cid,
@@ -301,7 +302,7 @@ def test_swap_moves_the_other_pawn_to_the_source_and_only_the_mover_is_rewarded(
     assert (state.pawn[src], state.owner[src]) == (theirs, 1)
     assert state.villages == villages
     assert state.pending == {"kind": "reward_option", "player": 0, "colour": "orange"}
-    state = act(rules, state, "reward_option", 1)  # draw 3, return 2
+    state = act(rules, state, "reward_option", RewardChoice.DRAW_CARDS)  # draw 3, return 2
     while state.pending["kind"] == "return_card":
         assert state.pending["player"] == 0
         state = act(rules, state, "return_card", min(options(rules, state, "return_card")))
@@ -341,7 +342,7 @@ def test_swap_checks_both_players_for_straits():
     strait = {sid: s for s, sid in enumerate(rules.data.world.strait_ids)}
     state = act(rules, state, "swap_from", src)
     state = act(rules, state, "swap_onto", af4)
-    state = act(rules, state, "reward_option", 0)  # no tile to take; the top orange card
+    state = act(rules, state, "reward_option", RewardChoice.TILE_AND_CARD)  # no tile to take; the top orange card
     assert state.strait_owner[strait["S2"]] == 1
     assert state.strait_owner[strait["S3"]] == 0
 
@@ -369,7 +370,7 @@ def test_a_player_without_action_may_still_play_cards():
     card = give_card(rules, state, 0, "Y10")  # Foresight: draw 2 cards of one deck
     assert segments(rules, state) == {"play_card", "pass"}
     state = act(rules, state, "play_card", card)
-    state = act(rules, state, "choose_deck", 0)
+    state = act(rules, state, "choose_deck", Deck.YELLOW)
     assert len(state.hands[0]) == 2
     assert state.pending == {"kind": "turn", "player": 1}  # then the turn passed by itself
 

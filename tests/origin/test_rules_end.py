@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from primeval.envs.origin.actions import RewardChoice
 from primeval.envs.origin.rules import OriginRules, common, scoring
 from tests.origin.builders import (
     act,
@@ -93,7 +94,7 @@ def test_an_empty_card_deck_triggers_the_end():
     state.slots = [0] * len(state.slots)
     del state.decks[0][1:]
     state = run(rules, state, {"kind": "reward", "player": 0, "territory": tid(rules, "AF1")})
-    state = act(rules, state, "reward_option", 0)
+    state = act(rules, state, "reward_option", RewardChoice.TILE_AND_CARD)
     assert state.decks[0] == [] and state.end_triggered
     assert state.phase == "play"  # the triggering turn goes on
 
@@ -146,7 +147,7 @@ def test_the_trigger_stays_latched_when_returned_cards_refill_the_deck():
     state.turn_state["action_taken"] = True  # as after the action that entered AF1
     del state.decks[0][3:]
     state = run(rules, state, {"kind": "reward", "player": 0, "territory": tid(rules, "AF1")})
-    state = act(rules, state, "reward_option", 1)
+    state = act(rules, state, "reward_option", RewardChoice.DRAW_CARDS)
     assert state.decks[0] == [] and state.end_triggered
     for _ in range(2):
         state = act(rules, state, "return_card", min(options(rules, state, "return_card")))
@@ -166,7 +167,7 @@ def test_an_objective_returned_to_an_empty_purple_deck_keeps_the_trigger():
     give_card(rules, state, 0, "O2")
     del state.decks[2][1:]
     state = run(rules, state, {"kind": "reward", "player": 0, "territory": tid(rules, "AF3")})
-    state = act(rules, state, "reward_option", 0)
+    state = act(rules, state, "reward_option", RewardChoice.TILE_AND_CARD)
     state = act(rules, state, "return_card", min(options(rules, state, "return_card")))
     assert len(state.decks[2]) == 1 and state.end_triggered
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pytest
 
+from primeval.envs.origin.actions import BrownRewardChoice, RewardChoice
 from primeval.envs.origin.rules import common
 from tests.origin.builders import (
     ScriptedRng,
@@ -28,7 +29,6 @@ from tests.origin.builders import (
 
 DECK = {"yellow": 0, "orange": 1, "purple": 2}
 TERRITORY = {"yellow": "AF1", "orange": "AF4", "purple": "AF3", "brown": "AF2"}
-TILE_A, CARDS_B = 0, 1
 
 
 def slots_of(rules, colour: str) -> list[int]:
@@ -75,7 +75,7 @@ def test_card_colour_option_a_takes_a_tile_of_that_colour_and_the_top_card(colou
     state = enter(rules, state, TERRITORY[colour])
     assert state.pending == {"kind": "reward_option", "player": 0, "colour": colour}
     top = state.decks[DECK[colour]][0]
-    state = act(rules, state, "reward_option", TILE_A)
+    state = act(rules, state, "reward_option", RewardChoice.TILE_AND_CARD)
     assert options(rules, state, "take_tile") == {slots_of(rules, colour)[0]}
     state = act(rules, state, "take_tile", slots_of(rules, colour)[0])
     assert state.columns[0] == [[1]]
@@ -91,7 +91,7 @@ def test_option_a_without_a_takeable_tile_still_draws_the_card(colour):
     set_slots(rules, state, colour, [2, 3])
     top = state.decks[DECK[colour]][0]
     state = enter(rules, state, TERRITORY[colour])
-    state = act(rules, state, "reward_option", TILE_A)
+    state = act(rules, state, "reward_option", RewardChoice.TILE_AND_CARD)
     assert state.columns[0] == []
     assert state.hands[0] == [top]
 
@@ -106,7 +106,7 @@ def test_option_b_draws_three_and_returns_any_two_of_that_colour(colour):
     top3 = deck[:3]
     size = len(deck)
     state = enter(rules, state, TERRITORY[colour])
-    state = act(rules, state, "reward_option", CARDS_B)
+    state = act(rules, state, "reward_option", RewardChoice.DRAW_CARDS)
     assert state.pending["kind"] == "return_card" and state.pending["count"] == 2
     assert options(rules, state, "return_card") == {old, *top3}
     state = act(rules, state, "return_card", old)
@@ -123,7 +123,7 @@ def test_option_b_returns_only_cards_of_the_rewarded_colour():
     rules, state = reward_table()
     orange = give_card(rules, state, 0, "P1")
     state = enter(rules, state, "AF1")
-    state = act(rules, state, "reward_option", CARDS_B)
+    state = act(rules, state, "reward_option", RewardChoice.DRAW_CARDS)
     assert orange not in options(rules, state, "return_card")
 
 
@@ -134,7 +134,7 @@ def test_option_b_on_a_short_deck_nets_at_most_one_card(left, returns):
     rules, state = reward_table()
     del state.decks[0][left:]
     state = enter(rules, state, "AF1")
-    state = act(rules, state, "reward_option", CARDS_B)
+    state = act(rules, state, "reward_option", RewardChoice.DRAW_CARDS)
     if returns:
         assert state.pending == {"kind": "return_card", "player": 0, "colour": "yellow",
                                  "count": returns}
@@ -149,7 +149,7 @@ def test_option_a_on_an_exhausted_deck_gives_only_the_tile():
     state.decks[1] = []
     set_slots(rules, state, "orange", [1])
     state = enter(rules, state, "AF4")
-    state = act(rules, state, "reward_option", TILE_A)
+    state = act(rules, state, "reward_option", RewardChoice.TILE_AND_CARD)
     state = act(rules, state, "take_tile", slots_of(rules, "orange")[0])
     assert state.columns[0] == [[1]] and state.hands[0] == []
 
@@ -159,7 +159,7 @@ def test_option_a_with_nothing_left_gives_nothing():
     rules, state = reward_table()
     state.decks[0] = []
     state = enter(rules, state, "AF1")
-    state = act(rules, state, "reward_option", TILE_A)
+    state = act(rules, state, "reward_option", RewardChoice.TILE_AND_CARD)
     assert state.pending == {"kind": "turn", "player": 0}
     assert state.hands[0] == [] and state.columns[0] == []
 
@@ -174,7 +174,7 @@ def test_objective_hand_limit_two_returns_the_extra_to_the_bottom_of_the_purple_
     o1, o2 = give_card(rules, state, 0, "O1"), give_card(rules, state, 0, "O2")
     top = state.decks[2][0]
     state = enter(rules, state, "AF3")
-    state = act(rules, state, "reward_option", TILE_A)
+    state = act(rules, state, "reward_option", RewardChoice.TILE_AND_CARD)
     assert state.pending == {"kind": "return_card", "player": 0, "colour": "purple",
                              "count": 1}
     assert options(rules, state, "return_card") == {o1, o2, top}
@@ -190,7 +190,7 @@ def test_objective_limit_applies_after_purple_option_b():
     give_card(rules, state, 0, "O1")
     give_card(rules, state, 0, "O2")
     state = enter(rules, state, "AF3")
-    state = act(rules, state, "reward_option", CARDS_B)
+    state = act(rules, state, "reward_option", RewardChoice.DRAW_CARDS)
     returned = 0
     while state.pending["kind"] == "return_card":
         state = act(rules, state, "return_card", min(options(rules, state, "return_card")))
@@ -206,7 +206,7 @@ def test_non_purple_cards_have_no_hand_limit():
     for i in range(1, 6):
         give_card(rules, state, 0, f"Y{i}")
     state = enter(rules, state, "AF1")
-    state = act(rules, state, "reward_option", TILE_A)
+    state = act(rules, state, "reward_option", RewardChoice.TILE_AND_CARD)
     assert len(state.hands[0]) == 6
     assert state.pending == {"kind": "turn", "player": 0}
 
@@ -222,7 +222,7 @@ def test_brown_option_a_takes_two_brown_tiles_the_first_enabling_the_second():
     set_slots(rules, state, "yellow", [1])
     state = enter(rules, state, "AF2")
     assert state.pending == {"kind": "reward_option", "player": 0, "colour": "brown"}
-    state = act(rules, state, "reward_option", TILE_A)
+    state = act(rules, state, "reward_option", BrownRewardChoice.TWO_BROWN_TILES)
     assert options(rules, state, "take_tile") == {brown[1]}
     state = act(rules, state, "take_tile", brown[1])
     assert options(rules, state, "take_tile") == {brown[0]}
@@ -237,7 +237,7 @@ def test_brown_option_a_with_one_takeable_tile_takes_one():
     rules, state = reward_table()
     brown = set_slots(rules, state, "brown", [1, 3])
     state = enter(rules, state, "AF2")
-    state = act(rules, state, "reward_option", TILE_A)
+    state = act(rules, state, "reward_option", BrownRewardChoice.TWO_BROWN_TILES)
     state = act(rules, state, "take_tile", brown[0])
     assert state.columns[0] == [[1]]
     assert state.slots[brown[1]] == 3
@@ -252,7 +252,7 @@ def test_brown_option_b_takes_one_tile_of_another_colour():
     o = set_slots(rules, state, "orange", [1])[0]
     p = set_slots(rules, state, "purple", [1])[0]
     state = enter(rules, state, "AF2")
-    state = act(rules, state, "reward_option", CARDS_B)
+    state = act(rules, state, "reward_option", BrownRewardChoice.ONE_OTHER_TILE)
     assert options(rules, state, "take_tile") == {y, o, p}
     state = act(rules, state, "take_tile", o)
     assert state.columns[0] == [[1]]
@@ -368,7 +368,7 @@ def test_strait_token_to_the_first_to_hold_both_ends_after_the_reward():
     state = act(rules, state, "evolve_pawn", min(options(rules, state, "evolve_pawn")))
     assert state.pending["kind"] == "reward_option"
     assert state.strait_owner[s1] == -1
-    state = act(rules, state, "reward_option", TILE_A)
+    state = act(rules, state, "reward_option", RewardChoice.TILE_AND_CARD)
     assert state.strait_owner[s1] == 0
 
 

@@ -15,10 +15,8 @@ import pytest
 
 from primeval.envs.core.errors import IllegalActionError
 from primeval.envs.origin.rules import OriginRules
-from primeval.envs.origin.state import EMPTY, NEUTRAL
+from primeval.envs.origin.state import EMPTY, NEUTRAL, Deck
 from tests.origin.builders import ScriptedRng, act, count_cards, count_tiles, options, tid
-
-PURPLE = 2
 
 
 class ReversingRng(ScriptedRng):
@@ -123,8 +121,8 @@ def test_three_objectives_dealt_one_kept_rest_back_in_the_deck(num_players):
     assert len(all_dealt) == 3 * num_players  # no card dealt twice
     for p in range(num_players):
         assert state.hands[p] == [min(dealt[p])]
-    assert len(state.decks[PURPLE]) == 20 - num_players
-    assert all_dealt - {min(d) for d in dealt.values()} <= set(state.decks[PURPLE])
+    assert len(state.decks[Deck.PURPLE]) == 20 - num_players
+    assert all_dealt - {min(d) for d in dealt.values()} <= set(state.decks[Deck.PURPLE])
     assert [len(d) for d in state.decks[:2]] == [14, 14]
     assert count_cards(state) == 48
 
@@ -153,7 +151,7 @@ def test_returned_objectives_are_shuffled_back_into_the_deck():
         keep = min(offered)
         returned |= offered - {keep}
         state = act(rules, state, "keep_objective", keep, rng=rng)
-    assert set(state.decks[PURPLE][: len(returned)]) == returned
+    assert set(state.decks[Deck.PURPLE][: len(returned)]) == returned
 
 
 def test_only_a_dealt_objective_may_be_kept():
@@ -162,7 +160,7 @@ def test_only_a_dealt_objective_may_be_kept():
     offered = options(rules, state, "keep_objective")
     assert set(rules.layout.decode(a)[0] for a in rules.legal_actions(state)) == {
         "keep_objective"}
-    other = next(c for c in state.decks[PURPLE] if c not in offered)
+    other = next(c for c in state.decks[Deck.PURPLE] if c not in offered)
     with pytest.raises(IllegalActionError):
         rules.apply(state, rules.layout.encode("keep_objective", other), ScriptedRng())
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from primeval.envs.primordial_soup.actions import MEAL_INDEX, TAKE_INDEX
+from primeval.envs.primordial_soup.actions import MEAL_INDEX, TAKE_INDEX, Defence, MoveChoice
 from tests.primordial_soup.builders import (
     give_gene,
     pending,
@@ -30,8 +30,6 @@ from tests.primordial_soup.builders import (
 )
 
 SPACE = 13
-ESCAPE, DEFENSE = 0, 1
-DRIFT, ACTIVE = 0, 1
 EMPTY = [0, 0, 0, 0]
 
 
@@ -57,7 +55,7 @@ def struggle_table(target_genes=(), attacker_genes=("struggle",), **config):
     state.environment_card = next(
         i for i, c in enumerate(rules.config.environment_deck) if c[0] == "none")
     state = run(rules, state, {"kind": "phase1"})
-    state = play(rules, state, "move", DRIFT)
+    state = play(rules, state, "move", MoveChoice.DRIFT)
     assert pending(state) == ("feed", 0, 1)
     return rules, state
 
@@ -175,9 +173,9 @@ def test_defense_won_by_the_defender_makes_the_attacker_starve():
     rules, state = struggle_table(target_genes=("defense",))
     state = play(rules, state, "attack", 1, 0)
     assert pending(state) == ("defend", 1, 1)
-    assert segment_options(rules, state, "defend") == {DEFENSE}
+    assert segment_options(rules, state, "defend") == {Defence.DEFENSE}
     assert segment_options(rules, state, "pass") == {0}
-    state = play(rules, state, "defend", DEFENSE, dice=[2, 5])
+    state = play(rules, state, "defend", Defence.DEFENSE, dice=[2, 5])
     assert space_of(state, 1, 1) == SPACE
     assert damage(state, 0, 1) == 1
     assert state.cubes[SPACE] == EMPTY
@@ -190,7 +188,7 @@ def test_defense_won_by_the_attacker_eats_the_target():
     attacker wins): the attacker rolls higher and eats the defender."""
     rules, state = struggle_table(target_genes=("defense",))
     state = play(rules, state, "attack", 1, 0)
-    state = play(rules, state, "defend", DEFENSE, dice=[6, 1])
+    state = play(rules, state, "defend", Defence.DEFENSE, dice=[6, 1])
     assert space_of(state, 1, 1) == -1
     assert damage(state, 0, 1) == 0
     assert state.cubes[SPACE] == [1, 1, 1, 1]
@@ -201,7 +199,7 @@ def test_defense_fight_ties_are_rerolled():
     """Spec §5.1 (Defense): both roll a die, the higher wins, ties re-roll."""
     rules, state = struggle_table(target_genes=("defense",))
     state = play(rules, state, "attack", 1, 0)
-    state = play(rules, state, "defend", DEFENSE, dice=[4, 4, 1, 1, 3, 2])
+    state = play(rules, state, "defend", Defence.DEFENSE, dice=[4, 4, 1, 1, 3, 2])
     assert space_of(state, 1, 1) == -1
     assert state.dice == (3, 2)
 
@@ -237,8 +235,8 @@ def test_escape_out_of_turn_move_makes_the_attack_fail():
     state = play(rules, state, "attack", 1, 0)
     assert pending(state) == ("defend", 1, 1)
     assert rules.current_player(state) == 1
-    assert segment_options(rules, state, "defend") == {ESCAPE}
-    state = play(rules, state, "defend", ESCAPE, dice=[3])
+    assert segment_options(rules, state, "defend") == {Defence.ESCAPE}
+    state = play(rules, state, "defend", Defence.ESCAPE, dice=[3])
     assert space_of(state, 1, 1) == 14
     assert damage(state, 0, 1) == 1
     assert [state.players[0].bp, state.players[1].bp] == [3, 3]
@@ -252,8 +250,8 @@ def test_escape_is_free_with_streamlining():
     rules, state = struggle_table(target_genes=("escape", "streamlining"))
     state.players[1].bp = 0
     state = play(rules, state, "attack", 1, 0)
-    assert segment_options(rules, state, "defend") == {ESCAPE}
-    state = play(rules, state, "defend", ESCAPE, dice=[4])
+    assert segment_options(rules, state, "defend") == {Defence.ESCAPE}
+    state = play(rules, state, "defend", Defence.ESCAPE, dice=[4])
     assert space_of(state, 1, 1) == 18
     assert state.players[1].bp == 0
     assert damage(state, 0, 1) == 1
@@ -279,7 +277,7 @@ def test_failed_escape_leaves_the_target_to_be_eaten(face, why):
     give_gene(state, 1, "escape")
     run(rules, state, {"kind": "feed", "player": 0, "amoeba": 0, "struggle_used": False})
     state = play(rules, state, "attack", 1, 0)
-    state = play(rules, state, "defend", ESCAPE, dice=[face])
+    state = play(rules, state, "defend", Defence.ESCAPE, dice=[face])
     assert space_of(state, 1, 1) == -1
     assert state.players[1].bp == 3
     assert damage(state, 0, 1) == 0
@@ -292,7 +290,7 @@ def test_escape_uses_movement_genes_and_tentacle():
     rules, state = struggle_table(target_genes=("escape", "movement_2", "tentacle"))
     set_cubes(state, SPACE, [0, 0, 1, 3])  # still no meal for player 0 (colour 1 missing)
     state = play(rules, state, "attack", 1, 0)
-    state = play(rules, state, "defend", ESCAPE)
+    state = play(rules, state, "defend", Defence.ESCAPE)
     assert pending(state) == ("direction", 1, 1)
     state = play(rules, state, "direction", 0)  # West
     assert pending(state) == ("tentacle", 1, 1)
@@ -309,11 +307,11 @@ def test_escape_then_defense_in_one_attack():
     attack, each once: a failed Escape (die 5) is followed by a Defense fight."""
     rules, state = struggle_table(target_genes=("escape", "defense"))
     state = play(rules, state, "attack", 1, 0)
-    assert segment_options(rules, state, "defend") == {ESCAPE, DEFENSE}
-    state = play(rules, state, "defend", ESCAPE, dice=[5])
+    assert segment_options(rules, state, "defend") == {Defence.ESCAPE, Defence.DEFENSE}
+    state = play(rules, state, "defend", Defence.ESCAPE, dice=[5])
     assert pending(state) == ("defend", 1, 1)
-    assert segment_options(rules, state, "defend") == {DEFENSE}
-    state = play(rules, state, "defend", DEFENSE, dice=[1, 6])
+    assert segment_options(rules, state, "defend") == {Defence.DEFENSE}
+    state = play(rules, state, "defend", Defence.DEFENSE, dice=[1, 6])
     assert space_of(state, 1, 1) == SPACE
     assert damage(state, 0, 1) == 1
     assert state.players[1].bp == 2
@@ -328,17 +326,17 @@ def test_persistence_gives_a_failed_struggle_one_free_retry():
     rules, state = struggle_table(target_genes=("defense",),
                                   attacker_genes=("struggle", "persistence"))
     state = play(rules, state, "attack", 1, 0)
-    state = play(rules, state, "defend", DEFENSE, dice=[1, 2])
+    state = play(rules, state, "defend", Defence.DEFENSE, dice=[1, 2])
     assert pending(state) == ("retry", 0, 1)
     assert segment_options(rules, state, "attack") == {(1, 0)}
     assert damage(state, 0, 1) == 0
     retried = play(rules, state, "attack", 1, 0)
     assert retried.players[0].bp == 3  # only the first attack was paid
-    won = play(rules, retried, "defend", DEFENSE, dice=[6, 5])
+    won = play(rules, retried, "defend", Defence.DEFENSE, dice=[6, 5])
     assert space_of(won, 1, 1) == -1
     assert damage(won, 0, 1) == 0
     assert won.cubes[SPACE] == [1, 1, 1, 1]
-    lost = play(rules, retried, "defend", DEFENSE, dice=[5, 6])
+    lost = play(rules, retried, "defend", Defence.DEFENSE, dice=[5, 6])
     assert space_of(lost, 1, 1) == SPACE
     assert damage(lost, 0, 1) == 1
     assert pending(lost) == ("move", 1, 1)  # no third attempt
@@ -359,7 +357,7 @@ def test_persistence_retry_after_the_target_escaped():
     give_gene(state, 1, "escape")
     run(rules, state, {"kind": "feed", "player": 0, "amoeba": 0, "struggle_used": False})
     state = play(rules, state, "attack", 1, 0)
-    state = play(rules, state, "defend", ESCAPE, dice=[3])
+    state = play(rules, state, "defend", Defence.ESCAPE, dice=[3])
     assert pending(state) == ("retry", 0, 1)
     assert segment_options(rules, state, "attack") == {(2, 0)}
     state = play(rules, state, "attack", 2, 0)
@@ -372,11 +370,11 @@ def test_persistence_gives_the_defender_a_second_fight():
     """Spec §5.2 (Persistence): a failed Defense fight gets one free second fight."""
     rules, state = struggle_table(target_genes=("defense", "persistence"))
     state = play(rules, state, "attack", 1, 0)
-    saved = play(rules, state, "defend", DEFENSE, dice=[5, 3, 2, 4])
+    saved = play(rules, state, "defend", Defence.DEFENSE, dice=[5, 3, 2, 4])
     assert space_of(saved, 1, 1) == SPACE
     assert damage(saved, 0, 1) == 1
     assert saved.players[1].bp == 3  # the second fight is free
-    eaten = play(rules, state, "defend", DEFENSE, dice=[5, 3, 4, 2])
+    eaten = play(rules, state, "defend", Defence.DEFENSE, dice=[5, 3, 4, 2])
     assert space_of(eaten, 1, 1) == -1
 
 
@@ -396,7 +394,7 @@ def test_struggle_once_per_amoeba():
     run(rules, state, {"kind": "feed", "player": 0, "amoeba": 0, "struggle_used": False})
     assert segment_options(rules, state, "attack") == {(1, 0), (2, 0)}
     state = play(rules, state, "attack", 1, 0)
-    state = play(rules, state, "defend", ESCAPE, dice=[3])
+    state = play(rules, state, "defend", Defence.ESCAPE, dice=[3])
     assert state.stack == []
     assert damage(state, 0, 1) == 1
     assert space_of(state, 2, 1) == SPACE
@@ -411,7 +409,7 @@ def test_attacker_follows_escaping_target_with_holding_and_feeds_there():
     rules, state = struggle_table(target_genes=("escape",),
                                   attacker_genes=("struggle", "holding"))
     state = play(rules, state, "attack", 1, 0)
-    state = play(rules, state, "defend", ESCAPE, dice=[3])
+    state = play(rules, state, "defend", Defence.ESCAPE, dice=[3])
     assert pending(state) == ("cling", 0, 1)
     state = play(rules, state, "cling")
     assert (space_of(state, 0, 1), space_of(state, 1, 1)) == (14, 14)
@@ -431,7 +429,7 @@ def test_attacker_following_escaping_target_cannot_struggle_again():
                                   attacker_genes=("struggle", "holding"))
     set_cubes(state, 14, EMPTY)
     state = play(rules, state, "attack", 1, 0)
-    state = play(rules, state, "defend", ESCAPE, dice=[3])
+    state = play(rules, state, "defend", Defence.ESCAPE, dice=[3])
     state = play(rules, state, "cling")
     assert (space_of(state, 0, 1), space_of(state, 1, 1)) == (14, 14)
     assert damage(state, 0, 1) == 1
@@ -458,7 +456,7 @@ def test_escape_with_speed_may_move_twice():
     """
     rules, state = struggle_table(target_genes=("escape", "speed"))
     state = play(rules, state, "attack", 1, 0)
-    state = play(rules, state, "defend", ESCAPE, dice=[3])
+    state = play(rules, state, "defend", Defence.ESCAPE, dice=[3])
     assert pending(state) == ("move_again", 1, 1)
     state = play(rules, state, "move_again", dice=[2])
     assert space_of(state, 1, 1) == 9

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from primeval.envs.primordial_soup.actions import Defence
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
 from primeval.envs.primordial_soup.rules.registry import STEPS
 from primeval.envs.primordial_soup.rules.scoring import advance_distance, leapfrog
@@ -276,7 +277,7 @@ def test_defense_won_by_the_defender_nothing_else_happens():
     assert rules.current_player(state) == 0
     assert legal(rules, state) == {"defense", "pass"}
     before = state.copy()
-    state = act(rules, state, "defend", 1, rng=ScriptedDice([2, 5]))  # attacker 2, defender 5
+    state = act(rules, state, "defend", Defence.DEFENSE, rng=ScriptedDice([2, 5]))  # attacker 2, defender 5
     assert state.stack == []
     assert state.players[0].amoeba_space[0] == 5
     assert state.players[0].bp == 3              # the fight cost the defender 1 BP
@@ -294,7 +295,7 @@ def test_defense_lost_by_the_defender_kills_it():
     run(rules, state, {"kind": "aggression", "player": 3})
     state = act(rules, state, "attack", 1, 0)
     before = state.copy()
-    state = act(rules, state, "defend", 1, rng=ScriptedDice([4, 4, 6, 1]))
+    state = act(rules, state, "defend", Defence.DEFENSE, rng=ScriptedDice([4, 4, 6, 1]))
     assert state.players[0].amoeba_space[0] == -1
     assert cubes_added(before, state, 5) == [2, 2, 2, 2]
 
@@ -307,7 +308,7 @@ def test_persistence_retries_a_failed_aggression_for_free():
     put(state, 0, 1, 5)
     run(rules, state, {"kind": "aggression", "player": 3})
     state = act(rules, state, "attack", 1, 0)
-    state = act(rules, state, "defend", 1, rng=ScriptedDice([1, 6]))  # the defender wins
+    state = act(rules, state, "defend", Defence.DEFENSE, rng=ScriptedDice([1, 6]))  # the defender wins
     assert rules.current_player(state) == 3
     assert rules.decision_name(state) == "retry"
     assert legal(rules, state) == {"attack(player+1 amoeba #1)", "pass"}
@@ -328,9 +329,9 @@ def test_persistence_retry_only_once():
     state.players[0].bp = 10
     run(rules, state, {"kind": "aggression", "player": 3})
     state = act(rules, state, "attack", 1, 0)
-    state = act(rules, state, "defend", 1, rng=ScriptedDice([1, 6]))
+    state = act(rules, state, "defend", Defence.DEFENSE, rng=ScriptedDice([1, 6]))
     state = act(rules, state, "attack", 1, 0)
-    state = act(rules, state, "defend", 1, rng=ScriptedDice([2, 3]))
+    state = act(rules, state, "defend", Defence.DEFENSE, rng=ScriptedDice([2, 3]))
     assert state.stack == []
     assert state.players[0].amoeba_space[0] == 5
 
@@ -344,7 +345,7 @@ def test_defender_with_persistence_fights_a_second_time():
     put(state, 0, 1, 5)
     run(rules, state, {"kind": "aggression", "player": 3})
     state = act(rules, state, "attack", 1, 0)
-    state = act(rules, state, "defend", 1, rng=ScriptedDice([6, 1, 1, 6]))
+    state = act(rules, state, "defend", Defence.DEFENSE, rng=ScriptedDice([6, 1, 1, 6]))
     assert state.players[0].amoeba_space[0] == 5
     assert state.players[0].bp == 3
     assert state.stack == []
@@ -361,7 +362,7 @@ def test_escape_dodges_aggression():
     run(rules, state, {"kind": "aggression", "player": 3})
     state = act(rules, state, "attack", 1, 0)
     assert legal(rules, state) == {"escape", "pass"}
-    state = act(rules, state, "defend", 0, rng=ScriptedDice([3]))   # 3 = East: 2 -> 3
+    state = act(rules, state, "defend", Defence.ESCAPE, rng=ScriptedDice([3]))   # 3 = East: 2 -> 3
     assert state.players[0].amoeba_space[0] == 3
     assert state.players[0].bp == 3
     assert state.players[3].bp == 3
@@ -378,7 +379,7 @@ def test_blocked_escape_does_not_save_the_target():
     put(state, 0, 1, 3)
     run(rules, state, {"kind": "aggression", "player": 3})
     state = act(rules, state, "attack", 1, 0)
-    state = act(rules, state, "defend", 0, rng=ScriptedDice([2]))   # 2 = North: the edge
+    state = act(rules, state, "defend", Defence.ESCAPE, rng=ScriptedDice([2]))   # 2 = North: the edge
     assert state.players[0].amoeba_space[0] == -1
     assert state.stack == []
 
@@ -395,9 +396,9 @@ def test_escape_and_defense_both_usable_against_one_attack():
     run(rules, state, {"kind": "aggression", "player": 3})
     state = act(rules, state, "attack", 1, 0)
     assert legal(rules, state) == {"escape", "defense", "pass"}
-    state = act(rules, state, "defend", 0, rng=ScriptedDice([2]))   # North: the edge
+    state = act(rules, state, "defend", Defence.ESCAPE, rng=ScriptedDice([2]))   # North: the edge
     assert legal(rules, state) == {"defense", "pass"}
-    state = act(rules, state, "defend", 1, rng=ScriptedDice([3, 4]))
+    state = act(rules, state, "defend", Defence.DEFENSE, rng=ScriptedDice([3, 4]))
     assert state.players[0].amoeba_space[0] == 3
     assert state.players[0].bp == 2
     assert state.stack == []

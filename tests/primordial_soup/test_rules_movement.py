@@ -9,15 +9,16 @@ Board layout A (spec section 2.2); ids are row-major, ``##`` is the island::
     y=3     10    11   12   13   14
     y=4 S   15    16   17   18   ..
 
-Die: 1=W 2=N 3=E 4=S 5=stay 6=free choice. Action indices: ``move`` 0 drift, 1 active move,
-2 stay (Holding); ``direction`` 0 W, 1 N, 2 E, 3 S, 4 stay.
+Die: 1=W 2=N 3=E 4=S 5=stay 6=free choice. The ``move`` choices are :class:`MoveChoice`, the
+``direction`` choices the compass names of ``data`` (WEST, NORTH, EAST, SOUTH, STAY).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from primeval.envs.primordial_soup.actions import MEAL_INDEX, TAKE_INDEX, TAKES
+from primeval.envs.primordial_soup.actions import MEAL_INDEX, TAKE_INDEX, TAKES, MoveChoice
+from primeval.envs.primordial_soup.data import EAST, NORTH, SOUTH, STAY, WEST
 from tests.primordial_soup.builders import (
     give_gene,
     pending,
@@ -28,9 +29,6 @@ from tests.primordial_soup.builders import (
     set_cubes,
     table,
 )
-
-DRIFT, ACTIVE, HOLD = 0, 1, 2
-W, N, E, S, STAY = 0, 1, 2, 3, 4
 
 
 def card(rules, drift: str) -> int:
@@ -63,8 +61,8 @@ def test_drift_moves_one_space_in_the_drift_direction_for_free(drift, dest):
     put(state, 0, 1, 13)
     state.environment_card = card(rules, drift)
     turn(rules, state)
-    assert segment_options(rules, state, "move") == {DRIFT, ACTIVE}
-    state = play(rules, state, "move", DRIFT)
+    assert segment_options(rules, state, "move") == {MoveChoice.DRIFT, MoveChoice.ACTIVE_MOVE}
+    state = play(rules, state, "move", MoveChoice.DRIFT)
     assert pending(state) == ("feed", 0, 1)
     assert space_of(state, 0, 1) == dest
     assert state.players[0].bp == 4
@@ -79,7 +77,7 @@ def test_drift_blocked_by_edge_or_island_stays(space, drift):
     rules, state = table()
     put(state, 0, 1, space)
     state.environment_card = card(rules, drift)
-    state = play(rules, turn(rules, state), "move", DRIFT)
+    state = play(rules, turn(rules, state), "move", MoveChoice.DRIFT)
     assert pending(state) == ("feed", 0, 1)
     assert space_of(state, 0, 1) == space
 
@@ -90,7 +88,7 @@ def test_no_drift_card_means_drifting_stays():
     rules, state = table()
     put(state, 0, 1, 13)
     state.environment_card = card(rules, "none")
-    state = play(rules, turn(rules, state), "move", DRIFT)
+    state = play(rules, turn(rules, state), "move", MoveChoice.DRIFT)
     assert space_of(state, 0, 1) == 13
     assert state.players[0].bp == 4
 
@@ -104,7 +102,7 @@ def test_active_move_pays_1_bp_and_follows_the_die(face, dest):
     rules, state = table()
     put(state, 0, 1, 13)
     state.environment_card = card(rules, "W")
-    state = play(rules, turn(rules, state), "move", ACTIVE, dice=[face])
+    state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE, dice=[face])
     assert pending(state) == ("feed", 0, 1)
     assert space_of(state, 0, 1) == dest
     assert state.players[0].bp == 3
@@ -115,10 +113,10 @@ def test_active_move_six_is_a_free_choice_including_stay():
     player choose any of N, E, S, W or stay."""
     rules, state = table()
     put(state, 0, 1, 13)
-    state = play(rules, turn(rules, state), "move", ACTIVE, dice=[6])
+    state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE, dice=[6])
     assert pending(state) == ("direction", 0, 1)
-    assert segment_options(rules, state, "direction") == {W, N, E, S, STAY}
-    moved = play(rules, state, "direction", N)
+    assert segment_options(rules, state, "direction") == {WEST, NORTH, EAST, SOUTH, STAY}
+    moved = play(rules, state, "direction", NORTH)
     assert space_of(moved, 0, 1) == 8
     stayed = play(rules, state, "direction", STAY)
     assert space_of(stayed, 0, 1) == 13
@@ -130,8 +128,8 @@ def test_active_move_six_without_stay_when_configured():
     directions."""
     rules, state = table(six_allows_stay=False)
     put(state, 0, 1, 13)
-    state = play(rules, turn(rules, state), "move", ACTIVE, dice=[6])
-    assert segment_options(rules, state, "direction") == {W, N, E, S}
+    state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE, dice=[6])
+    assert segment_options(rules, state, "direction") == {WEST, NORTH, EAST, SOUTH}
 
 
 @pytest.mark.parametrize(("space", "face"), [(0, 1), (0, 2), (5, 3), (17, 4), (7, 3)])
@@ -140,7 +138,7 @@ def test_blocked_active_move_still_costs_the_bp(space, face):
     and the BP is still spent."""
     rules, state = table()
     put(state, 0, 1, space)
-    state = play(rules, turn(rules, state), "move", ACTIVE, dice=[face])
+    state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE, dice=[face])
     assert space_of(state, 0, 1) == space
     assert state.players[0].bp == 3
 
@@ -152,7 +150,7 @@ def test_active_move_needs_a_bp():
     put(state, 0, 1, 13)
     state.players[0].bp = 0
     turn(rules, state)
-    assert segment_options(rules, state, "move") == {DRIFT}
+    assert segment_options(rules, state, "move") == {MoveChoice.DRIFT}
 
 
 def test_streamlining_active_move_is_free():
@@ -163,8 +161,8 @@ def test_streamlining_active_move_is_free():
     give_gene(state, 0, "streamlining")
     state.players[0].bp = 0
     turn(rules, state)
-    assert segment_options(rules, state, "move") == {DRIFT, ACTIVE}
-    state = play(rules, state, "move", ACTIVE, dice=[3])
+    assert segment_options(rules, state, "move") == {MoveChoice.DRIFT, MoveChoice.ACTIVE_MOVE}
+    state = play(rules, state, "move", MoveChoice.ACTIVE_MOVE, dice=[3])
     assert space_of(state, 0, 1) == 14
     assert state.players[0].bp == 0
 
@@ -173,9 +171,9 @@ def test_streamlining_active_move_is_free():
 
 
 @pytest.mark.parametrize(("dice", "choices"), [
-    ((1, 3), {W, E}),
-    ((2, 5), {N, STAY}),
-    ((4, 6), {W, N, E, S, STAY}),
+    ((1, 3), {WEST, EAST}),
+    ((2, 5), {NORTH, STAY}),
+    ((4, 6), {WEST, NORTH, EAST, SOUTH, STAY}),
 ])
 def test_movement_1_rolls_two_dice_and_uses_either(dice, choices):
     """Spec §5.1 (Movement I): roll 2 dice and use either result (a 6 is a free choice);
@@ -183,7 +181,7 @@ def test_movement_1_rolls_two_dice_and_uses_either(dice, choices):
     rules, state = table()
     put(state, 0, 1, 13)
     give_gene(state, 0, "movement_1")
-    state = play(rules, turn(rules, state), "move", ACTIVE, dice=dice)
+    state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE, dice=dice)
     assert pending(state) == ("direction", 0, 1)
     assert segment_options(rules, state, "direction") == choices
     assert state.players[0].bp == 3
@@ -196,7 +194,7 @@ def test_movement_1_equal_dice_leave_no_choice():
     rules, state = table()
     put(state, 0, 1, 13)
     give_gene(state, 0, "movement_1")
-    state = play(rules, turn(rules, state), "move", ACTIVE, dice=[4, 4])
+    state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE, dice=[4, 4])
     assert pending(state) == ("feed", 0, 1)
     assert space_of(state, 0, 1) == 18
 
@@ -207,10 +205,10 @@ def test_movement_2_free_choice_including_stay_without_a_roll():
     rules, state = table()
     put(state, 0, 1, 13)
     give_gene(state, 0, "movement_2")
-    state = play(rules, turn(rules, state), "move", ACTIVE)
-    assert segment_options(rules, state, "direction") == {W, N, E, S, STAY}
+    state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE)
+    assert segment_options(rules, state, "direction") == {WEST, NORTH, EAST, SOUTH, STAY}
     assert state.players[0].bp == 3
-    assert space_of(play(rules, state, "direction", S), 0, 1) == 18
+    assert space_of(play(rules, state, "direction", SOUTH), 0, 1) == 18
     assert space_of(play(rules, state, "direction", STAY), 0, 1) == 13
 
 
@@ -230,7 +228,7 @@ def test_speed_second_move_without_extra_bp_then_feeds_once(gene):
     rules, state = table()
     put(state, 0, 1, 13)
     give_gene(state, 0, gene)
-    state = play(rules, turn(rules, state), "move", ACTIVE, dice=[1])
+    state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE, dice=[1])
     assert pending(state) == ("move_again", 0, 1)
     assert space_of(state, 0, 1) == 12
     assert segment_options(rules, state, "move_again") == {0}
@@ -249,7 +247,7 @@ def test_speed_second_move_is_optional():
     rules, state = table()
     put(state, 0, 1, 13)
     give_gene(state, 0, "speed")
-    state = play(rules, turn(rules, state), "move", ACTIVE, dice=[3])
+    state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE, dice=[3])
     state = play(rules, state, "pass")
     assert pending(state) == ("feed", 0, 1)
     assert space_of(state, 0, 1) == 14
@@ -261,7 +259,7 @@ def test_speed_no_second_move_after_drift():
     put(state, 0, 1, 13)
     give_gene(state, 0, "speed")
     state.environment_card = card(rules, "W")
-    state = play(rules, turn(rules, state), "move", DRIFT)
+    state = play(rules, turn(rules, state), "move", MoveChoice.DRIFT)
     assert pending(state) == ("feed", 0, 1)
     assert space_of(state, 0, 1) == 12
 
@@ -277,10 +275,10 @@ def test_holding_may_stay_instead_of_moving():
     put(state, 1, 1, 13)
     give_gene(state, 1, "holding")
     state.environment_card = card(rules, "W")
-    assert segment_options(rules, turn(rules, state.copy(), 0), "move") == {DRIFT, ACTIVE}
+    assert segment_options(rules, turn(rules, state.copy(), 0), "move") == {MoveChoice.DRIFT, MoveChoice.ACTIVE_MOVE}
     turn(rules, state, 1)
-    assert segment_options(rules, state, "move") == {DRIFT, ACTIVE, HOLD}
-    state = play(rules, state, "move", HOLD)
+    assert segment_options(rules, state, "move") == {MoveChoice.DRIFT, MoveChoice.ACTIVE_MOVE, MoveChoice.HOLD}
+    state = play(rules, state, "move", MoveChoice.HOLD)
     assert pending(state) == ("feed", 1, 1)
     assert space_of(state, 1, 1) == 13
     assert state.players[1].bp == 4
@@ -297,7 +295,7 @@ def test_holding_clings_to_an_opposing_amoeba_leaving_the_space():
     put(state, 1, 1, 13)
     give_gene(state, 1, "holding")
     state.environment_card = card(rules, "W")
-    state = play(rules, turn(rules, state), "move", DRIFT)
+    state = play(rules, turn(rules, state), "move", MoveChoice.DRIFT)
     assert pending(state) == ("cling", 1, 1)
     assert rules.current_player(state) == 1
     assert segment_options(rules, state, "cling") == {0}
@@ -316,7 +314,7 @@ def test_holding_does_not_follow_own_amoebas_by_default():
     put(state, 0, 2, 13)
     give_gene(state, 0, "holding")
     state.environment_card = card(rules, "W")
-    state = play(rules, turn(rules, state), "move", DRIFT)
+    state = play(rules, turn(rules, state), "move", MoveChoice.DRIFT)
     assert pending(state) == ("feed", 0, 1)
     assert (space_of(state, 0, 1), space_of(state, 0, 2)) == (12, 13)
 
@@ -329,7 +327,7 @@ def test_holding_follows_own_amoebas_with_the_seed_reading():
     put(state, 0, 2, 13)
     give_gene(state, 0, "holding")
     state.environment_card = card(rules, "W")
-    state = play(rules, turn(rules, state), "move", DRIFT)
+    state = play(rules, turn(rules, state), "move", MoveChoice.DRIFT)
     assert pending(state) == ("cling", 0, 2)
     state = play(rules, state, "cling")
     assert (space_of(state, 0, 1), space_of(state, 0, 2)) == (12, 12)
@@ -343,7 +341,7 @@ def test_holding_cling_is_declared_after_the_movers_tentacle_cubes():
     put(state, 1, 1, 13)
     give_gene(state, 0, "tentacle")
     give_gene(state, 1, "holding")
-    state = play(rules, turn(rules, state), "move", ACTIVE, dice=[1])
+    state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE, dice=[1])
     assert pending(state) == ("tentacle", 0, 1)
     state = play(rules, state, "tentacle", TAKE_INDEX[(0, 2, 0, 0)])
     assert pending(state) == ("cling", 1, 1)
@@ -369,13 +367,13 @@ def test_clinging_amoeba_takes_its_own_turn_later_from_the_new_space():
     state.environment_card = card(rules, "W")
     state = run(rules, state, {"kind": "phase1"})
     assert pending(state) == ("move", 0, 1)
-    state = play(rules, state, "move", DRIFT)
+    state = play(rules, state, "move", MoveChoice.DRIFT)
     state = play(rules, state, "cling")
     assert pending(state) == ("feed", 0, 1)
     state = play(rules, state, "eat", MEAL_INDEX[(1, 1, 1)])
     assert pending(state) == ("move", 1, 1)
     assert space_of(state, 1, 1) == 12
-    state = play(rules, state, "move", DRIFT)
+    state = play(rules, state, "move", MoveChoice.DRIFT)
     assert space_of(state, 1, 1) == 11
     assert pending(state) == ("feed", 1, 1)
 
@@ -391,10 +389,10 @@ def test_clinging_amoeba_that_already_moved_gets_no_second_turn():
     state.environment_card = card(rules, "W")
     state = run(rules, state, {"kind": "phase1"})
     assert pending(state) == ("move", 1, 1)
-    state = play(rules, state, "move", DRIFT)  # 12 -> 11, onto player 0's amoeba
+    state = play(rules, state, "move", MoveChoice.DRIFT)  # 12 -> 11, onto player 0's amoeba
     state = play(rules, state, "eat", MEAL_INDEX[(1, 1, 1)])
     assert pending(state) == ("move", 0, 1)
-    state = play(rules, state, "move", DRIFT)  # 11 -> 10, player 1 clings
+    state = play(rules, state, "move", MoveChoice.DRIFT)  # 11 -> 10, player 1 clings
     state = play(rules, state, "cling")
     state = play(rules, state, "eat", MEAL_INDEX[(1, 1, 1)])
     assert state.stack == []
@@ -410,7 +408,7 @@ def test_relocated_amoeba_feeds_at_once_when_configured():
     give_gene(state, 1, "holding")
     state.environment_card = card(rules, "W")
     state = run(rules, state, {"kind": "phase1"})
-    state = play(rules, state, "move", DRIFT)
+    state = play(rules, state, "move", MoveChoice.DRIFT)
     state = play(rules, state, "cling")
     seen = []
     while state.stack and pending(state) != ("move", 1, 1):
@@ -428,7 +426,7 @@ def test_relocated_amoeba_feeding_replaces_its_later_turn():
     give_gene(state, 1, "holding")
     state.environment_card = card(rules, "W")
     state = run(rules, state, {"kind": "amoeba_turns", "player": 0})
-    state = play(rules, state, "move", DRIFT)
+    state = play(rules, state, "move", MoveChoice.DRIFT)
     state = play(rules, state, "cling")
     assert pending(state) == ("feed", 1, 1)  # the carried amoeba feeds first, at space 12
     assert state.players[1].amoeba_space[0] == 12
@@ -453,7 +451,7 @@ def test_tentacle_takes_up_to_3_cubes_in_4p():
     rules, state = table()
     put(state, 0, 1, 13)
     give_gene(state, 0, "tentacle")
-    state = play(rules, turn(rules, state), "move", ACTIVE, dice=[3])
+    state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE, dice=[3])
     assert pending(state) == ("tentacle", 0, 1)
     options = tentacle_options(rules, state)
     assert max(sum(t) for t in options) == 3
@@ -466,7 +464,7 @@ def test_tentacle_takes_up_to_2_cubes_in_3p():
     rules, state = table(num_players=3)
     put(state, 0, 1, 13)
     give_gene(state, 0, "tentacle")
-    state = play(rules, turn(rules, state), "move", ACTIVE, dice=[3])
+    state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE, dice=[3])
     options = tentacle_options(rules, state)
     assert options == {t for t in TAKES if sum(t) <= 2 and t[3] == 0}
 
@@ -477,7 +475,7 @@ def test_tentacle_only_cubes_present():
     put(state, 0, 1, 13)
     give_gene(state, 0, "tentacle")
     set_cubes(state, 13, [0, 1, 0, 2])
-    state = play(rules, turn(rules, state), "move", ACTIVE, dice=[3])
+    state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE, dice=[3])
     assert tentacle_options(rules, state) == {
         (0, 1, 0, 0), (0, 0, 0, 1), (0, 0, 0, 2), (0, 1, 0, 1), (0, 1, 0, 2)}
 
@@ -490,7 +488,7 @@ def test_tentacle_cubes_are_carried_to_the_new_space_on_drift():
     put(state, 2, 1, 13)
     give_gene(state, 2, "tentacle")
     state.environment_card = card(rules, "S")
-    state = play(rules, turn(rules, state, 2), "move", DRIFT)
+    state = play(rules, turn(rules, state, 2), "move", MoveChoice.DRIFT)
     assert pending(state) == ("tentacle", 2, 1)
     state = play(rules, state, "tentacle", TAKE_INDEX[(1, 0, 2, 0)])
     assert space_of(state, 2, 1) == 18
@@ -506,10 +504,10 @@ def test_tentacle_not_offered_when_the_move_is_blocked_or_the_space_is_empty():
     put(state, 0, 2, 13)
     give_gene(state, 0, "tentacle")
     set_cubes(state, 13, [0, 0, 0, 0])
-    state = play(rules, turn(rules, state), "move", ACTIVE, dice=[2])  # 0: north edge
+    state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE, dice=[2])  # 0: north edge
     assert pending(state) == ("feed", 0, 1)
     state = play(rules, state, "eat", MEAL_INDEX[(1, 1, 1)])
-    state = play(rules, state, "move", ACTIVE, dice=[3])  # 13 -> 14, nothing to take
+    state = play(rules, state, "move", MoveChoice.ACTIVE_MOVE, dice=[3])  # 13 -> 14, nothing to take
     assert pending(state) == ("feed", 0, 2)
     assert space_of(state, 0, 2) == 14
 
@@ -535,7 +533,7 @@ def test_phase_1_amoebas_in_number_order_players_ascending():
         kind, player, number = pending(state)
         assert kind == "move"
         order.append((player, number))
-        state = play(rules, state, "move", DRIFT)
+        state = play(rules, state, "move", MoveChoice.DRIFT)
     assert order == [(1, 2), (1, 5), (3, 1), (0, 3), (0, 7), (2, 4)]
     assert all(d == 1 for ps in state.players for sp, d in
                zip(ps.amoeba_space, ps.amoeba_damage, strict=True) if sp >= 0)

@@ -3,6 +3,7 @@ hunting and strait tokens."""
 
 from __future__ import annotations
 
+from primeval.envs.origin.actions import BrownRewardChoice, RewardChoice
 from primeval.envs.origin.rules.common import (
     DECK_INDEX,
     cards_in_hand,
@@ -50,29 +51,30 @@ class RewardOption:
 
     @staticmethod
     def legal(rules, state, frame, mask) -> None:
-        rules.layout.allow(mask, "reward_option", 0)
-        rules.layout.allow(mask, "reward_option", 1)
+        options = BrownRewardChoice if frame["colour"] == "brown" else RewardChoice
+        for option in options:
+            rules.layout.allow(mask, "reward_option", option)
 
     @staticmethod
     def apply(rules, state, frame, segment, index, rng) -> None:
         state.stack.pop()
         player, colour = frame["player"], frame["colour"]
         if colour == "brown":
-            if index == 0:
+            if index == BrownRewardChoice.TWO_BROWN_TILES:
                 any_column = has_effect(rules, state, player, "brown_any_columns")
                 colours = ("brown", *OTHER_COLUMNS) if any_column else ("brown",)
                 state.stack.append({"kind": "take_tile", "player": player, "colours": colours,
                                     "count": 2})
-            else:
+            else:  # BrownRewardChoice.ONE_OTHER_TILE
                 state.stack.append({"kind": "take_tile", "player": player,
                                     "colours": OTHER_COLUMNS, "count": 1})
             return
         deck = DECK_INDEX[colour]
-        if index == 0:
+        if index == RewardChoice.TILE_AND_CARD:
             state.stack.append({"kind": "draw", "player": player, "deck": deck, "count": 1})
             state.stack.append({"kind": "take_tile", "player": player, "colours": (colour,),
                                 "count": 1})
-        else:
+        else:  # RewardChoice.DRAW_CARDS
             drawn = draw_cards(rules, state, player, deck, 3)
             keep = 3 - min([2] + [int(e["returns"]) for e in
                                   effects(rules, state, player, "fewer_returns")])

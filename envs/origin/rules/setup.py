@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from primeval.envs.origin.rules.common import DECK_INDEX
 from primeval.envs.origin.rules.registry import decision, step
+from primeval.envs.origin.state import Deck
 
-PURPLE = DECK_INDEX["purple"]
+PURPLE = Deck.PURPLE
 
 
 @step("deal_objectives")

@@ -8,6 +8,7 @@ gets one free retry with Persistence.
 
 from __future__ import annotations
 
+from primeval.envs.primordial_soup.actions import Defence
 from primeval.envs.primordial_soup.rules.common import (
     absolute,
     death_threshold,
@@ -34,14 +35,14 @@ def aggression_targets(state, player: int) -> list[tuple[int, int]]:
     return [(q, b) for sp in sorted(own_spaces) for q, b in state.amoebas_at(sp) if q != player]
 
 
-def _defences(rules, state, attack) -> list[int]:
-    """Defences still open to the target: 0 = Escape, 1 = Defense."""
+def _defences(rules, state, attack) -> list[Defence]:
+    """Defences still open to the target."""
     ps = state.players[attack["target_player"]]
     options = []
     if ps.has("escape") and not attack["escape_used"] and ps.bp >= move_cost(rules, ps):
-        options.append(0)
+        options.append(Defence.ESCAPE)
     if ps.has("defense") and not attack["defense_used"] and ps.bp >= 1:
-        options.append(1)
+        options.append(Defence.DEFENSE)
     return options
 
 
@@ -137,14 +138,14 @@ class Defend:
         ps = state.players[frame["player"]]
         if segment == "pass":
             attack_frame["stage"] = "success"
-        elif index == 0:  # Escape
+        elif index == Defence.ESCAPE:
             attack_frame["escape_used"] = True
             ps.bp -= move_cost(rules, ps)
             state.stack.append(
                 {"kind": "active_move", "player": frame["player"], "amoeba": frame["amoeba"],
                  "mode": "escape", "step": 1}
             )
-        else:  # Defense
+        else:  # Defence.DEFENSE
             attack_frame["defense_used"] = True
             ps.bp -= 1
             won = _fight(state, rng)

@@ -9,8 +9,16 @@ lets opposing Holding amoebas on that space cling on; the same machinery serves 
 
 from __future__ import annotations
 
-from primeval.envs.primordial_soup.actions import TAKES
-from primeval.envs.primordial_soup.data import DIRECTIONS, FREE_CHOICE_FACE, STAY
+from primeval.envs.primordial_soup.actions import TAKES, MoveChoice
+from primeval.envs.primordial_soup.data import (
+    DIRECTIONS,
+    EAST,
+    FREE_CHOICE_FACE,
+    NORTH,
+    SOUTH,
+    STAY,
+    WEST,
+)
 from primeval.envs.primordial_soup.rules.common import absolute, roll_die
 from primeval.envs.primordial_soup.rules.registry import decision, step
 
@@ -23,8 +31,9 @@ def move_cost(rules, ps) -> int:
 def die_outcomes(rules, face: int) -> tuple[int, ...]:
     """Compass outcomes a die face allows: its direction, or any on a 6."""
     if face == FREE_CHOICE_FACE:
-        return (0, 1, 2, 3, STAY) if rules.config.six_allows_stay else (0, 1, 2, 3)
-    return (face - 1,)
+        compass = (WEST, NORTH, EAST, SOUTH)
+        return (*compass, STAY) if rules.config.six_allows_stay else compass
+    return (face - 1,)  # faces 1-4 are W, N, E, S
 
 
 def start_relocation(state, player: int, amoeba: int, direction: int, board,
@@ -49,28 +58,28 @@ class Move:
     @staticmethod
     def legal(rules, state, frame, mask) -> None:
         ps = state.players[frame["player"]]
-        rules.layout.allow(mask, "move", 0)  # drift is always possible
+        rules.layout.allow(mask, "move", MoveChoice.DRIFT)  # always possible
         if ps.bp >= move_cost(rules, ps):
-            rules.layout.allow(mask, "move", 1)
+            rules.layout.allow(mask, "move", MoveChoice.ACTIVE_MOVE)
         if ps.has("holding"):
-            rules.layout.allow(mask, "move", 2)
+            rules.layout.allow(mask, "move", MoveChoice.HOLD)
 
     @staticmethod
     def apply(rules, state, frame, segment, index, rng) -> None:
         state.stack.pop()
         player, amoeba = frame["player"], frame["amoeba"]
-        if index == 0:  # drift: one space in the drift direction; "none" means staying
+        if index == MoveChoice.DRIFT:  # one space in the drift direction; "none": stay
             drift = rules.config.environment_deck[state.environment_card][0]
             if drift != "none":
                 start_relocation(state, player, amoeba, DIRECTIONS.index(drift), rules.board)
-        elif index == 1:
+        elif index == MoveChoice.ACTIVE_MOVE:
             ps = state.players[player]
             ps.bp -= move_cost(rules, ps)
             state.stack.append(
                 {"kind": "active_move", "player": player, "amoeba": amoeba, "mode": "turn",
                  "step": 1}
             )
-        # index 2: Holding, stay in place
+        # MoveChoice.HOLD: stay in place
 
 
 @step("active_move")
