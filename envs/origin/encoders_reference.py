@@ -286,12 +286,13 @@ class ReferenceEncoder:
     Attributes:
         name: The encoder's name.
         layout: The encoder laid out (its own ``encode`` is never called).
+        feature_set: The :class:`OriginFeatures` written.
     """
 
     def __init__(self, rules: Any, encoder: str | ObservationEncoder = "flat") -> None:
         self.layout = ENCODERS[encoder](rules) if isinstance(encoder, str) else encoder
         self.name = self.layout.name
-        self.features = OriginFeatures(rules)
+        self.feature_set = OriginFeatures(rules)
 
     def space(self) -> spaces.Box:
         """The layout's space."""
@@ -299,14 +300,14 @@ class ReferenceEncoder:
 
     def encode(self, state: OriginState, seat: int) -> np.ndarray:
         """What the layout's encoder observes for ``seat`` in ``state``, by the reference."""
-        vector = observe(self.features, state, seat)
-        layout, fb = self.layout, self.features.features
+        vector = observe(self.feature_set, state, seat)
+        layout, fb = self.layout, self.feature_set.features
         out = np.zeros(layout.space().shape, dtype=np.float32)
         if self.name == "flat":
             names = list(layout.pieces)
         elif self.name == "graph":
             names = [*layout.node_columns, *layout.global_features.names]
-            layout.split(out)[1][...] = self.features.adjacency
+            layout.split(out)[1][...] = self.feature_set.adjacency
         else:
             raise ValueError(f"no reference layout for encoder {self.name!r}")
         for name in names:

@@ -245,12 +245,13 @@ class ReferenceEncoder:
     Attributes:
         name: The encoder's name.
         layout: The encoder laid out (its own ``encode`` is never called).
+        feature_set: The :class:`SoupFeatures` written.
     """
 
     def __init__(self, rules: Any, encoder: str | ObservationEncoder = "flat") -> None:
         self.layout = ENCODERS[encoder](rules) if isinstance(encoder, str) else encoder
         self.name = self.layout.name
-        self.features = SoupFeatures(rules)
+        self.feature_set = SoupFeatures(rules)
 
     def space(self) -> spaces.Box:
         """The layout's space."""
@@ -258,9 +259,9 @@ class ReferenceEncoder:
 
     def encode(self, state: GameState, seat: int) -> np.ndarray:
         """What the layout's encoder observes for ``seat`` in ``state``, by the reference."""
-        vector = observe(self.features, state, seat)
+        vector = observe(self.feature_set, state, seat)
         if self.name == "flat":
             return vector
         if self.name == "planes":
-            return planes_of(self.features, self.layout, vector)
+            return planes_of(self.feature_set, self.layout, vector)
         raise ValueError(f"no reference layout for encoder {self.name!r}")
