@@ -1,10 +1,11 @@
 """``primeval fuzz``: random games with every invariant checked after every step.
 
-Plays random legal actions through the raw env (:func:`~primeval.envs.testing.random_play.random_steps`)
-and, now and then, an illegal one first (which must raise ``IllegalActionError`` and leave the
-game untouched). After every step it checks the game's invariants (``rules.check_state``:
-conservation of cubes, genes, cards, tiles, pawns, villages and tokens, bounds) and that
-``apply`` did not mutate its input. The first violation stops the run with the seed, the
+Plays random legal actions through the raw env, with the one random-play loop
+(:func:`~primeval.envs.testing.random_play.random_steps`), and, now and then, an illegal one
+first (which must raise ``IllegalActionError`` and leave the game untouched). After every
+step it checks the game's invariants (``rules.check_state``: conservation of cubes, genes,
+cards, tiles, pawns, villages and tokens, bounds) and that ``apply`` did not mutate its
+input. The first violation stops the run with the seed, the
 game, the step and the state text.
 
 Each game's actions come from ``numpy.random.default_rng(game seed + 7_777_777)``: before
