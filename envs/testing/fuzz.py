@@ -5,8 +5,8 @@ Plays random legal actions through the raw env, with the one random-play loop
 first (which must raise ``IllegalActionError`` and leave the game untouched). After every
 step it checks the game's invariants (``rules.check_state``: conservation of cubes, genes,
 cards, tiles, pawns, villages and tokens, bounds) and that ``apply`` did not mutate its
-input. The first violation stops the run with the seed, the
-game, the step and the state text.
+input. The first violation stops the run with the seed, the game, the step and the state
+text.
 
 Each game's actions come from ``numpy.random.default_rng(game seed + 7_777_777)``: before
 each decision one float decides whether to try an illegal action (and, if so, a uniform
