@@ -33,7 +33,7 @@ import numpy as np
 from primeval.envs.core.picture import new_canvas, shorten, to_array
 from primeval.envs.origin.gamedata import PAWN_COLOURS, REWARD_COLOURS, WorldMap
 from primeval.envs.origin.rules import scoring
-from primeval.envs.origin.rules.common import end_condition
+from primeval.envs.origin.rules.turn import end_condition
 from primeval.envs.origin.state import DECKS, NEUTRAL, OriginState
 
 __all__ = ["HEIGHT", "PLAYER_COLOURS", "WIDTH", "layout_positions", "to_rgb_array"]

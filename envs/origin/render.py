@@ -21,7 +21,7 @@ from primeval.envs.core.text import MAX_WIDTH, wrap_items
 from primeval.envs.origin.actions import pawn_name
 from primeval.envs.origin.gamedata import REWARD_COLOURS
 from primeval.envs.origin.rules import scoring
-from primeval.envs.origin.rules.common import end_condition
+from primeval.envs.origin.rules.turn import end_condition
 from primeval.envs.origin.state import DECKS, EMPTY, NEUTRAL, OriginState
 
 __all__ = ["MAX_WIDTH", "card_label", "describe_pending", "objective_text", "owner_name",

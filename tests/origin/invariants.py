@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from primeval.envs.origin.rules import common
+from primeval.envs.origin.rules.turn import end_condition
 from primeval.envs.origin.state import EMPTY, NEUTRAL
 from tests.origin.builders import count_cards, count_tiles
 from tests.random_play import play_checked_game
@@ -60,7 +60,7 @@ def check_invariants(rules, state) -> None:
             if state.owner[a] >= 0 and state.owner[a] == state.owner[b]:
                 assert state.strait_owner[s] != -1, "a completed strait kept its token"
     # The end is latched as soon as a condition holds.
-    if state.phase != "setup" and common.end_condition(rules, state) is not None:
+    if state.phase != "setup" and end_condition(rules, state) is not None:
         assert state.end_triggered, "an end condition holds but the end is not triggered"
 
 

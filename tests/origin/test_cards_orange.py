@@ -18,7 +18,8 @@ import pytest
 from primeval.envs.origin.actions import BrownRewardChoice, RewardChoice
 from primeval.envs.origin.gamedata import ORANGE_EFFECTS
 from primeval.envs.origin.rules import scoring
-from primeval.envs.origin.rules.common import compatible, move_range
+from primeval.envs.origin.rules.moves import move_range
+from primeval.envs.origin.rules.pawns import compatible
 from primeval.envs.origin.state import EMPTY, Deck
 from tests.origin import builders
 from tests.origin.builders import (

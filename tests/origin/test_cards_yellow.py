@@ -20,7 +20,7 @@ from primeval.envs.core.errors import IllegalActionError
 from primeval.envs.origin.actions import RewardChoice
 from primeval.envs.origin.gamedata import YELLOW_EFFECTS
 from primeval.envs.origin.rules.cards import YELLOW
-from primeval.envs.origin.rules.common import compatible
+from primeval.envs.origin.rules.pawns import compatible
 from primeval.envs.origin.state import EMPTY, Deck
 from tests.origin import builders
 from tests.origin.builders import (
@@ -320,7 +320,7 @@ def test_y3_does_not_help_other_players():
     give_card(rules, state, 0, "Y3")
     state = play(rules, state, "Y3")
     b = put(rules, state, 1, "AF7")
-    from primeval.envs.origin.rules.common import move_range
+    from primeval.envs.origin.rules.moves import move_range
 
     assert move_range(rules, state, 1, b) == 1
     assert move_range(rules, state, 0, b) == 3

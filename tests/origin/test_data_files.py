@@ -21,7 +21,7 @@ from primeval.envs.origin import gamedata
 from primeval.envs.origin.config import OriginConfig
 from primeval.envs.origin.gamedata import OriginDataError, load_origin_data
 from primeval.envs.origin.rules import OriginRules
-from primeval.envs.origin.rules.common import move_range
+from primeval.envs.origin.rules.moves import move_range
 
 DATA = Path(gamedata.__file__).parent / "data"
 

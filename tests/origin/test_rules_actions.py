@@ -22,7 +22,8 @@ import pytest
 
 from primeval.envs.origin.actions import RewardChoice
 from primeval.envs.origin.config import OriginConfig
-from primeval.envs.origin.rules.common import (
+from primeval.envs.origin.rules.engine import OriginRules
+from primeval.envs.origin.rules.moves import (
     evolve_options,
     evolve_targets,
     migrate_options,
@@ -30,7 +31,6 @@ from primeval.envs.origin.rules.common import (
     swap_options,
     swap_sources,
 )
-from primeval.envs.origin.rules.engine import OriginRules
 from primeval.envs.origin.state import EMPTY, NEUTRAL, Deck
 from tests.origin.builders import (
     act,

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from primeval.envs.origin.actions import RewardChoice
-from primeval.envs.origin.rules import OriginRules, common, scoring
+from primeval.envs.origin.rules import OriginRules, scoring
+from primeval.envs.origin.rules.turn import end_condition
 from tests.origin.builders import (
     act,
     give_card,
@@ -84,7 +85,7 @@ def final_round_order(rules, state, rng) -> list[int]:
 def test_no_trigger_at_the_start():
     """Spec §6.8: none of the end conditions holds after setup."""
     rules, state = table()
-    assert common.end_condition(rules, state) is None
+    assert end_condition(rules, state) is None
     assert not state.end_triggered
 
 
@@ -117,7 +118,7 @@ def test_an_empty_board_with_tiles_in_reserve_is_no_trigger():
     rules, state = table()
     state.slots = [0] * len(state.slots)
     state.tile_reserve = [1, 0, 0, 0, 0]
-    assert common.end_condition(rules, state) is None
+    assert end_condition(rules, state) is None
 
 
 def test_evolving_the_last_reserve_pawn_triggers_the_end():
@@ -151,7 +152,7 @@ def test_the_trigger_stays_latched_when_returned_cards_refill_the_deck():
     assert state.decks[0] == [] and state.end_triggered
     for _ in range(2):
         state = act(rules, state, "return_card", min(options(rules, state, "return_card")))
-    assert len(state.decks[0]) == 2 and common.end_condition(rules, state) is None
+    assert len(state.decks[0]) == 2 and end_condition(rules, state) is None
     assert state.end_triggered
     if state.pending == {"kind": "turn", "player": 0}:  # a playable card keeps the turn open
         state = act(rules, state, "pass")

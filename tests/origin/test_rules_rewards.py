@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from primeval.envs.origin.actions import BrownRewardChoice, RewardChoice
-from primeval.envs.origin.rules import common
+from primeval.envs.origin.rules import tiles
 from tests.origin.builders import (
     ScriptedRng,
     act,
@@ -325,10 +325,10 @@ def test_can_place_and_place_tile_follow_the_stacking_rule():
     """Spec §3: ``can_place`` allows 1 and top+1 only; ``place_tile`` refuses the rest."""
     rules, state = reward_table()
     state.columns[0] = [[1, 2, 3]]
-    assert [common.can_place(state, 0, lv) for lv in range(1, 6)] == [
+    assert [tiles.can_place(state, 0, lv) for lv in range(1, 6)] == [
         True, False, False, True, False]
     with pytest.raises(RuntimeError):
-        common.place_tile(state, 0, 3)
+        tiles.place_tile(state, 0, 3)
 
 
 def test_a_taken_tile_is_refilled_from_the_reserve():

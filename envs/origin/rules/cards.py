@@ -7,26 +7,26 @@ once, then a new objective is drawn (not in the final round).
 
 Each effect kind is implemented once, in :data:`YELLOW`, and lasting effects (this turn's
 yellow cards, orange cards in play) are read by the rule they change through
-``common.effects``.
+``effects.effects``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from primeval.envs.origin.rules.common import (
-    DECK_INDEX,
-    add_turn_card,
-    bonus,
-    can_place,
-    cards_in_hand,
-    has_effect,
-    place_tile,
-    takeable_slots,
-)
+from primeval.envs.origin.rules.effects import add_turn_card, bonus, has_effect
 from primeval.envs.origin.rules.objectives import holds
 from primeval.envs.origin.rules.registry import decision
-from primeval.envs.origin.state import EMPTY
+from primeval.envs.origin.rules.tiles import can_place, place_tile, takeable_slots
+from primeval.envs.origin.state import DECKS, EMPTY, OriginState
+
+#: Deck of each card colour, as ``OriginState.decks`` holds them.
+DECK_INDEX = {name: i for i, name in enumerate(DECKS)}
+
+
+def cards_in_hand(rules, state: OriginState, player: int, colour: str) -> list[int]:
+    """The cards of a colour in a player's hand, in hand order."""
+    return [c for c in state.hands[player] if rules.data.cards[c].colour == colour]
 
 
 def playable_cards(rules, state, player: int) -> list[int]:
@@ -424,4 +424,4 @@ class ExchangeSecond:
         state.pawn[a], state.pawn[index] = state.pawn[index], state.pawn[a]
 
 
-__all__ = ["YELLOW", "cards_in_hand", "play_card", "playable_cards"]
+__all__ = ["DECK_INDEX", "YELLOW", "cards_in_hand", "play_card", "playable_cards"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from primeval.envs.origin.rules.common import traits
+from primeval.envs.origin.rules.pawns import traits
 
 CONDITIONS: dict[str, Callable] = {}
 

@@ -3,21 +3,15 @@ hunting and strait tokens."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from primeval.envs.origin.actions import BrownRewardChoice, RewardChoice
-from primeval.envs.origin.rules.common import (
-    DECK_INDEX,
-    cards_in_hand,
-    check_straits,
-    draw_cards,
-    effects,
-    has_effect,
-    objective_limit,
-    return_card,
-    take_tile,
-    takeable_slots,
-)
+from primeval.envs.origin.rules.cards import DECK_INDEX, cards_in_hand
+from primeval.envs.origin.rules.effects import effects, has_effect, objective_limit
 from primeval.envs.origin.rules.registry import decision, step
-from primeval.envs.origin.state import DECKS
+from primeval.envs.origin.rules.tiles import draw_reserve_tile, place_tile, takeable_slots
+from primeval.envs.origin.rules.turn import check_end
+from primeval.envs.origin.state import DECKS, OriginState
 
 OTHER_COLUMNS = ("yellow", "orange", "purple")
 
@@ -186,3 +180,41 @@ def strait_check(rules, state, frame, rng) -> None:
             state.stack.append({"kind": "take_tile", "player": player,
                                 "colours": ("yellow", "orange", "purple", "brown"),
                                 "count": 1})
+
+
+# Taking tiles, drawing and returning cards, strait tokens ----------------------------------
+
+def take_tile(rules, state: OriginState, player: int, slot: int,
+              rng: np.random.Generator) -> None:
+    """Take a face-up tile into one's columns; the slot is refilled from the reserve."""
+    place_tile(state, player, state.slots[slot])
+    state.slots[slot] = draw_reserve_tile(state, rng)
+    check_end(rules, state)
+
+
+def draw_cards(rules, state: OriginState, player: int, deck: int, count: int) -> int:
+    """Draw up to ``count`` cards from the top of a deck; returns how many were drawn."""
+    drawn = state.decks[deck][:count]
+    del state.decks[deck][:count]
+    state.hands[player].extend(drawn)
+    check_end(rules, state)
+    return len(drawn)
+
+
+def return_card(rules, state: OriginState, player: int, card: int) -> None:
+    """Put a card from a hand at the bottom of its deck."""
+    state.hands[player].remove(card)
+    state.decks[DECK_INDEX[rules.data.cards[card].colour]].append(card)
+
+
+def check_straits(rules, state: OriginState) -> list[tuple[int, int]]:
+    """Give every strait token whose two ends hold one player's villages to that player.
+
+    Returns (player, strait) pairs taken now.
+    """
+    taken = []
+    for s, (a, b) in enumerate(rules.data.world.straits):
+        if state.strait_owner[s] == -1 and state.owner[a] >= 0 and state.owner[a] == state.owner[b]:
+            state.strait_owner[s] = state.owner[a]
+            taken.append((state.owner[a], s))
+    return taken

@@ -1,10 +1,15 @@
-"""A turn (spec sections 6.2-6.5): exactly one of Evolve, Migrate and Swap, cards at any
-point of one's own turn, then the next player (and the final round after the end trigger)."""
+"""A turn and the end of the game (spec sections 6.2-6.5 and 6.8).
+
+A turn: exactly one of Evolve, Migrate and Swap (where each may go is in ``moves``), cards at
+any point of one's own turn, then the next player. The end: as soon as an end condition holds
+it is latched (:func:`check_end`); the turn is finished, then every player plays one final
+turn and the game is scored.
+"""
 
 from __future__ import annotations
 
-from primeval.envs.origin.rules.common import (
-    check_end,
+from primeval.envs.origin.rules.cards import play_card, playable_cards
+from primeval.envs.origin.rules.moves import (
     evolve_options,
     evolve_targets,
     migrate_options,
@@ -13,7 +18,7 @@ from primeval.envs.origin.rules.common import (
     swap_sources,
 )
 from primeval.envs.origin.rules.registry import decision, step
-from primeval.envs.origin.state import EMPTY
+from primeval.envs.origin.state import EMPTY, OriginState
 
 ACTIONS = ("evolve", "migrate", "swap")
 
@@ -59,8 +64,6 @@ class Turn:
 
     @staticmethod
     def legal(rules, state, frame, mask) -> None:
-        from primeval.envs.origin.rules.cards import playable_cards
-
         player = frame["player"]
         options = action_firsts(rules, state, player)
         first = {"evolve": "evolve_at", "migrate": "migrate_from", "swap": "swap_from"}
@@ -74,8 +77,6 @@ class Turn:
 
     @staticmethod
     def apply(rules, state, frame, segment, index, rng) -> None:
-        from primeval.envs.origin.rules.cards import play_card
-
         player = frame["player"]
         if segment == "pass":
             state.stack.pop()
@@ -193,3 +194,24 @@ def end_turn(rules, state, frame, rng) -> None:
     else:
         following = (player + 1) % n
     state.stack.append({"kind": "begin_turn", "player": following})
+
+
+# The end of the game (spec section 6.8) ----------------------------------------------------
+
+def end_condition(rules, state: OriginState) -> str | None:
+    """The end trigger that holds now, if any (spec section 6.8)."""
+    if any(not deck for deck in state.decks):
+        return "a deck is empty"
+    if not any(state.slots) and not any(state.tile_reserve):
+        return "every innovation tile has been taken"
+    if not any(state.reserve):
+        return "the pawn reserve is empty"
+    if all(v == 0 for v in state.villages):
+        return "every player has placed all villages"
+    return None
+
+
+def check_end(rules, state: OriginState) -> None:
+    """Latch the end trigger as soon as a condition holds (a later refill does not undo it)."""
+    if not state.end_triggered and end_condition(rules, state) is not None:
+        state.end_triggered = True

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from primeval.envs.origin.config import OriginConfig
 from primeval.envs.origin.rules import OriginRules
-from primeval.envs.origin.rules.common import can_place, takeable_slots
+from primeval.envs.origin.rules.tiles import can_place, takeable_slots
 from primeval.training.agents.heuristics.base import RuleBasedAgent
 from primeval.training.agents.heuristics.origin.cards import PRE_ACTION_YELLOW, _CardEvaluation
 from primeval.training.agents.heuristics.origin.context import (

@@ -8,7 +8,8 @@ and picks the targets of thefts, raids, draws and the Raft.
 from __future__ import annotations
 
 from primeval.envs.origin.rules.cards import hunt_targets, raft_moves
-from primeval.envs.origin.rules.common import can_place, has_effect, objective_limit
+from primeval.envs.origin.rules.effects import has_effect, objective_limit
+from primeval.envs.origin.rules.tiles import can_place
 from primeval.envs.origin.state import DECKS
 from primeval.training.agents.heuristics.origin.context import ALL_COLUMNS, _Ctx
 from primeval.training.agents.heuristics.origin.evaluation import _Evaluation

@@ -9,18 +9,16 @@ Swap.
 
 from __future__ import annotations
 
-from primeval.envs.origin.rules.common import (
-    DECK_INDEX,
-    can_place,
-    compatible,
+from primeval.envs.origin.rules.cards import DECK_INDEX
+from primeval.envs.origin.rules.effects import (
     evolve_changes,
     evolve_distance,
     has_effect,
-    migrate_options,
     objective_limit,
-    place_tile,
-    swap_options,
 )
+from primeval.envs.origin.rules.moves import migrate_options, swap_options
+from primeval.envs.origin.rules.pawns import compatible
+from primeval.envs.origin.rules.tiles import can_place, place_tile
 from primeval.envs.origin.state import EMPTY, OriginState
 from primeval.training.agents.heuristics.origin.context import (
     ALL_COLUMNS,
