@@ -18,10 +18,11 @@ where the encoder says (:meth:`Filler.set_layout`). Encoding runs on every agent
   copy, a state changed in place is seen like any other.
 
 Adding a feature: declare it (and its denominator) in ``encoders_features``, write it in the
-reference, and here either append its one-hot positions, or list its values: in the player
-block's ``by_piece`` for a player piece (and, if it reads a state field the block does not
-yet, add that field to the block's ``inputs``), else in the fill *and* in :data:`_VALUES` at
-the same place. A value piece the fast path does not list is refused when the filler is made.
+reference, and here either append its one-hot positions, or list its values: for a player
+piece, at its declared place in the player block's ``values`` (and, if it reads a state field
+the block does not read yet, add that field to the block's ``inputs``); else in the fill *and*
+in :data:`_VALUES` at the same place. A value piece the fast path does not list is refused
+when the filler is made, a player block of the wrong length when it is made.
 """
 
 from __future__ import annotations
@@ -133,9 +134,12 @@ class Filler:
         self._pawn_traits = features.pawn_traits
         self._card_colour = features.card_colour
         self._colour_rank = features.colour_rank
-        #: The player pieces holding values, in the order a player block lists them
+        #: The player pieces holding values, in the order a player block lists them (their
+        #: declared order), and how many values that is
         self._player_values = tuple(name for name in PLAYER_PIECES
                                     if name in features.denominators)
+        pieces = {p.name: p for p in features.global_features.pieces}
+        self._player_width = sum(pieces[name].size // MAX_PLAYERS for name in self._player_values)
         missing = set(features.denominators) - set(_VALUES) - set(self._player_values)
         if missing:
             raise ValueError(f"the fast path writes no values for {sorted(missing)}: list "
@@ -429,13 +433,13 @@ class Filler:
         points = scoring.points_holding(self.rules, state, p, hunting=hunt_value,
                                         straits=strait_value)
         by_source = [points[source] for source in POINT_SOURCES]
-        # Every player piece holding values, by name (self._player_values orders them)
-        by_piece = {"villages": [villages], "column_tops": tops, "tiles_by_level": by_level,
-                    "hunting_count": [hunt_count], "hunting_value": [hunt_value],
-                    "strait_count": [strait_count], "strait_value_held": [strait_value],
-                    "objective_points": [objective_points], "hand_size": hand_size,
-                    "points": by_source, "points_total": [sum(by_source)]}
-        values = [v for name in self._player_values for v in by_piece[name]]
+        # The player's value pieces in their declared order (PLAYER_PIECES; see
+        # self._player_values)
+        values = [villages, *tops, *by_level, hunt_count, hunt_value, strait_count,
+                  strait_value, objective_points, *hand_size, *by_source, sum(by_source)]
+        if len(values) != self._player_width:
+            raise ValueError(f"a player block lists {len(values)} values, its pieces "
+                             f"{self._player_values} hold {self._player_width}")
         copied = (*inputs[:6], list(permanents), list(objectives_done), list(hand),
                   [list(col) for col in columns])
         return _PlayerBlock(copied, values, {})
