@@ -20,7 +20,12 @@ def _default_config(game: str) -> str:
 
 def cmd_train(args: argparse.Namespace) -> int:
     from primeval.training.ppo.config import load_config
-    from primeval.training.ppo.train import TrainingInterrupted, resume_config, train
+    from primeval.training.ppo.train import (
+        TrainingInterrupted,
+        resume_config,
+        summary_table,
+        train,
+    )
 
     overrides = {"total_steps": args.total_steps, "seed": args.seed}
     if args.resume:
@@ -40,10 +45,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         print("primeval train: aborted; `--resume` continues from the last checkpoint, if any",
               file=sys.stderr)
         return 130
-    print(f"done in {final['train_seconds']} s ({final['env_steps_per_second']} env steps/s); "
-          f"final win rate vs random {final['win_rate_vs_random']:.3f}, "
-          f"vs heuristic {final['win_rate_vs_heuristic']:.3f} "
-          f"({config.eval.final_games} games each)")
+    print()
+    print(summary_table(final))
+    print(f"\n(also in {run_dir / 'summary.md'}; the learning curve in "
+          f"{run_dir / 'learning_curve.png'})")
     return 0
 
 

@@ -180,6 +180,8 @@ class SingleAgentEnv(gymnasium.Env):
             info["scores"] = scores
             info["rank"] = 1 + sum(s > scores[seat] for s in scores)
             info["win"] = info["rank"] == 1
+            info["opponents"] = {self.game.possible_agents.index(name): getattr(agent, "name", "")
+                                 for name, agent in self.seat_agents.items()}
         return info
 
     def render(self):

@@ -41,6 +41,76 @@ def _positive(config: Any, *names: str) -> None:
 
 
 @dataclass(frozen=True)
+class SchedulePhase:
+    """The opponent weights from one step of training on (``league.schedule``)."""
+
+    from_step: int = 0
+    """The env step from which these weights replace the ones before."""
+    random: float = 0.0
+    """Weight of a uniformly random legal player."""
+    heuristic: float = 0.0
+    """Weight of the game's rule-based bot."""
+    self_play: float = 0.0
+    """Weight of the policy itself: the one being trained or a past snapshot."""
+
+    def __post_init__(self) -> None:
+        _check_weights(self, None)
+        if self.from_step < 0:
+            raise ConfigError(f"league.schedule: from_step={self.from_step!r}: must be >= 0")
+
+
+def _check_weights(weights: Any, where: str | None) -> None:
+    values = (weights.random, weights.heuristic, weights.self_play)
+    if not all(v >= 0 for v in values) or sum(values) <= 0:
+        prefix = f"{where}: " if where else ""
+        raise ConfigError(f"{prefix}weights must be >= 0 and not all 0, got random="
+                          f"{weights.random}, heuristic={weights.heuristic}, "
+                          f"self_play={weights.self_play}")
+
+
+#: The vector envs ``vec_env`` names.
+VEC_ENVS = ("dummy", "batched", "subproc")
+
+#: The ways ``league.pfsp`` weighs the snapshots (see ``primeval.training.ppo.league``).
+PFSP_MODES = ("hard", "even", "uniform")
+
+
+@dataclass(frozen=True)
+class LeagueConfig:
+    """How self-play opponents are chosen, and how the league is rated."""
+
+    schedule: tuple[SchedulePhase, ...] = field(default=(), metadata={"item": SchedulePhase})
+    """Later phases of the opponent weights, in step order: each replaces ``opponents``
+    (the weights at step 0) from its ``from_step`` on. Empty: ``opponents`` throughout."""
+    current: float = 0.5
+    """Share of the self-play draws that are the policy being trained itself (answered in
+    batches across games); the rest are past snapshots (``self_play.keep`` latest)."""
+    pfsp: str = "hard"
+    """How snapshots are weighed (prioritised fictitious self-play, as in AlphaStar's league):
+    ``hard``: ``(1 - p)^power``, ``p`` the chance that the learner finishes ahead of that
+    snapshot, so the ones it still loses to come most; ``even``: ``(p (1 - p))^power``, the
+    ones it is level with; ``uniform``: all alike."""
+    pfsp_power: float = 2.0
+    """The exponent of ``pfsp``."""
+    rating_games: int = 30
+    """Games per evaluation between the current policy and members of the league (its
+    snapshots, the heuristic, random players) that update everyone's OpenSkill rating."""
+
+    def __post_init__(self) -> None:
+        steps = [phase.from_step for phase in self.schedule]
+        if steps != sorted(steps):
+            raise ConfigError(f"schedule: from_step must increase, got {steps}")
+        if not 0 <= self.current <= 1:
+            raise ConfigError(f"current={self.current!r}: must be in [0, 1]")
+        if self.pfsp not in PFSP_MODES:
+            raise ConfigError(f"pfsp={self.pfsp!r}: allowed {', '.join(PFSP_MODES)}")
+        if not self.pfsp_power >= 0:
+            raise ConfigError(f"pfsp_power={self.pfsp_power!r}: must be >= 0")
+        if self.rating_games < 0:
+            raise ConfigError(f"rating_games={self.rating_games!r}: must be >= 0")
+
+
+@dataclass(frozen=True)
 class SelfPlayConfig:
     """The snapshots of the policy that self-play opponents are drawn from."""
 
@@ -142,7 +212,9 @@ class TrainConfig:
     n_envs: int = 8
     """Parallel environments."""
     vec_env: str = "dummy"
-    """``dummy`` (one process) or ``subproc`` (one process per env)."""
+    """``dummy`` (one process), ``batched`` (one process; policy opponents answer every
+    game waiting on them in one forward pass) or ``subproc`` (one process per env; no
+    self-play)."""
     seed: int = 0
     """Seed of everything: envs, opponents, torch."""
     shaping: float = 0.0
@@ -158,6 +230,8 @@ class TrainConfig:
     """Who plays the other seats."""
     self_play: SelfPlayConfig = SelfPlayConfig()
     """Snapshots for self-play opponents."""
+    league: LeagueConfig = LeagueConfig()
+    """The opponent schedule, prioritised self-play and the league's ratings."""
     eval: EvalConfig = EvalConfig()
     """Evaluations during and after training."""
     network: NetworkConfig = NetworkConfig()
@@ -175,14 +249,18 @@ class TrainConfig:
         if self.encoder not in game.encoders:
             raise ConfigError(f"encoder={self.encoder!r}: {self.game} allows "
                               f"{game.encoders}")
-        if self.vec_env not in ("dummy", "subproc"):
-            raise ConfigError(f"vec_env={self.vec_env!r}: allowed 'dummy', 'subproc'")
+        if self.vec_env not in VEC_ENVS:
+            raise ConfigError(f"vec_env={self.vec_env!r}: allowed "
+                              + ", ".join(map(repr, VEC_ENVS)))
         _positive(self, "total_steps", "n_envs", "checkpoint_every", "torch_threads")
         if self.seed < 0:
             raise ConfigError(f"seed={self.seed!r}: must be >= 0")
-        o = self.opponents
-        if min(o.random, o.heuristic, o.self_play) < 0 or o.random + o.heuristic + o.self_play <= 0:
-            raise ConfigError("opponents: weights must be >= 0 and not all 0")
+        _check_weights(self.opponents, "opponents")
+        uses_self_play = self.opponents.self_play > 0 or any(
+            phase.self_play > 0 for phase in self.league.schedule)
+        if uses_self_play and self.vec_env == "subproc":
+            raise ConfigError("vec_env='subproc' with self-play opponents: they share the "
+                              "policy in memory; use 'batched' (or 'dummy')")
         if self.network.activation not in ("tanh", "relu"):
             raise ConfigError(f"network.activation={self.network.activation!r}: "
                               "allowed 'tanh', 'relu'")
@@ -200,7 +278,18 @@ class TrainConfig:
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["network"]["net_arch"] = list(self.network.net_arch)
+        d["league"]["schedule"] = [dict(phase) for phase in d["league"]["schedule"]]
         return d
+
+    def opponent_weights(self, step: int) -> dict[str, float]:
+        """The opponent weights in force at env step ``step`` (``opponents``, then the
+        schedule's phases)."""
+        weights = self.opponents
+        for phase in self.league.schedule:
+            if phase.from_step <= step:
+                weights = phase
+        return {"random": weights.random, "heuristic": weights.heuristic,
+                "self_play": weights.self_play}
 
 
 def _build(cls, data: Any, where: str):
@@ -215,8 +304,15 @@ def _build(cls, data: Any, where: str):
     kwargs = {}
     for name, value in data.items():
         key = f"{where}.{name}" if where else name
-        default = getattr(cls(), name)
-        if dataclasses.is_dataclass(default):
+        spec = known[name]
+        default = (spec.default if spec.default is not dataclasses.MISSING
+                   else spec.default_factory())
+        item = spec.metadata.get("item")
+        if item is not None:
+            if not isinstance(value, list):
+                raise ConfigError(f"{key}: expected a list, got {type(value).__name__}")
+            kwargs[name] = tuple(_build(item, v, f"{key}[{i}]") for i, v in enumerate(value))
+        elif dataclasses.is_dataclass(default):
             kwargs[name] = _build(type(default), value, key)
         else:
             kwargs[name] = _coerce(key, value, default)

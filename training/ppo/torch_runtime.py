@@ -50,3 +50,17 @@ def distribution_checks_off() -> Iterator[None]:
         yield
     finally:
         Distribution.set_default_validate_args(previous)
+
+
+@contextlib.contextmanager
+def torch_threads(count: int) -> Iterator[None]:
+    """Within the block torch uses ``count`` threads (game play after training evaluates the
+    network one decision at a time, where more threads only wait on each other)."""
+    import torch
+
+    previous = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)

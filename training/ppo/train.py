@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import dataclasses
 import json
 import os
 import signal
@@ -31,9 +30,9 @@ import numpy as np
 from primeval.envs.games import make_raw_env
 from primeval.training.agents import RandomAgent, make_heuristic
 from primeval.training.agents.policy import PolicyAgent
-from primeval.training.agents.pool import OpponentPool
-from primeval.training.evaluate import play_tournament
+from primeval.training.evaluate import play_game, play_tournament, ranks_of
 from primeval.training.ppo.config import TrainConfig, load_config, save_config
+from primeval.training.ppo.league import League
 from primeval.wrappers.single_agent import SingleAgentEnv
 
 
@@ -43,21 +42,22 @@ class TrainingInterrupted(Exception):
 
 
 METRICS_FIELDS = ("step", "wall_seconds", "env_steps_per_second", "win_rate_vs_random",
-                  "win_rate_vs_heuristic", "mean_rank_vs_random", "mean_rank_vs_heuristic")
+                  "win_rate_vs_heuristic", "mean_rank_vs_random", "mean_rank_vs_heuristic",
+                  "win_rate_vs_heuristic_lo", "win_rate_vs_heuristic_hi", "rating_policy",
+                  "rating_heuristic", "rating_random")
+#: The columns of ``metrics.csv`` that come from the evaluation itself.
+EVAL_FIELDS = METRICS_FIELDS[3:]
 
 
-def make_training_env(config: TrainConfig, rank: int, snapshot_dir: Path | None):
-    """A factory for one single-agent training env (for DummyVecEnv / SubprocVecEnv)."""
+def make_training_env(config: TrainConfig, rank: int, league: League):
+    """A factory for one single-agent training env, its opponents drawn by ``league``."""
 
     def init() -> SingleAgentEnv:
         if config.vec_env == "subproc":  # in a worker: Ctrl-C is for the main process, which
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # stops the workers in order
         aec = make_raw_env(config.game, config.players, obs_encoder=config.encoder,
                            **config.env)
-        pool = OpponentPool(config.game, dataclasses.asdict(config.opponents), snapshot_dir,
-                            keep=config.self_play.keep)
-        env = SingleAgentEnv(aec, opponents=pool,
-                             shaping=config.shaping)
+        env = SingleAgentEnv(aec, opponents=league.opponents(), shaping=config.shaping)
         env.reset(seed=config.seed * 1000 + rank)
         return env
 
@@ -78,8 +78,42 @@ def evaluate_model(model: Any, config: TrainConfig, games: int, seed: int
                                   obs_encoder=config.encoder, **config.env)
         out[f"vs_{name}"] = [r.summary() for r in results]
         out[f"win_rate_vs_{name}"] = results[0].win_rate
+        out[f"win_rate_vs_{name}_lo"], out[f"win_rate_vs_{name}_hi"] = \
+            results[0].win_interval()
         out[f"mean_rank_vs_{name}"] = float(np.mean(results[0].ranks))
     return out
+
+
+def evaluate_heuristic(config: TrainConfig, games: int, seed: int) -> dict[str, Any]:
+    """The heuristic against random players: the bar a trained agent is read against."""
+    n = config.players
+    agents = [make_heuristic(config.game, seed)] + [RandomAgent(seed + i) for i in range(1, n)]
+    labels = ["heuristic"] + [f"random#{i}" for i in range(1, n)]
+    results = play_tournament(config.game, n, agents, labels, games, seed=seed,
+                              obs_encoder=config.encoder, **config.env)
+    lo, hi = results[0].win_interval()
+    return {"heuristic_vs_random": [r.summary() for r in results],
+            "win_rate_heuristic_vs_random": results[0].win_rate,
+            "win_rate_heuristic_vs_random_lo": lo, "win_rate_heuristic_vs_random_hi": hi}
+
+
+def rate_league(model: Any, league: League, config: TrainConfig, newest: str, games: int,
+                seed: int) -> None:
+    """Rating games between the current policy (as the snapshot ``newest``) and members of
+    the league drawn uniformly; every player's OpenSkill rating is updated."""
+    if games <= 0:
+        return
+    rng = np.random.default_rng(seed)
+    lineups = league.rating_lineups(newest, games, config.players, rng)
+    env = make_raw_env(config.game, config.players, obs_encoder=config.encoder, **config.env)
+    current = PolicyAgent.from_model(model)
+    agents = {"random": RandomAgent(seed), "heuristic": make_heuristic(config.game, seed)}
+    ranks = []
+    for g, lineup in enumerate(lineups):
+        seat_agents = [current if name == newest else
+                       agents.get(name) or league.policy(name) for name in lineup]
+        ranks.append(ranks_of(play_game(env, seat_agents, seed=seed + g)))
+    league.rate(lineups, ranks)
 
 
 def _atomic_save(model: Any, path: Path) -> None:
@@ -96,12 +130,18 @@ def _atomic_json(data: dict, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def build_callback(config: TrainConfig, run_dir: Path, start_wall: float, progress: bool):
+def build_callback(config: TrainConfig, run_dir: Path, start_wall: float, progress: bool,
+                   league: League):
     from stable_baselines3.common.callbacks import BaseCallback
 
+    records = config.vec_env != "subproc"  # the league sees the episodes of its own process
+    snapshots = config.opponents.self_play > 0 or any(
+        phase.self_play > 0 for phase in config.league.schedule)
+
     class RunCallback(BaseCallback):
-        """Checkpoints (between rollouts), self-play snapshots and periodic evaluation, by
-        step counts; stops training when ``stop_requested`` is set (by Ctrl-C)."""
+        """Checkpoints (between rollouts), self-play snapshots, the league's counts and
+        periodic evaluation, by step counts; stops training when ``stop_requested`` is set
+        (by Ctrl-C)."""
 
         def __init__(self) -> None:
             super().__init__()
@@ -126,30 +166,50 @@ def build_callback(config: TrainConfig, run_dir: Path, start_wall: float, progre
             if self.stop_requested:
                 return False
             n = self.num_timesteps
-            if config.opponents.self_play > 0 and \
-                    n - self.last_snapshot >= config.self_play.snapshot_every:
-                self.last_snapshot = n
-                _atomic_save(self.model, run_dir / "snapshots" / f"step_{n}.zip")
+            league.step = n
+            if records:
+                for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
+                    if done and "opponents" in info:
+                        league.record(info)
+            if snapshots and n - self.last_snapshot >= config.self_play.snapshot_every:
+                self.snapshot()
             if n - self.last_eval >= config.eval.every:
                 self.last_eval = n
                 self.evaluate()
             return True
 
+        def snapshot(self) -> str:
+            """Save the current policy as a snapshot member of the league; its name."""
+            n = self.model.num_timesteps
+            self.last_snapshot = n
+            name = f"step_{n}"
+            if name not in league.members:
+                path = run_dir / "snapshots" / f"{name}.zip"
+                _atomic_save(self.model, path)
+                league.add_snapshot(n, path)
+            return name
+
         def save_checkpoint(self) -> None:
             n = self.model.num_timesteps
             self.last_checkpoint = n
             _atomic_save(self.model, run_dir / "checkpoints" / "latest.zip")
+            league.save()
             _atomic_json({"num_timesteps": n}, run_dir / "checkpoints" / "progress.json")
 
         def evaluate(self) -> None:
             n = self.num_timesteps
             rate = (n - self.steps0) / max(1e-9, time.perf_counter() - self.t0)
             result = evaluate_model(self.model, config, config.eval.games, seed=10_000 + n)
+            newest = self.snapshot()
+            rate_league(self.model, league, config, newest, config.league.rating_games,
+                        seed=20_000 + n)
+            result.update(league_ratings(league, newest))
             row = {"step": n, "wall_seconds": round(time.time() - start_wall, 1),
                    "env_steps_per_second": round(rate, 1),
-                   **{k: round(result[k], 4) for k in METRICS_FIELDS[3:]}}
+                   **{k: round(result[k], 4) for k in EVAL_FIELDS}}
             append_metrics(run_dir / "metrics.csv", row)
-            for key in METRICS_FIELDS[3:]:
+            append_ratings(run_dir / "ratings.csv", n, league)
+            for key in EVAL_FIELDS:
                 self.logger.record(f"eval/{key}", result[key])
             if progress:
                 print(f"  step {n}: win rate vs random {row['win_rate_vs_random']:.2f}, "
@@ -157,6 +217,49 @@ def build_callback(config: TrainConfig, run_dir: Path, start_wall: float, progre
                       f"({rate:.0f} env steps/s)", flush=True)
 
     return RunCallback()
+
+
+def summary_table(final: dict[str, Any]) -> str:
+    """The run's result as one Markdown table: the trained agent against random players and
+    against heuristic players, the heuristic against random players (win rates with 95%
+    intervals, seats rotated), then the training time and throughput."""
+    n = final["players"]
+    games = final["vs_random"][0]["games"]
+    rows = [("trained agent", "random", final["vs_random"][0]),
+            ("trained agent", "heuristic", final["vs_heuristic"][0]),
+            ("heuristic", "random", final["heuristic_vs_random"][0])]
+    lines = [f"{final['game']}, {n} players, seed {final['seed']}: {games} games per row, "
+             "seats rotated; chance is " f"{1 / n:.3f}",
+             "",
+             "| agent | against | win rate | 95% CI | mean rank | mean score |",
+             "|---|---|---|---|---|---|"]
+    for agent, others, s in rows:
+        lo, hi = s["win_rate_ci95"]
+        lines.append(f"| {agent} | {n - 1} {others} | {s['win_rate']:.3f} | "
+                     f"[{lo:.3f}, {hi:.3f}] | {s['mean_rank']:.2f} | {s['mean_score']:.1f} |")
+    minutes, secs = divmod(int(round(final["train_seconds"])), 60)
+    lines += ["", f"training: {final['total_steps']:,} env steps in {minutes} min {secs} s "
+              f"({final['env_steps_per_second']:,.0f} env steps/s)"]
+    return "\n".join(lines)
+
+
+def league_ratings(league: League, policy: str) -> dict[str, float]:
+    """The rating (``mu``) of the policy's snapshot ``policy``, the heuristic and random."""
+    return {"rating_policy": league.members[policy].mu,
+            "rating_heuristic": league.members["heuristic"].mu,
+            "rating_random": league.members["random"].mu}
+
+
+def append_ratings(path: Path, step: int, league: League) -> None:
+    """One row per member of the league: its rating after the evaluation at ``step``."""
+    new = not path.exists()
+    with path.open("a", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        if new:
+            writer.writerow(["step", "member", "mu", "sigma", "ordinal", "games_vs_learner"])
+        for m in league.members.values():
+            writer.writerow([step, m.name, round(m.mu, 3), round(m.sigma, 3),
+                             round(m.ordinal, 3), m.games])
 
 
 def append_metrics(path: Path, row: dict[str, Any]) -> None:
@@ -169,25 +272,37 @@ def append_metrics(path: Path, row: dict[str, Any]) -> None:
 
 
 def plot_learning_curve(metrics: Path, out: Path, title: str) -> None:
-    """Win rate vs random and vs heuristic over training steps, as a PNG."""
+    """Two panels over training steps, as a PNG: the win rates against random players and
+    against the heuristic (with its 95% interval), and the OpenSkill ratings of the
+    policy's snapshots, the heuristic and random players."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     rows = list(csv.DictReader(metrics.open(encoding="utf-8"))) if metrics.exists() else []
-    fig, ax = plt.subplots(figsize=(7, 4))
-    if rows:
-        steps = [int(r["step"]) for r in rows]
-        for key, label in (("win_rate_vs_random", "vs random"),
-                           ("win_rate_vs_heuristic", "vs heuristic")):
-            ax.plot(steps, [float(r[key]) for r in rows], marker="o", label=label)
-    ax.set_xlabel("environment steps")
-    ax.set_ylabel("win rate")
-    ax.set_ylim(0, 1)
-    ax.set_title(title)
-    ax.grid(alpha=0.3)
-    ax.legend()
+    fig, (wins, ratings) = plt.subplots(1, 2, figsize=(11, 4))
+
+    def column(key: str) -> tuple[list[int], list[float]]:
+        pairs = [(int(r["step"]), float(r[key])) for r in rows if r.get(key) not in (None, "")]
+        return [p[0] for p in pairs], [p[1] for p in pairs]
+
+    for key, label in (("win_rate_vs_random", "vs random"),
+                       ("win_rate_vs_heuristic", "vs heuristic")):
+        wins.plot(*column(key), marker="o", label=label)
+    steps, lo = column("win_rate_vs_heuristic_lo")
+    if steps:
+        wins.fill_between(steps, lo, column("win_rate_vs_heuristic_hi")[1], alpha=0.2,
+                          color="C1", label="vs heuristic, 95% CI")
+    wins.set(xlabel="environment steps", ylabel="win rate", ylim=(0, 1), title=title)
+    for key, label in (("rating_policy", "policy"), ("rating_heuristic", "heuristic"),
+                       ("rating_random", "random")):
+        ratings.plot(*column(key), marker="o", label=label)
+    ratings.set(xlabel="environment steps", ylabel="OpenSkill mu",
+                title="league ratings (Plackett-Luce)")
+    for ax in (wins, ratings):
+        ax.grid(alpha=0.3)
+        ax.legend()
     fig.tight_layout()
     fig.savefig(out, dpi=100)
     plt.close(fig)
@@ -202,7 +317,12 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
 
     from primeval.training.agents.policy import CheckpointError
     from primeval.training.ppo.masking import POLICIES
-    from primeval.training.ppo.torch_runtime import distribution_checks_off, phase_threads_callback
+    from primeval.training.ppo.torch_runtime import (
+        distribution_checks_off,
+        phase_threads_callback,
+        torch_threads,
+    )
+    from primeval.training.ppo.vec_env import BatchedOpponentsVecEnv
 
     run_dir = Path(run_dir)
     torch.set_num_threads(config.torch_threads)
@@ -214,10 +334,16 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     latest = run_dir / "checkpoints" / "latest.zip"
     if resume and not latest.is_file():
         raise CheckpointError(f"--resume {run_dir}: no checkpoint at {latest}")
-    snapshot_dir = run_dir / "snapshots"
-    fns = [make_training_env(config, i, snapshot_dir) for i in range(config.n_envs)]
-    vec = SubprocVecEnv(fns) if config.vec_env == "subproc" else DummyVecEnv(fns)
-    vec = VecMonitor(vec)
+    league = League(config, run_dir)
+    if resume and (run_dir / "league.json").is_file():
+        try:
+            league.load()
+        except ValueError as exc:
+            raise CheckpointError(f"--resume {run_dir}: {exc}") from None
+    fns = [make_training_env(config, i, league) for i in range(config.n_envs)]
+    vec_class = {"dummy": DummyVecEnv, "batched": BatchedOpponentsVecEnv,
+                 "subproc": SubprocVecEnv}[config.vec_env]
+    vec = VecMonitor(vec_class(fns))
     start_wall = time.time()
     if resume:
         try:
@@ -242,8 +368,9 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
             tensorboard_log=str(run_dir / "tb"), seed=config.seed, device="cpu", verbose=0,
         )
     save_config(config, run_dir / "config.yaml")  # only once the run can go ahead
+    league.set_current(PolicyAgent.from_model(model, deterministic=False, seed=config.seed))
     remaining = config.total_steps - model.num_timesteps
-    callback = build_callback(config, run_dir, start_wall, progress)
+    callback = build_callback(config, run_dir, start_wall, progress, league)
     t0 = time.perf_counter()
     if remaining > 0:
         with _stop_on_sigint(callback), distribution_checks_off():
@@ -264,16 +391,25 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     callback.save_checkpoint() if remaining > 0 else None
     _atomic_save(model, run_dir / "model.zip")
     vec.close()
-    final = evaluate_model(model, config, config.eval.final_games, seed=123_456)
+    with torch_threads(1):
+        final = evaluate_model(model, config, config.eval.final_games, seed=123_456)
+        final.update(evaluate_heuristic(config, config.eval.final_games, seed=123_456))
+        newest = callback.snapshot()
+        rate_league(model, league, config, newest, config.league.rating_games, seed=654_321)
+    final.update(league_ratings(league, newest))
+    league.save()
+    append_ratings(run_dir / "ratings.csv", int(model.num_timesteps), league)
     final.update({"game": config.game, "players": config.players,
                   "total_steps": int(model.num_timesteps),
                   "train_seconds": round(seconds, 1),
-                  "env_steps_per_second": round(max(remaining, 0) / max(seconds, 1e-9), 1)})
+                  "env_steps_per_second": round(max(remaining, 0) / max(seconds, 1e-9), 1),
+                  "seed": config.seed})
     _atomic_json(final, run_dir / "eval.json")
+    (run_dir / "summary.md").write_text(summary_table(final) + "\n", encoding="utf-8")
     append_metrics(run_dir / "metrics.csv", {
         "step": int(model.num_timesteps), "wall_seconds": round(time.time() - start_wall, 1),
         "env_steps_per_second": final["env_steps_per_second"],
-        **{k: round(final[k], 4) for k in METRICS_FIELDS[3:]}})
+        **{k: round(final[k], 4) for k in EVAL_FIELDS}})
     plot_learning_curve(run_dir / "metrics.csv", run_dir / "learning_curve.png",
                         f"{config.game}, {config.players} players: MaskablePPO")
     return final

@@ -21,7 +21,8 @@ import numpy as np
 import pytest
 import yaml
 
-from primeval.training.agents.pool import OpponentPool
+from primeval.training.ppo.config import load_config
+from primeval.training.ppo.league import League
 from primeval.training.ppo.train import _atomic_save
 
 N_ENVS, N_STEPS = 2, 128
@@ -81,7 +82,9 @@ def start_and_kill(tmp_path: Path, sig: signal.Signals, vec_env: str = "dummy"
     The signal goes to the run's whole process group (its SubprocVecEnv workers too), as a
     terminal's Ctrl-C does."""
     config = tmp_path / "tiny.yaml"
-    config.write_text(yaml.safe_dump({**CONFIG, "vec_env": vec_env}))
+    opponents = ({"opponents": {"random": 1.0, "heuristic": 0.0, "self_play": 0.0}}
+                 if vec_env == "subproc" else {})  # self-play needs the policy in-process
+    config.write_text(yaml.safe_dump({**CONFIG, "vec_env": vec_env, **opponents}))
     run = tmp_path / "run"
     log = (tmp_path / "first.out").open("w"), (tmp_path / "first.err").open("w")
     proc = subprocess.Popen(primeval("train", "--config", str(config), "--out", str(run),
@@ -121,7 +124,7 @@ def resume_and_check(tmp_path: Path, run: Path, checkpoint: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("vec_env", ["dummy", "subproc"])
+@pytest.mark.parametrize("vec_env", ["dummy", "batched", "subproc"])
 def test_sigint_saves_a_checkpoint_exits_130_and_resume_finishes(tmp_path, vec_env):
     run, seen, proc = start_and_kill(tmp_path, signal.SIGINT, vec_env)
     err = (tmp_path / "first.err").read_text()
@@ -166,12 +169,14 @@ def test_sigkill_then_resume_from_the_last_checkpoint(tmp_path):
 
 
 def test_partial_snapshot_is_never_an_opponent(tmp_path):
-    """A snapshot write cut short leaves no ``step_*.zip``: the pool has no snapshot to load."""
+    """A snapshot write cut short leaves no ``step_*.zip`` and no league member: self-play
+    draws have no snapshot to load."""
     snapshots = tmp_path / "snapshots"
     snapshots.mkdir()
     with pytest.raises(DiedWhileSaving):
         _atomic_save(DiesWhileSaving(), snapshots / "step_512.zip")
     assert len(list(snapshots.iterdir())) == 1  # the partial file
-    pool = OpponentPool("primordial_soup", {"self_play": 1.0}, snapshots, keep=5)
-    assert pool._snapshot(np.random.default_rng(0)) is None
-    assert pool(np.random.default_rng(0)) is pool._random
+    league = League(load_config(None, **{"opponents.random": 0.0,
+                                         "opponents.self_play": 1.0}), tmp_path)
+    assert league.snapshots() == [] and league.snapshot_weights() == {}
+    assert league.draw_kind(np.random.default_rng(0)) == "random"

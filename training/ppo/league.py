@@ -1,0 +1,275 @@
+"""The league of a training run: who plays the other seats, and how everyone is rated.
+
+Members are random players, the game's heuristic bot, and the snapshots of the policy saved
+during the run (``snapshots/step_<N>.zip``). For every seat of every episode the league
+draws an opponent kind by the weights in force at that step (``opponents`` and
+``league.schedule``); a self-play draw is the policy being trained itself (shared by every
+game, so its decisions are answered in batches) with probability ``league.current``, and
+otherwise one of the latest snapshots, weighed by prioritised fictitious self-play (PFSP,
+as in AlphaStar's league): the snapshots the learner still loses to come most.
+
+The league learns those chances from the training games: after each episode it counts, for
+every snapshot that played, whether the learner finished ahead of it. Its OpenSkill ratings
+(Plackett-Luce) are updated by rating games at every evaluation, between the current policy
+(saved as a snapshot first) and members of the league. Everything is saved in
+``league.json`` beside the checkpoint, so ``--resume`` continues the same league.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from primeval.training.agents import Agent, RandomAgent, make_heuristic
+from primeval.training.agents.policy import PolicyAgent
+
+#: The opponent kinds of the weights, in order.
+KINDS = ("random", "heuristic", "self_play")
+#: The name of the policy being trained among the opponents.
+CURRENT = "current"
+
+
+@dataclass
+class Member:
+    """One member of the league and what is known of it.
+
+    Attributes:
+        name: ``random``, ``heuristic`` or ``step_<N>`` (a snapshot).
+        path: The snapshot file, relative to the run folder (``None`` for the others).
+        step: The env step of a snapshot (``-1`` for the others).
+        games: Training episodes in which it played against the learner.
+        behind: In how many of them the learner finished ahead of it (ties count a half).
+        mu, sigma: Its OpenSkill rating.
+    """
+
+    name: str
+    path: str | None = None
+    step: int = -1
+    games: int = 0
+    behind: float = 0.0
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+
+    @property
+    def ordinal(self) -> float:
+        """The rating's conservative value, ``mu - 3 sigma``."""
+        return self.mu - 3 * self.sigma
+
+    def learner_ahead(self) -> float:
+        """The chance that the learner finishes ahead of this member, with a uniform prior
+        (one win and one loss)."""
+        return (self.behind + 1.0) / (self.games + 2.0)
+
+
+def pfsp_weights(chances: np.ndarray, mode: str, power: float) -> np.ndarray:
+    """Weights of the snapshots, summing to one, from the learner's chances of finishing
+    ahead of each: ``hard`` ``(1 - p)^power``, ``even`` ``(p (1 - p))^power``, ``uniform``."""
+    chances = np.asarray(chances, dtype=float)
+    if mode == "hard":
+        raw = (1.0 - chances) ** power
+    elif mode == "even":
+        raw = (chances * (1.0 - chances)) ** power
+    elif mode == "uniform":
+        raw = np.ones_like(chances)
+    else:
+        raise ValueError(f"unknown PFSP mode {mode!r}")
+    total = raw.sum()
+    return raw / total if total > 0 else np.full(len(chances), 1.0 / len(chances))
+
+
+class League:
+    """The members, the opponent draws and the ratings of one run (see the module docstring).
+
+    Args:
+        config: The run's :class:`~primeval.training.ppo.config.TrainConfig`.
+        run_dir: The run folder (snapshot paths are relative to it).
+        current: The policy being trained, as an agent (``PolicyAgent.from_model``), or
+            ``None`` until :meth:`set_current` gives it.
+    """
+
+    def __init__(self, config: Any, run_dir: str | Path, current: Agent | None = None) -> None:
+        self.config = config
+        self.run_dir = Path(run_dir)
+        self.step = 0
+        self.members: dict[str, Member] = {"random": Member("random"),
+                                           "heuristic": Member("heuristic")}
+        self.current = current
+        self._loaded: dict[str, PolicyAgent] = {}
+
+    # -- members ---------------------------------------------------------------------------
+
+    def set_current(self, agent: Agent) -> None:
+        """The policy being trained, as self-play opponents play it."""
+        agent.name = CURRENT
+        self.current = agent
+
+    def add_snapshot(self, step: int, path: Path) -> Member:
+        """A new snapshot member, rated as the current policy is (it is the same policy)."""
+        name = f"step_{step}"
+        member = Member(name, path=str(Path(path).relative_to(self.run_dir)), step=step)
+        latest = self.latest_snapshot()
+        if latest is not None:  # the new snapshot starts from its predecessor's rating
+            member.mu, member.sigma = latest.mu, latest.sigma
+        self.members[name] = member
+        return member
+
+    def snapshots(self) -> list[Member]:
+        """Every snapshot, oldest first."""
+        return sorted((m for m in self.members.values() if m.path is not None),
+                      key=lambda m: m.step)
+
+    def latest_snapshot(self) -> Member | None:
+        snapshots = self.snapshots()
+        return snapshots[-1] if snapshots else None
+
+    def drawable_snapshots(self) -> list[Member]:
+        """The ``self_play.keep`` latest snapshots, the ones opponents are drawn from."""
+        return self.snapshots()[-self.config.self_play.keep:]
+
+    def policy(self, name: str) -> Agent:
+        """The current policy or the snapshot called ``name``, as an agent (snapshots are
+        loaded once and sample their actions)."""
+        if name == CURRENT:
+            if self.current is None:
+                raise RuntimeError("the league has no current policy yet (set_current)")
+            return self.current
+        if name not in self._loaded:
+            import torch
+
+            member = self.members[name]
+            with torch.random.fork_rng(devices=[]):  # building a policy draws initial
+                # weights from torch's generator: training's own draws stay as they were
+                agent = PolicyAgent(self.run_dir / member.path, deterministic=False)
+            agent.name = name
+            self._loaded[name] = agent
+            keep = {m.name for m in self.drawable_snapshots()}
+            for old in [n for n in self._loaded if n not in keep and n != name]:
+                del self._loaded[old]
+        return self._loaded[name]
+
+    def opponents(self) -> Opponents:
+        """An opponent drawer for one env: its own random and heuristic players, the
+        league's policies."""
+        return Opponents(self)
+
+    # -- drawing opponents -----------------------------------------------------------------
+
+    def snapshot_weights(self) -> dict[str, float]:
+        """PFSP weights of the drawable snapshots (summing to one; empty without any)."""
+        members = self.drawable_snapshots()
+        if not members:
+            return {}
+        weights = pfsp_weights(np.array([m.learner_ahead() for m in members]),
+                               self.config.league.pfsp, self.config.league.pfsp_power)
+        return {m.name: float(w) for m, w in zip(members, weights, strict=True)}
+
+    def draw_kind(self, rng: np.random.Generator) -> str:
+        """``random``, ``heuristic``, or the name of a policy (``current`` or a snapshot),
+        by the weights in force now."""
+        weights = self.config.opponent_weights(self.step)
+        w = np.array([weights[k] for k in KINDS], dtype=float)
+        kind = KINDS[int(rng.choice(len(KINDS), p=w / w.sum()))]
+        if kind != "self_play":
+            return kind
+        snapshots = self.snapshot_weights()
+        if self.current is not None and (not snapshots
+                                         or rng.random() < self.config.league.current):
+            return CURRENT
+        if not snapshots:
+            return "random"  # no policy to play yet
+        names = list(snapshots)
+        return names[int(rng.choice(len(names), p=list(snapshots.values())))]
+
+    def record(self, info: dict[str, Any]) -> None:
+        """Count a finished training episode (the learner's ``info`` at its end: ``seat``,
+        ``scores`` and ``opponents``, the opponent's name by seat)."""
+        scores, seat = info["scores"], info["seat"]
+        for other, name in info["opponents"].items():
+            member = self.members.get(name)
+            if member is None:
+                continue  # the current policy: not a member
+            member.games += 1
+            diff = scores[seat] - scores[int(other)]
+            member.behind += 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
+
+    # -- ratings ---------------------------------------------------------------------------
+
+    def rate(self, lineups: list[list[str]], ranks: list[list[float]]) -> None:
+        """Update the OpenSkill ratings from games: the members by seat, and their ranks."""
+        from openskill.models import PlackettLuce
+
+        model = PlackettLuce()
+        for names, game_ranks in zip(lineups, ranks, strict=True):
+            teams = [[model.rating(mu=self.members[n].mu, sigma=self.members[n].sigma,
+                                   name=n)] for n in names]
+            for name, (rating,) in zip(names, model.rate(teams, ranks=list(game_ranks)),
+                                       strict=True):
+                self.members[name].mu, self.members[name].sigma = rating.mu, rating.sigma
+
+    def rating_lineups(self, newest: str, games: int, num_players: int,
+                       rng: np.random.Generator) -> list[list[str]]:
+        """``games`` lineups for rating games: ``newest`` and members drawn uniformly from
+        the others, its seat rotating with the game."""
+        others = [name for name in self.members if name != newest]
+        lineups = []
+        for g in range(games):
+            seats = [others[int(i)] for i in rng.integers(len(others), size=num_players - 1)]
+            seats.insert(g % num_players, newest)
+            lineups.append(seats)
+        return lineups
+
+    # -- saving ----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"step": self.step, "members": [asdict(m) for m in self.members.values()]}
+
+    def save(self, path: str | Path | None = None) -> Path:
+        """Write ``league.json`` (atomically: a temporary file, then a rename)."""
+        path = Path(path) if path is not None else self.run_dir / "league.json"
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(self.to_dict(), indent=2), encoding="utf-8")
+        os.replace(tmp, path)
+        return path
+
+    def load(self, path: str | Path | None = None) -> None:
+        """Continue the league saved in ``league.json`` (by :meth:`save`).
+
+        Raises:
+            ValueError: The file is not a saved league (the message names the file).
+        """
+        path = Path(path) if path is not None else self.run_dir / "league.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            members = {m["name"]: Member(**m) for m in data["members"]}
+            step = int(data["step"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{path}: not a saved league: {type(exc).__name__}: {exc}"
+                             ) from None
+        self.members, self.step = members, step
+        self._loaded.clear()
+
+
+class Opponents:
+    """Draws the opponent of a seat for one env (``opponents(rng) -> agent``, the form
+    :class:`~primeval.wrappers.single_agent.SingleAgentEnv` takes): the league picks the
+    kind; random and heuristic players are the env's own, policies the league's."""
+
+    def __init__(self, league: League) -> None:
+        self.league = league
+        self._random = RandomAgent()
+        self._heuristic: Agent | None = None
+
+    def __call__(self, rng: np.random.Generator) -> Agent:
+        name = self.league.draw_kind(rng)
+        if name == "random":
+            return self._random
+        if name == "heuristic":
+            if self._heuristic is None:
+                self._heuristic = make_heuristic(self.league.config.game)
+            return self._heuristic
+        return self.league.policy(name)
