@@ -66,6 +66,35 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def agent_spec(text: str) -> str:
+    """A command-line agent: a spec, or a checkpoint path (``runs/x/model.zip``)."""
+    return f"ppo:{text}" if text.endswith(".zip") and not text.startswith("ppo:") else text
+
+
+def cmd_league(args: argparse.Namespace) -> int:
+    """A round robin among agents, with OpenSkill ratings and a leaderboard."""
+    import json
+
+    from primeval.training.evaluate import leaderboard, round_robin
+
+    specs = [agent_spec(a) for a in args.agents]
+    players = args.players or GAMES[args.game].default_players
+    results = round_robin(args.game, specs, args.games, seed=args.seed, num_players=players,
+                          progress=not args.quiet)
+    table = leaderboard(results)
+    print(f"{args.game}, {players} players, {args.games} games among {len(specs)} agents "
+          f"(every lineup, seats rotated), seed {args.seed}\n")
+    print(table)
+    if args.markdown:
+        Path(args.markdown).write_text(table + "\n", encoding="utf-8")
+    if args.json:
+        data = {"game": args.game, "players": players, "games": args.games, "seed": args.seed,
+                "leaderboard": sorted((r.summary() for r in results),
+                                      key=lambda s: -s["rating"]["ordinal"])}
+        Path(args.json).write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     """The env benchmark (``primeval.envs.testing.bench``) and, with ``--ppo``, MaskablePPO's
     (``primeval.training.ppo.bench``) in one report; the env half runs first, so that its
@@ -173,6 +202,17 @@ def build_parser() -> argparse.ArgumentParser:
                    "JSON line to this file, for `primeval replay`")
     e.add_argument("--quiet", action="store_true")
     e.set_defaults(fn=cmd_evaluate)
+
+    lg = sub.add_parser("league", help="round robin among any agents, with OpenSkill ratings")
+    lg.add_argument("agents", nargs="+", help="random, heuristic, ppo:PATH or a .zip path")
+    lg.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME)
+    lg.add_argument("--players", type=int)
+    lg.add_argument("--games", type=int, default=200)
+    lg.add_argument("--seed", type=int, default=0)
+    lg.add_argument("--json", help="also write the leaderboard to this JSON file")
+    lg.add_argument("--markdown", help="also write the leaderboard to this Markdown file")
+    lg.add_argument("--quiet", action="store_true")
+    lg.set_defaults(fn=cmd_league)
 
     b = sub.add_parser("bench", help="throughput and memory, beside PettingZoo's classic games")
     from primeval.envs.testing import bench as bench_module

@@ -5,6 +5,11 @@ heuristic random random --games 400 --seed 0 [--json out.json] [--record games.j
 
 With ``record`` every game is written as one JSON line (see :func:`game_record`); ``primeval
 replay`` plays such a line again.
+
+``primeval league runs/a/model.zip runs/b/model.zip heuristic random --game origin
+--games 300`` plays a round robin among any number of agents (:func:`round_robin`) and
+prints the leaderboard with OpenSkill ratings (:func:`leaderboard`; ``--json``, ``--markdown``
+write it to files).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from primeval.envs.games import make_raw_env
+from primeval.envs.games import get_game, make_raw_env
 from primeval.training.agents import Agent, agent_action, make_agent
 
 
@@ -193,6 +198,82 @@ def play_tournament(game: str, num_players: int, agents: list[Agent], labels: li
     return results
 
 
+def round_robin(game: str, agent_specs: list[str], games: int, seed: int = 0,
+                num_players: int | None = None, progress: bool = False,
+                **env_kwargs: Any) -> list[AgentResult]:
+    """A league: ``games`` games among any number of agents (at least one per seat), with
+    OpenSkill ratings (Plackett-Luce over the final ranks).
+
+    Game ``g`` seats the ``n``-agent lineup ``g mod L`` of the ``L`` combinations of
+    agents, in order, rotated by ``g div L`` seats: every lineup is played, and in every
+    lineup each agent takes every seat in turn. Agent ``i`` is seeded ``seed + 1000 i``;
+    game ``g`` uses seed ``seed + g``.
+
+    Returns:
+        One result per agent, in the order given (see :func:`leaderboard` for the table).
+    """
+    from itertools import combinations
+
+    from openskill.models import PlackettLuce
+
+    n = num_players or get_game(game).default_players
+    if len(agent_specs) < n:
+        raise ValueError(f"a league of {n}-player games needs at least {n} agents, got "
+                         f"{len(agent_specs)}: {agent_specs} (repeat a spec to fill seats)")
+    agents = [make_agent(spec, game, seed=seed + 1000 * i) for i, spec in enumerate(agent_specs)]
+    labels = _labels(agent_specs)
+    env = make_raw_env(game, n, **env_kwargs)
+    space = env.observation_space(env.possible_agents[0])["observation"]
+    for agent in agents:
+        if hasattr(agent, "check_spaces"):
+            agent.check_spaces(space, env.action_space(env.possible_agents[0]))
+    lineups = list(combinations(range(len(agents)), n))
+    results = [AgentResult(label) for label in labels]
+    model = PlackettLuce()
+    ratings = [model.rating(name=label) for label in labels]
+    iterator = range(games)
+    if progress:
+        from tqdm import tqdm
+
+        iterator = tqdm(iterator, desc="league", unit="game")
+    for g in iterator:
+        lineup = lineups[g % len(lineups)]
+        shift = (g // len(lineups)) % n
+        by_seat = [lineup[(seat - shift) % n] for seat in range(n)]
+        scores = play_game(env, [agents[i] for i in by_seat], seed=seed + g)
+        ranks = ranks_of(scores)
+        best = min(ranks)
+        winners = sum(r == best for r in ranks)
+        for seat, i in enumerate(by_seat):
+            res = results[i]
+            res.games += 1
+            res.ranks.append(ranks[seat])
+            res.scores.append(scores[seat])
+            if ranks[seat] == best:
+                res.wins += 1.0 / winners
+        new = model.rate([[ratings[i]] for i in by_seat], ranks=ranks)
+        for i, (rating,) in zip(by_seat, new, strict=True):
+            ratings[i] = rating
+    for res, rating in zip(results, ratings, strict=True):
+        res.rating_mu, res.rating_sigma = float(rating.mu), float(rating.sigma)
+    return results
+
+
+def leaderboard(results: list[AgentResult]) -> str:
+    """The results as a Markdown table, best rating (``mu - 3 sigma``) first."""
+    lines = ["| rank | agent | games | win rate | 95% CI | mean rank | mean score | rating "
+             "(mu ± sigma) | ordinal |", "|---|---|---|---|---|---|---|---|---|"]
+    ordered = sorted(results, key=lambda r: -(r.rating_mu - 3 * r.rating_sigma))
+    for place, r in enumerate(ordered, start=1):
+        s = r.summary()
+        lo, hi = s["win_rate_ci95"]
+        lines.append(f"| {place} | {r.name} | {r.games} | {s['win_rate']:.3f} | "
+                     f"[{lo:.3f}, {hi:.3f}] | {s['mean_rank']:.2f} | {s['mean_score']:.1f} | "
+                     f"{r.rating_mu:.1f} ± {r.rating_sigma:.1f} | "
+                     f"{s['rating']['ordinal']:.1f} |")
+    return "\n".join(lines)
+
+
 def _labels(specs: list[str]) -> list[str]:
     seen: dict[str, int] = {}
     labels = []
@@ -227,4 +308,5 @@ def write_json(path: str, data: dict) -> None:
         json.dump(data, f, indent=2)
 
 
-__all__ = ["AgentResult", "format_table", "play_tournament", "tournament"]
+__all__ = ["AgentResult", "format_table", "leaderboard", "play_tournament", "round_robin",
+           "tournament"]
