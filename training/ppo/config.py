@@ -111,6 +111,25 @@ class LeagueConfig:
 
 
 @dataclass(frozen=True)
+class PretrainConfig:
+    """Imitation of the heuristic before PPO (``primeval.training.ppo.imitation``)."""
+
+    games: int = 0
+    """Games of heuristic bots whose decisions the policy imitates first (0: none)."""
+    epochs: int = 4
+    """Passes over those decisions."""
+    batch_size: int = 512
+    """Minibatch size."""
+    learning_rate: float = 1e-3
+    """Adam's step size for the imitation."""
+
+    def __post_init__(self) -> None:
+        if self.games < 0:
+            raise ConfigError(f"games={self.games!r}: must be >= 0")
+        _positive(self, "epochs", "batch_size", "learning_rate")
+
+
+@dataclass(frozen=True)
 class SelfPlayConfig:
     """The snapshots of the policy that self-play opponents are drawn from."""
 
@@ -232,6 +251,8 @@ class TrainConfig:
     """Snapshots for self-play opponents."""
     league: LeagueConfig = LeagueConfig()
     """The opponent schedule, prioritised self-play and the league's ratings."""
+    pretrain: PretrainConfig = PretrainConfig()
+    """Imitation of the heuristic before PPO."""
     eval: EvalConfig = EvalConfig()
     """Evaluations during and after training."""
     network: NetworkConfig = NetworkConfig()

@@ -155,6 +155,8 @@ def build_callback(config: TrainConfig, run_dir: Path, start_wall: float, progre
             n = self.model.num_timesteps
             self.last_checkpoint = self.last_snapshot = self.last_eval = n
             self.rollout_start = self.steps0 = n
+            if n == 0 and config.pretrain.games > 0:
+                self.evaluate()  # where imitation alone got to
 
         def _on_rollout_start(self) -> None:
             # Here every counted step has been learnt from: a consistent checkpoint.
@@ -241,6 +243,26 @@ def summary_table(final: dict[str, Any]) -> str:
     lines += ["", f"training: {final['total_steps']:,} env steps in {minutes} min {secs} s "
               f"({final['env_steps_per_second']:,.0f} env steps/s)"]
     return "\n".join(lines)
+
+
+def imitate(model: Any, config: TrainConfig, run_dir: Path, progress: bool) -> dict[str, Any]:
+    """Imitation of the heuristic before PPO (``config.pretrain``); the figures go to
+    ``pretrain.json``."""
+    from primeval.training.ppo.imitation import demonstrations, pretrain
+
+    p = config.pretrain
+    t0 = time.perf_counter()
+    data = demonstrations(config.game, config.players, p.games, seed=config.seed + 777,
+                          obs_encoder=config.encoder, **config.env)
+    collected = time.perf_counter() - t0
+    stats = pretrain(model, data, p.epochs, p.batch_size, p.learning_rate, seed=config.seed)
+    stats.update({"collect_seconds": round(collected, 1),
+                  "seconds": round(time.perf_counter() - t0, 1)})
+    _atomic_json(stats, run_dir / "pretrain.json")
+    if progress:
+        print(f"imitated the heuristic: {stats['samples']} decisions of {p.games} games, "
+              f"accuracy {stats['accuracy']:.3f} ({stats['seconds']} s)", flush=True)
+    return stats
 
 
 def league_ratings(league: League, policy: str) -> dict[str, float]:
@@ -368,6 +390,8 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
             tensorboard_log=str(run_dir / "tb"), seed=config.seed, device="cpu", verbose=0,
         )
     save_config(config, run_dir / "config.yaml")  # only once the run can go ahead
+    if not resume and config.pretrain.games > 0:
+        imitate(model, config, run_dir, progress)
     league.set_current(PolicyAgent.from_model(model, deterministic=False, seed=config.seed))
     remaining = config.total_steps - model.num_timesteps
     callback = build_callback(config, run_dir, start_wall, progress, league)
