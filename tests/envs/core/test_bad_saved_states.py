@@ -1,0 +1,156 @@
+"""``set_state`` with another game's, another version's or a damaged state: refused with a
+clear error, and the env left as it was."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from primeval.envs.core.saved_state import StateError
+from primeval.envs.games import GAMES
+from primeval.envs.testing.random_play import advance
+from tests.helpers import mid_game, play_to_the_end
+
+
+def _set(key, value):
+    def damage(d):
+        d[key] = value
+    return damage
+
+
+def _delete(key):
+    return lambda d: d.pop(key)
+
+
+def _entry(key, value):
+    def damage(d):
+        d[key][d["agents"][0]] = value
+    return damage
+
+
+def _wrong_selection(d):
+    others = [a for a in d["agents"] if a != d["agent_selection"]]
+    d["agent_selection"] = others[0]
+
+
+def _some_done(d):
+    d["terminations"][d["agents"][1]] = True
+
+
+def _break_game_state(game):
+    def damage(d):
+        if game == "primordial_soup":
+            d["game_state"]["supply"][0] += 1  # a cube too many
+        else:
+            d["game_state"]["hands"][0].append(0)  # a card twice
+    return damage
+
+
+def _foreign(game):
+    other = "origin" if game == "primordial_soup" else "primordial_soup"
+    return lambda d: d.update(mid_game(other, seed=2, steps=70).get_state())
+
+
+def _other_players(game):
+    def damage(d):
+        env = GAMES[game].raw_env(num_players=4)
+        env.reset(seed=2)
+        d.update(env.get_state())
+    return damage
+
+
+BAD_STATES = [
+    ("another_game", _foreign, "(another game or another version)"),
+    ("another_env_version", lambda g: lambda d: d.update(env=d["env"].replace("_v0", "_v1")),
+     "_v1', this env is"),
+    ("another_format_version", lambda g: _set("format_version", 2),
+     "saved-state format version 2, this primeval reads 1"),
+    ("another_config", _other_players, "rules config differs from this env's in "
+                                       "['num_players']"),
+    ("not_a_state", lambda g: _set("format", "pickle"), "not a primeval saved state"),
+    ("missing_key", lambda g: _delete("rng"), "missing key(s) ['rng']"),
+    ("config_not_a_dict", lambda g: _set("config", None), "'config' must be a dict"),
+    ("broken_game_state", _break_game_state, "damaged game_state (ValueError"),
+    ("game_state_not_a_dict", lambda g: _set("game_state", "x"), "damaged game_state"),
+    ("damaged_rng", lambda g: _set("rng", {"bit_generator": "Nope"}), "damaged rng state"),
+    ("agents_not_a_list", lambda g: _set("agents", "player_0"),
+     "'agents' must be a list of distinct agent names"),
+    ("duplicate_agents", lambda g: _set("agents", ["player_0", "player_0", "player_1"]),
+     "'agents' must be a list of distinct agent names"),
+    ("unknown_agent", lambda g: _set("agents", ["player_0", "player_9"]), "unknown agents"),
+    ("reward_missing", lambda g: lambda d: d["rewards"].pop(d["agents"][0]),
+     "'rewards' must have one entry per live agent"),
+    ("reward_not_a_number", lambda g: _entry("rewards", "1.0"),
+     "'rewards' values must be a finite number"),
+    ("reward_nan", lambda g: _entry("cumulative_rewards", float("nan")),
+     "'cumulative_rewards' values must be a finite number"),
+    ("flag_not_a_bool", lambda g: _entry("terminations", "no"),
+     "'terminations' values must be True or False"),
+    ("info_not_a_dict", lambda g: _entry("infos", []), "'infos' values must be a dict"),
+    ("unknown_selection", lambda g: _set("agent_selection", "player_9"),
+     "unknown agent_selection 'player_9'"),
+    ("selection_not_to_act", lambda g: _wrong_selection, "is not the player to act"),
+    ("some_agents_done", lambda g: _some_done, "only some live agents are done"),
+    ("negative_num_steps", lambda g: _set("num_steps", -1), "num_steps must be an int >= 0"),
+    ("bool_num_steps", lambda g: _set("num_steps", True), "num_steps must be an int >= 0"),
+    ("not_a_dict", lambda g: lambda d: None, "expected a dict, got list"),
+]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("case", "damage", "message"), BAD_STATES,
+                         ids=[c for c, _, _ in BAD_STATES])
+def test_bad_saved_state(game, case, damage, message):
+    """``set_state`` refuses another game's, another version's or a damaged state with a
+    StateError saying why; the env is unchanged and plays on."""
+    env = mid_game(game, seed=1, steps=40)
+    data = mid_game(game, seed=2, steps=70).get_state()  # a different moment of a game
+    data = [data] if case == "not_a_dict" else json.loads(json.dumps(data))
+    if case != "not_a_dict":
+        damage(game)(data)
+    before = env.get_state()
+    with pytest.raises(StateError) as err:
+        env.set_state(data)
+    assert str(err.value).startswith("set_state: ")
+    assert message in str(err.value)
+    assert env.get_state() == before
+    advance(env, 5)
+    assert env.num_steps == 45
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_finished_game_with_live_flags_is_refused(game):
+    """A finished game whose agents are not marked terminated is damaged."""
+    source = GAMES[game].raw_env(num_players=3)
+    source.reset(seed=5)
+    play_to_the_end(source)
+    data = source.get_state()
+    data["terminations"] = dict.fromkeys(data["agents"], False)
+    env = mid_game(game)
+    before = env.get_state()
+    with pytest.raises(StateError, match="the game is over but the live agents are not "
+                                         "terminated"):
+        env.set_state(data)
+    assert env.get_state() == before
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_truncated_game_saved_while_agents_leave_loads(game):
+    """The control of the checks above: a state saved after max_steps, while the agents
+    step out one by one, loads whoever the rules would have next."""
+    module = GAMES[game]
+    for max_steps in range(20, 40):
+        env = module.raw_env(num_players=3, max_steps=max_steps)
+        env.reset(seed=0)
+        advance(env, max_steps)
+        env.step(None)  # player_0 leaves
+        if env.possible_agents[env.rules.current_player(env.game_state)] not in env.agents:
+            break
+    else:
+        pytest.fail("no game had its player to act leave first")
+    fresh = module.raw_env(num_players=3, max_steps=max_steps)
+    fresh.set_state(json.loads(json.dumps(env.get_state())))
+    assert fresh.get_state() == env.get_state()
+    while fresh.agents:
+        fresh.step(None)
