@@ -84,19 +84,9 @@ print(json.dumps({"next": [random.random(), float(np.random.random()), float(tor
 
 
 @pytest.fixture(scope="module")
-def checkpoint(tmp_path_factory) -> Path:
+def checkpoint(untrained_checkpoint) -> Path:
     """A small untrained MaskablePPO model for 3-player Primordial Soup."""
-    from sb3_contrib import MaskablePPO
-
-    from primeval.envs.games import make_raw_env as make_env
-    from primeval.wrappers.single_agent import SingleAgentEnv
-
-    env = SingleAgentEnv(make_env("primordial_soup", 3))
-    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, seed=0, device="cpu",
-                        policy_kwargs={"net_arch": [16]})
-    path = tmp_path_factory.mktemp("ppo") / "model.zip"
-    model.save(path)
-    return path
+    return untrained_checkpoint()
 
 
 def run(folder: Path, checkpoint: Path, hash_seed: str, noise: list[int] | None

@@ -13,19 +13,9 @@ from tests.helpers import files_in
 
 
 @pytest.fixture(scope="module")
-def model_zip(tmp_path_factory):
+def model_zip(untrained_checkpoint) -> Path:
     """A real (untrained) MaskablePPO checkpoint of 3-player Primordial Soup."""
-    from sb3_contrib import MaskablePPO
-
-    from primeval.envs.games import make_raw_env as make_env
-    from primeval.wrappers.single_agent import SingleAgentEnv
-
-    env = SingleAgentEnv(make_env("primordial_soup", 3))
-    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64,
-                        policy_kwargs={"net_arch": [8]}, device="cpu", seed=0)
-    path = tmp_path_factory.mktemp("model") / "model.zip"
-    model.save(path)
-    return path
+    return untrained_checkpoint()
 
 
 BAD_CHECKPOINTS = {

@@ -8,23 +8,15 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 import torch  # noqa: E402
-from sb3_contrib import MaskablePPO  # noqa: E402
 
 from primeval.envs import primordial_soup_v0  # noqa: E402
 from primeval.training.agents.policy import PolicyAgent  # noqa: E402
-from primeval.training.ppo.masking import MaskedActorCriticPolicy  # noqa: E402
-from primeval.wrappers.single_agent import SingleAgentEnv  # noqa: E402
 
 
-@pytest.fixture(scope="module", params=["MlpPolicy", "MaskedActorCriticPolicy"])
-def checkpoint(tmp_path_factory, request):
+@pytest.fixture(scope="module", params=["MlpPolicy", "primeval"])
+def checkpoint(untrained_checkpoint, request):
     """A checkpoint of sb3-contrib's policy, and one of primeval train's."""
-    policy = MaskedActorCriticPolicy if request.param != "MlpPolicy" else "MlpPolicy"
-    env = SingleAgentEnv(primordial_soup_v0.raw_env(num_players=3))
-    model = MaskablePPO(policy, env, seed=0, device="cpu", n_steps=64, batch_size=64)
-    path = tmp_path_factory.mktemp("policy") / "model.zip"
-    model.save(path)
-    return path
+    return untrained_checkpoint(request.param, net_arch=None)
 
 
 def _choices(agent: PolicyAgent, obs, mask, n=40) -> list[int]:

@@ -1,0 +1,38 @@
+"""Fixtures shared across the suite (builders of positions are in ``tests/helpers.py`` and
+each game's ``builders.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def untrained_checkpoint(tmp_path_factory) -> Callable[..., Path]:
+    """``make(policy="MlpPolicy", net_arch=(16,))``: the path of a real, untrained
+    MaskablePPO checkpoint of 3-player Primordial Soup (made once per argument set).
+    ``policy`` is ``"MlpPolicy"`` (sb3-contrib's) or ``"primeval"`` (primeval train's);
+    ``net_arch=None`` keeps SB3's default network."""
+    made: dict[tuple, Path] = {}
+
+    def make(policy: str = "MlpPolicy", net_arch: tuple[int, ...] | None = (16,)) -> Path:
+        key = (policy, net_arch)
+        if key not in made:
+            from sb3_contrib import MaskablePPO
+
+            from primeval.envs.games import make_raw_env
+            from primeval.training.ppo.masking import POLICIES
+            from primeval.wrappers.single_agent import SingleAgentEnv
+
+            kwargs = {"policy_kwargs": {"net_arch": list(net_arch)}} if net_arch else {}
+            model = MaskablePPO(POLICIES["sb3" if policy == "MlpPolicy" else policy],
+                                SingleAgentEnv(make_raw_env("primordial_soup", 3)),
+                                n_steps=64, batch_size=64, seed=0, device="cpu", **kwargs)
+            path = tmp_path_factory.mktemp("checkpoint") / "model.zip"
+            model.save(path)
+            made[key] = path
+        return made[key]
+
+    return make
