@@ -12,9 +12,9 @@ import pytest
 from pettingzoo.test import render_test
 
 from primeval.envs import origin_v0, primordial_soup_v0
-from primeval.envs.origin import picture as origin_picture
+from primeval.envs.origin import view_picture as origin_picture
 from primeval.envs.origin.gamedata import load_map
-from primeval.envs.primordial_soup import picture as soup_picture
+from primeval.envs.primordial_soup import view_picture as soup_picture
 from primeval.training.cli import main
 
 GAMES = {"primordial_soup": primordial_soup_v0, "origin": origin_v0}
@@ -41,9 +41,9 @@ def test_picture_shape_and_dtype(game, num_players):
     """Every player count gives an (H, W, 3) uint8 picture of the game's fixed size, at the
     start and in the middle of a game, and it is not blank."""
     env = played(game, num_players, seed=num_players, steps=0)
-    start = env.rules.to_rgb_array(env.game_state)
+    start = env.view.to_rgb_array(env.game_state)
     env = played(game, num_players, seed=num_players, steps=120)
-    middle = env.rules.to_rgb_array(env.game_state)
+    middle = env.view.to_rgb_array(env.game_state)
     for picture in (start, middle):
         assert isinstance(picture, np.ndarray)
         assert picture.shape == (*SIZES[game], 3)
@@ -55,9 +55,9 @@ def test_picture_shape_and_dtype(game, num_players):
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_different_states_give_different_pictures(game):
     env = played(game, 4, seed=1, steps=0)
-    before = env.rules.to_rgb_array(env.game_state)
+    before = env.view.to_rgb_array(env.game_state)
     env = played(game, 4, seed=1, steps=60)
-    after = env.rules.to_rgb_array(env.game_state)
+    after = env.view.to_rgb_array(env.game_state)
     assert not np.array_equal(before, after)
 
 
@@ -67,12 +67,12 @@ def test_picture_is_deterministic(game):
     env = played(game, 3, seed=5, steps=80)
     state = env.game_state
     before = state.to_dict()
-    first = env.rules.to_rgb_array(state)
-    second = env.rules.to_rgb_array(state.copy())
+    first = env.view.to_rgb_array(state)
+    second = env.view.to_rgb_array(state.copy())
     assert np.array_equal(first, second)
     assert state.to_dict() == before
     again = played(game, 3, seed=5, steps=80)  # a new env and rules object
-    assert np.array_equal(first, again.rules.to_rgb_array(again.game_state))
+    assert np.array_equal(first, again.view.to_rgb_array(again.game_state))
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -84,7 +84,7 @@ def test_render_through_env(game):
     picture = env.render()
     assert picture.shape == (*SIZES[game], 3) and picture.dtype == np.uint8
     raw = env.unwrapped
-    assert np.array_equal(picture, raw.rules.to_rgb_array(raw.game_state))
+    assert np.array_equal(picture, raw.view.to_rgb_array(raw.game_state))
     env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
     assert env.render().shape == picture.shape
 
@@ -125,8 +125,8 @@ def test_origin_picture_shows_hand_sizes_not_card_identities():
     """Cards in hand and deck order are hidden: changing which cards a hand holds (same
     counts by colour) or the order of a deck leaves the picture unchanged."""
     env = played("origin", 3, seed=4, steps=150)
-    rules, state = env.rules, env.game_state
-    picture = rules.to_rgb_array(state)
+    rules, view, state = env.rules, env.view, env.game_state
+    picture = view.to_rgb_array(state)
     hidden = state.copy()
     seat = max(range(3), key=lambda p: len(hidden.hands[p]))
     assert hidden.hands[seat]
@@ -139,10 +139,10 @@ def test_origin_picture_shows_hand_sizes_not_card_identities():
     for d in hidden.decks:
         d.reverse()
     assert hidden.hands != state.hands
-    assert np.array_equal(picture, rules.to_rgb_array(hidden))
+    assert np.array_equal(picture, view.to_rgb_array(hidden))
     more = state.copy()
     more.hands[seat].append(more.decks[which].pop())  # one more card shows
-    assert not np.array_equal(picture, rules.to_rgb_array(more))
+    assert not np.array_equal(picture, view.to_rgb_array(more))
 
 
 def test_origin_layout_works_for_a_user_map(tmp_path):
@@ -192,5 +192,5 @@ def test_cli_render_writes_a_png(game, players, tmp_path, capsys):
     assert image.shape[:2] == SIZES[game] and image.shape[2] in (3, 4)
     # The file holds the picture of the same seeded game.
     env = played(game, players, seed=3, steps=150)
-    expected = env.rules.to_rgb_array(env.game_state)
+    expected = env.view.to_rgb_array(env.game_state)
     assert np.array_equal((image[..., :3] * 255).round().astype(np.uint8), expected)

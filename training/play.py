@@ -1,6 +1,6 @@
 """Play a game against agents from the terminal.
 
-``primeval play --game primordial_soup --players 4 --seat 0 --opponents heuristic [--seed S]``
+``primeval play --game GAME --players N --seat 0 --opponents heuristic [--seed S]``
 
 The human takes seat ``--seat``; every other seat is an agent named as ``primeval evaluate``
 names them (``random``, ``heuristic``, ``ppo:PATH``): one spec for all of them, or one per
@@ -8,6 +8,11 @@ other seat in seat order. On the human's turn the board, the pending decision an
 choices (numbered ``1..k``) are printed; a line with a number picks that choice, ``q`` (or the
 end of the input) quits. Opponents act on their own and each of their actions is printed as
 one line. At the end the final ranking is printed.
+
+Everything shown comes from the env's view (``env.view``), read as the human's seat: the
+board, the decision, the names of the choices and of the opponents' actions, which never
+name what the human may not see (an opponent's hidden cards in Origin). Nothing here knows
+which game is played.
 
 The logic is :func:`play_cli` (``args`` as parsed by the ``play`` subcommand), which reads and
 writes the streams it is given, so it can be driven by ``io.StringIO`` in tests.
@@ -24,8 +29,7 @@ from primeval.envs.games import GAMES, make_raw_env
 from primeval.training.agents import make_agent
 from primeval.training.evaluate import ranks_of
 
-__all__ = ["PlayError", "choice_name", "decision_text", "opponent_specs", "play_cli",
-           "public_choice_name", "read_choice"]
+__all__ = ["PlayError", "opponent_specs", "play_cli", "read_choice"]
 
 QUIT_WORDS = ("q", "quit")
 
@@ -57,121 +61,6 @@ def opponent_specs(num_players: int, seat: int, opponents: list[str]) -> list[st
     specs: list[str | None] = list(opponents)
     specs.insert(seat, None)
     return specs
-
-
-def decision_text(rules: Any, state: Any) -> str:
-    """The pending decision in words, with the game's own readable renderer when it has one."""
-    try:
-        if rules.name == "primordial_soup":
-            from primeval.envs.primordial_soup.render import describe_decision
-
-            return describe_decision(state)
-        if rules.name == "origin":
-            from primeval.envs.origin.render import describe_pending
-
-            return describe_pending(state, rules)
-    except Exception:  # noqa: BLE001  (a display helper must not stop the game)
-        pass
-    describe = getattr(rules, "describe_decision", None)
-    return describe(state) if describe is not None else rules.phase_name(state)
-
-
-def choice_name(rules: Any, state: Any, action: int) -> str:
-    """``layout.describe(action)`` (via ``rules.action_to_str``) plus, where it helps, the
-    same choice with absolute players, colours, territory and card names."""
-    base = rules.action_to_str(state, action)
-    try:
-        if rules.name == "primordial_soup":
-            extra = _soup_details(rules, state, action)
-        elif rules.name == "origin":
-            extra = _origin_details(rules, state, action)
-        else:
-            extra = ""
-    except Exception:  # noqa: BLE001  (a display helper must not stop the game)
-        extra = ""
-    return f"{base} = {extra}" if extra else base
-
-
-def _soup_details(rules: Any, state: Any, action: int) -> str:
-    from primeval.envs.primordial_soup.actions import MEALS, TAKES
-    from primeval.envs.primordial_soup.render import COLOUR_LETTERS
-
-    segment, index = rules.layout.decode(action)
-    actor = rules.current_player(state)
-    n = state.num_players
-
-    def counts(cubes: tuple[int, ...], first_offset: int) -> str:
-        parts = []
-        for k, count in enumerate(cubes):
-            if count:
-                p = (actor + first_offset + k) % n
-                parts.append(f"{count} {COLOUR_LETTERS[p]} (player_{p})")
-        return " + ".join(parts)
-
-    if segment == "eat":
-        return "eat " + counts(MEALS[index], 1)
-    if segment == "tentacle":
-        return "take along " + counts(TAKES[index], 0)
-    if segment == "attack":
-        rel, amoeba = index
-        return f"attack player_{(actor + rel) % n}'s amoeba #{amoeba + 1}"
-    if segment == "parasite_host":
-        return f"player_{(actor + index + 1) % n} pays"
-    return ""
-
-
-_ORIGIN_TERRITORY_SEGMENTS = ("evolve_at", "migrate_from", "migrate_to", "swap_from",
-                              "swap_onto", "choose_territory")
-_ORIGIN_CARD_SEGMENTS = ("keep_objective", "play_card", "return_card", "take_card",
-                         "give_card")
-
-
-def _origin_details(rules: Any, state: Any, action: int) -> str:
-    from primeval.envs.origin.actions import pawn_name
-    from primeval.envs.origin.render import card_label, owner_name
-
-    segment, index = rules.layout.decode(action)
-    world = rules.data.world
-    if segment in _ORIGIN_TERRITORY_SEGMENTS:
-        terr = world.territories[index]
-        text = f"{terr.id} {terr.name} ({terr.colour})"
-        if state.pawn[index] >= 0:
-            text += (f", {pawn_name(rules.data, state.pawn[index])} of "
-                     f"{owner_name(state.owner[index])}")
-        return text
-    if segment in _ORIGIN_CARD_SEGMENTS:
-        return card_label(rules, index)
-    if segment == "choose_player":
-        actor = rules.current_player(state)
-        return f"player_{(actor + index + 1) % state.num_players}"
-    if segment == "take_tile":
-        level = state.slots[index]
-        return f"a level {level} tile" if level else "an empty slot"
-    if segment == "choose_strait":
-        a, b = world.straits[index]
-        return (f"strait {world.territories[a].id}-{world.territories[b].id}, token "
-                f"{state.strait_value[index]}")
-    return ""
-
-
-#: Origin choices of a card that only the actor (and the other party of a barter) sees.
-_ORIGIN_SECRET_CARD_SEGMENTS = ("keep_objective", "return_card", "take_card", "give_card")
-
-
-def public_choice_name(rules: Any, state: Any, action: int, viewer: int) -> str:
-    """:func:`choice_name` as seat ``viewer`` may see another seat's action: in Origin the card
-    an opponent keeps, returns or barters is shown only by its colour (unless ``viewer`` is
-    the other party of the barter), as the observations hide it."""
-    if rules.name == "origin":
-        try:
-            segment, index = rules.layout.decode(action)
-            frame = state.stack[-1] if state.stack else {}
-            if (segment in _ORIGIN_SECRET_CARD_SEGMENTS and rules.current_player(state) != viewer
-                    and frame.get("victim", -1) != viewer):
-                return f"{segment}(a {rules.data.cards[index].colour} card)"
-        except Exception:  # noqa: BLE001  (a display helper must not stop the game)
-            return rules.layout.segment_of(action)
-    return choice_name(rules, state, action)
 
 
 def read_choice(count: int, stdin: TextIO, stdout: TextIO) -> int | None:
@@ -245,7 +134,7 @@ def play_cli(args: Any, stdin: TextIO | None = None, stdout: TextIO | None = Non
           + (f"; seed {seed}" if seed is not None else ""), file=stdout)
 
     env.reset(seed=seed)
-    rules = env.rules
+    rules, view = env.rules, env.view
     for agent_name in env.agent_iter():
         if env.terminations[agent_name] or env.truncations[agent_name]:
             env.step(None)
@@ -255,28 +144,27 @@ def play_cli(args: Any, stdin: TextIO | None = None, stdout: TextIO | None = Non
         if seat == human:
             legal = np.flatnonzero(rules.legal_mask(state))
             print("", file=stdout)
-            print(rules.to_text(state), file=stdout)
+            print(view.to_text(state, human), file=stdout)
             print("", file=stdout)
-            print(f"Your decision: {decision_text(rules, state)}", file=stdout)
+            print(f"Your decision: {view.describe_decision(state, human)}", file=stdout)
             for k, action in enumerate(legal, start=1):
-                print(f"  {k:>3}. {choice_name(rules, state, int(action))}", file=stdout)
+                print(f"  {k:>3}. {view.action_name(state, int(action), human)}", file=stdout)
             picked = read_choice(len(legal), stdin, stdout)
             if picked is None:
                 print("quit", file=stdout)
                 return 0
             action = int(legal[picked])
-            print(f"{agent_name} (you): {choice_name(rules, state, action)}", file=stdout)
+            print(f"{agent_name} (you): {view.action_name(state, action, human)}", file=stdout)
         else:
             obs = env.observe(agent_name)
             action = int(agents[seat].act(obs["observation"], obs["action_mask"],
                                           state=state, seat=seat))
-            print(f"{agent_name}: {public_choice_name(rules, state, action, human)}",
-                  file=stdout)
+            print(f"{agent_name}: {view.action_name(state, action, human)}", file=stdout)
         env.step(action)
 
     state = env.game_state
     print("", file=stdout)
-    print(rules.to_text(state), file=stdout)
+    print(view.to_text(state, human), file=stdout)
     print("", file=stdout)
     if not rules.is_terminal(state):
         print(f"game truncated after {env.num_steps} steps (max_steps); ranking by the "

@@ -6,8 +6,9 @@ the env's ``max_steps``, the seed, the agents by seat, every action and the fina
 Replaying rebuilds the env from the record, resets it with the seed, checks that every action
 is legal before taking it, prints the text board after every step (``--every N``: every N
 steps; the start and the end are always shown) or, with ``--render picture``, saves PNG frames
-drawn by ``rules.to_rgb_array(state)`` into ``--out-dir``, and finally checks that the scores
-are the recorded ones.
+drawn by ``view.to_rgb_array(state)`` into ``--out-dir``, and finally checks that the scores
+are the recorded ones. The board, the actions and the decisions are the env's view's
+(``env.view``), its debugging view: a replay shows every hand.
 
 Every problem with the file or the record raises :class:`ReplayError` (a ``ValueError``), which
 ``primeval`` reports with exit code 2.
@@ -25,7 +26,6 @@ from typing import Any, TextIO
 import numpy as np
 
 from primeval.envs.games import GAMES, make_raw_env
-from primeval.training.play import choice_name
 
 __all__ = ["REQUIRED_FIELDS", "ReplayError", "load_record", "load_records", "replay_cli",
            "replay_record", "write_png"]
@@ -154,13 +154,13 @@ def replay_record(record: dict[str, Any], *, where: str = "record", render: str 
     if not _is_int(every) or every < 1:
         raise ReplayError(f"--every must be an int >= 1, got {every!r}")
     env = build_env(record, where)
-    rules = env.rules
+    rules, view = env.rules, env.view
     frames: Path | None = None
     if render == "picture":
-        to_rgb = getattr(rules, "to_rgb_array", None)
+        to_rgb = getattr(view, "to_rgb_array", None)
         if not callable(to_rgb):
-            raise ReplayError(f"the {record['game']} rules have no picture renderer "
-                              "(rules.to_rgb_array); use --render text")
+            raise ReplayError(f"the {record['game']} view has no picture renderer "
+                              "(view.to_rgb_array); use --render text")
         if out_dir is None:
             raise ReplayError("--render picture needs --out-dir DIR for the PNG files")
         frames = Path(out_dir)
@@ -169,17 +169,17 @@ def replay_record(record: dict[str, Any], *, where: str = "record", render: str 
     def show(step: int, title: str) -> None:
         if render == "text":
             print(f"--- {title} ---", file=stdout)
-            print(rules.to_text(env.game_state), file=stdout)
+            print(view.to_text(env.game_state), file=stdout)
         elif render == "picture":
             assert frames is not None
             file = frames / f"step_{step:05d}.png"
             try:
-                image = rules.to_rgb_array(env.game_state)
+                image = view.to_rgb_array(env.game_state)
             except ImportError as exc:
                 raise ReplayError(f"the {record['game']} picture renderer cannot be loaded "
                                   f"(ImportError: {exc}); use --render text") from exc
             except Exception as exc:
-                raise ReplayError(f"{where}: rules.to_rgb_array failed at step {step}: "
+                raise ReplayError(f"{where}: view.to_rgb_array failed at step {step}: "
                                   f"{type(exc).__name__}: {exc}") from exc
             write_png(file, image)
             print(f"--- {title}: {file} ---", file=stdout)
@@ -202,13 +202,13 @@ def replay_record(record: dict[str, Any], *, where: str = "record", render: str 
             raise ReplayError(f"{where}: step {step}: action {action} is out of range "
                               f"0..{n - 1} for {agent}")
         mask = np.asarray(rules.legal_mask(state), dtype=bool)
-        name = choice_name(rules, state, action)
+        name = view.action_name(state, action)
         if not mask[action]:
             legal = np.flatnonzero(mask)
             some = ", ".join(f"{a}={rules.action_to_str(state, int(a))}" for a in legal[:8])
             more = f", ... ({len(legal)} in all)" if len(legal) > 8 else ""
             raise ReplayError(f"{where}: step {step}: action {action} ({name}) is not legal "
-                              f"for {agent} (decision: {rules.describe_decision(state)}); "
+                              f"for {agent} (decision: {view.describe_decision(state)}); "
                               f"legal: {some}{more}")
         print(f"step {step}: {agent}: {name}", file=stdout)
         env.step(action)
@@ -218,7 +218,7 @@ def replay_record(record: dict[str, Any], *, where: str = "record", render: str 
     if env.agents and not (env.terminations[agent] or env.truncations[agent]):
         raise ReplayError(f"{where}: the record ends after {len(actions)} actions but the game "
                           f"is not over ({env.agent_selection} to decide: "
-                          f"{rules.describe_decision(env.game_state)})")
+                          f"{view.describe_decision(env.game_state)})")
     show(len(actions), "end")
     state = env.game_state
     scores = [float(x) for x in rules.scores(state)]

@@ -4,7 +4,8 @@
 - :class:`FrameRegistry`, :class:`FrameRules`: turns as stacks of decisions and steps.
 - :class:`ObservationEncoder`, :func:`make_encoder`, :class:`FeatureBuilder`: observations.
 - :func:`rank_rewards`, :func:`reward_for_mode`: zero-sum final rewards.
-- :class:`TurnBasedAECEnv`, :class:`GameRules`: the one AEC adapter and what it needs.
+- :class:`TurnBasedAECEnv`, :class:`GameRules`, :class:`GameView`: the one AEC adapter and
+  what it needs of a game (its rules and its view).
 - :func:`with_safety_wrappers`: PettingZoo's safety wrappers, as each game's ``env()`` returns.
 - :class:`IllegalActionError`, :class:`InvalidActionTypeError`.
 """
@@ -20,7 +21,7 @@ from primeval.envs.core.rewards import REWARD_MODES, rank_rewards, reward_for_mo
 
 # The adapter and the encoders need gymnasium and pettingzoo; the rules import this package
 # for layouts and frames, so those two load only when asked for.
-_LAZY = {"GameRules": "aec", "TurnBasedAECEnv": "aec", "FeatureBuilder": "encoders",
+_LAZY = {"GameRules": "aec", "GameView": "aec", "TurnBasedAECEnv": "aec", "FeatureBuilder": "encoders",
          "ObservationEncoder": "encoders", "make_encoder": "encoders",
          "with_safety_wrappers": "wrappers"}
 
@@ -41,6 +42,7 @@ __all__ = [
     "FrameRegistry",
     "FrameRules",
     "GameRules",
+    "GameView",
     "IllegalActionError",
     "InvalidActionTypeError",
     "ObservationEncoder",

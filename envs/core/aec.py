@@ -1,16 +1,18 @@
 """``TurnBasedAECEnv``: the one PettingZoo AEC adapter for every game in the package.
 
-A game supplies a pure rules object (:class:`GameRules`) and an observation encoder; the
-adapter owns the seeded generator and the PettingZoo bookkeeping. A game's ``env.py`` only
-sets ``metadata`` and builds the rules and the encoder::
+A game supplies a pure rules object (:class:`GameRules`), an observation encoder and a view
+(:class:`GameView`: how states and actions are shown to people); the adapter owns the seeded
+generator and the PettingZoo bookkeeping. A game's ``env.py`` only sets ``metadata`` and
+builds the three::
 
     class raw_env(TurnBasedAECEnv):
-        metadata = {"name": "primordial_soup_v0", "render_modes": ["human", "ansi"],
-                    "is_parallelizable": False}
+        metadata = {"name": "primordial_soup_v0", "is_parallelizable": False,
+                    "render_modes": list(PrimordialSoupView.render_modes)}
 
         def __init__(self, num_players=4, obs_encoder="flat", **kwargs):
             rules = PrimordialSoupRules(Config(num_players=num_players))
-            super().__init__(rules, make_encoder(ENCODERS, obs_encoder, rules), **kwargs)
+            super().__init__(rules, make_encoder(ENCODERS, obs_encoder, rules),
+                             PrimordialSoupView(rules), **kwargs)
 
 The game data are the rules state and the generator (plus the step count and the PettingZoo
 dicts); both are plain picklable objects, so ``copy.deepcopy`` and ``pickle`` keep a game in
@@ -19,7 +21,7 @@ progress.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import gymnasium
 import numpy as np
@@ -31,7 +33,7 @@ from primeval.envs.core.errors import IllegalActionError, InvalidActionTypeError
 from primeval.envs.core.layout import ActionLayout
 from primeval.envs.core.rewards import check_reward_mode, reward_for_mode
 
-__all__ = ["GameRules", "TurnBasedAECEnv"]
+__all__ = ["GameRules", "GameView", "TurnBasedAECEnv"]
 
 _MAX_LEGAL_SHOWN = 8
 
@@ -86,22 +88,50 @@ class GameRules(Protocol):
         ...
 
     def action_to_str(self, state: Any, action: int) -> str:
-        """Readable text for any action id in ``[0, layout.n)``, legal or not."""
+        """The plain name of any action id in ``[0, layout.n)``, legal or not (the layout's;
+        names that depend on the state or the reader are the view's)."""
         ...
 
-    def to_text(self, state: Any) -> str:
-        """Canonical text rendering of the state."""
-        ...
-
-    # Optional: ``to_rgb_array(state) -> np.ndarray``, an (H, W, 3) uint8 picture of the
-    # state; when the rules have it, the adapter offers ``render_mode="rgb_array"``.
     # Optional: ``transition(state, action, rng, mask) -> (new_state, new_mask)``, ``apply``
     # plus the new state's legal mask, given ``mask = legal_mask(state)``; when the rules
     # have it, the adapter computes each state's mask once.
 
 
+@runtime_checkable
+class GameView(Protocol):
+    """How a game's states and actions are shown to people, beside the rules (DESIGN §7).
+
+    The adapter renders with it and names actions in its error messages with it; a console
+    or a replay asks it rather than a game's modules. ``viewer`` is the seat that will read
+    the text (``None``: the debugging view); a view never shows a seat what that seat may
+    not see (another player's hand, say).
+
+    Attributes:
+        render_modes: The ``render_mode`` values offered: ``"ansi"`` and ``"human"`` (both
+            :meth:`to_text`), plus ``"rgb_array"`` when the view has ``to_rgb_array``.
+    """
+
+    render_modes: tuple[str, ...]
+
+    def to_text(self, state: Any, viewer: int | None = None) -> str:
+        """The state as readable text."""
+        ...
+
+    def describe_decision(self, state: Any, viewer: int | None = None) -> str:
+        """The pending decision in words."""
+        ...
+
+    def action_name(self, state: Any, action: int, viewer: int | None = None) -> str:
+        """The name of any action id in ``[0, layout.n)`` in ``state``, legal or not."""
+        ...
+
+    # Optional: ``to_rgb_array(state) -> np.ndarray``, an (H, W, 3) uint8 picture of the
+    # state, for ``render_mode="rgb_array"``.
+
+
 class TurnBasedAECEnv(AECEnv):
-    """PettingZoo AEC env for a turn-based game given by its rules and an observation encoder.
+    """PettingZoo AEC env for a turn-based game given by its rules, an observation encoder
+    and a view.
 
     Agents are ``player_0 .. player_{n-1}`` (seat ``i`` is ``player_i``). The agent to act is the
     rules' ``current_player``, so one agent may act several times in a row. Rewards are 0 during
@@ -117,25 +147,26 @@ class TurnBasedAECEnv(AECEnv):
     Args:
         rules: The game's rules (see :class:`GameRules`).
         obs_encoder: A built observation encoder (see ``make_encoder``).
+        view: The game's view (see :class:`GameView`), built on the same rules.
         metadata: PettingZoo metadata; merged over the class attribute ``metadata`` if the
             subclass sets one, itself merged over defaults (``name`` = ``rules.name``,
-            ``render_modes`` = ``["human", "ansi"]`` plus ``"rgb_array"`` when the rules have
-            ``to_rgb_array``, ``is_parallelizable`` = False).
-        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text), ``"human"`` (prints
-            it, also after every step) or ``"rgb_array"`` (``render()`` returns the picture,
-            an (H, W, 3) uint8 array, from ``rules.to_rgb_array``).
+            ``render_modes`` = ``view.render_modes``, ``is_parallelizable`` = False).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns ``view.to_text``),
+            ``"human"`` (prints it, also after every step) or ``"rgb_array"`` (``render()``
+            returns ``view.to_rgb_array``, an (H, W, 3) uint8 array).
         max_steps: Truncate the game after this many agent steps (None: never).
         reward_mode: ``"rank"`` (default), ``"win"`` or ``"score"``; see ``rewards.py``.
 
     Raises:
         ValueError: Unknown render or reward mode, or a non-positive ``max_steps``.
-        TypeError: ``obs_encoder`` is not an encoder.
+        TypeError: ``obs_encoder`` is not an encoder, or ``view`` not a view.
     """
 
     def __init__(
         self,
         rules: GameRules,
         obs_encoder: ObservationEncoder,
+        view: GameView,
         *,
         metadata: dict[str, Any] | None = None,
         render_mode: str | None = None,
@@ -148,12 +179,17 @@ class TurnBasedAECEnv(AECEnv):
                 "obs_encoder must be an encoder with name, space() and encode(); build one "
                 f"with make_encoder, got {type(obs_encoder).__name__}"
             )
+        if not isinstance(view, GameView):
+            raise TypeError(
+                "view must be a view with render_modes, to_text(), describe_decision() and "
+                f"action_name(), got {type(view).__name__}"
+            )
         self.rules = rules
         self.obs_encoder = obs_encoder
+        self.view = view
         self.metadata = {
             "name": rules.name,
-            "render_modes": ["human", "ansi"]
-            + (["rgb_array"] if hasattr(rules, "to_rgb_array") else []),
+            "render_modes": list(view.render_modes),
             "is_parallelizable": False,
             **getattr(type(self), "metadata", {}),
             **(metadata or {}),
@@ -294,16 +330,17 @@ class TurnBasedAECEnv(AECEnv):
         return np.zeros(self.rules.layout.n, dtype=dtype)
 
     def render(self) -> str | np.ndarray | None:
-        """The text of the state (``"ansi"``), print it (``"human"``), or its picture
-        (``"rgb_array"``: an (H, W, 3) uint8 array; drawing needs matplotlib)."""
+        """The view's text of the state (``"ansi"``), print it (``"human"``), or its picture
+        (``"rgb_array"``: an (H, W, 3) uint8 array; drawing needs matplotlib). Both are the
+        view's debugging view (``viewer=None``)."""
         if self.render_mode is None:
             gymnasium.logger.warn(
                 "You are calling render method without specifying any render mode."
             )
             return None
         if self.render_mode == "rgb_array":
-            return self.rules.to_rgb_array(self._state)
-        text = self.rules.to_text(self._state)
+            return self.view.to_rgb_array(self._state)
+        text = self.view.to_text(self._state)
         if self.render_mode == "human":
             print(text)
             return None
@@ -427,7 +464,9 @@ class TurnBasedAECEnv(AECEnv):
         )
 
     def _describe(self, action_id: int) -> str:
+        """The view's name of an action, as the agent to act may read it."""
+        viewer = self._seats[self.agent_selection]
         try:
-            return self.rules.action_to_str(self._state, action_id)
-        except Exception:  # an error message must not fail on a rules bug
+            return self.view.action_name(self._state, action_id, viewer)
+        except Exception:  # an error message must not fail on a view bug
             return self.rules.layout.describe(action_id)

@@ -32,7 +32,8 @@ class Decision:
     ``legal(rules, state, frame, mask)`` marks the legal actions in a boolean mask.
     ``apply(rules, state, frame, segment, index, rng)`` receives the decoded action with the
     frame still on top of the stack and pops the frame when the decision is over.
-    ``describe`` is a format string over the frame's fields (plus ``number`` = amoeba + 1).
+    ``describe`` is a format string over the frame's fields and the ones the game adds
+    (:meth:`FrameRules.describe_fields`), e.g. ``"player_{player} may double"``.
     """
 
     kind: str
@@ -76,8 +77,9 @@ class FrameRules:
 
     Subclasses set ``registry`` (a :class:`FrameRegistry`), ``layout`` (an
     :class:`ActionLayout` with a one-entry ``"pass"`` segment) and implement
-    ``initial_state``, ``is_terminal``, ``scores`` and ``to_text``. States need ``stack``,
-    ``phase`` and ``copy()``.
+    ``initial_state``, ``is_terminal`` and ``scores``; they may add fields for the decisions'
+    ``describe`` templates (:meth:`describe_fields`). States need ``stack``, ``phase`` and
+    ``copy()``.
 
     A decision whose only legal option is ``pass`` is not a choice: :meth:`advance` resolves
     it as ``pass`` without asking.
@@ -113,16 +115,22 @@ class FrameRules:
         return np.flatnonzero(self.legal_mask(state)).tolist()
 
     def describe_decision(self, state) -> str:
-        """The pending decision in words."""
+        """The pending decision in the plain words its kind was registered with, or
+        ``"game over"``: what the rules' own error messages name. The games' templates name
+        no hidden card, so any player may be shown it; a game's view says more."""
         if not state.stack:
             return "game over"
         frame = state.stack[-1]
-        fields = dict(frame)
-        if isinstance(frame.get("amoeba"), int):
-            fields["number"] = frame["amoeba"] + 1
-        return self.registry.decisions[frame["kind"]].describe.format(**fields)
+        template = self.registry.decisions[frame["kind"]].describe
+        return template.format(**self.describe_fields(state, frame))
+
+    def describe_fields(self, state, frame: Frame) -> dict[str, Any]:
+        """The fields a decision's ``describe`` template may name: the frame's own; a game
+        adds derived ones (an amoeba's number, a territory's id)."""
+        return dict(frame)
 
     def action_to_str(self, state, action: int) -> str:
+        """The action's plain name from the layout (the same in every state)."""
         return self.layout.describe(action)
 
     def apply(self, state, action: int, rng: np.random.Generator):

@@ -83,6 +83,7 @@ from primeval.envs.origin.actions import build_layout
 from primeval.envs.origin.config import OriginConfig
 from primeval.envs.origin.encoders import ENCODERS
 from primeval.envs.origin.rules import OriginRules
+from primeval.envs.origin.view import OriginView
 
 __doc__ = __doc__.replace(  # noqa: A001
     "{actions}", build_layout(OriginConfig().data).markdown_table()
@@ -94,7 +95,7 @@ class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
 
     metadata = {
         "name": "origin_v0",
-        "render_modes": ["ansi", "human", "rgb_array"],
+        "render_modes": list(OriginView.render_modes),
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -113,6 +114,7 @@ class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
         super().__init__(
             rules,
             make_encoder(ENCODERS, obs_encoder, rules),
+            OriginView(rules),
             render_mode=render_mode,
             max_steps=max_steps,
             reward_mode=reward_mode,

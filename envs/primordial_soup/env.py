@@ -79,6 +79,7 @@ from primeval.envs.primordial_soup.actions import LAYOUT
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
 from primeval.envs.primordial_soup.encoders import ENCODERS
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
+from primeval.envs.primordial_soup.view import PrimordialSoupView
 
 __doc__ = __doc__.replace("{actions}", LAYOUT.markdown_table()).replace(  # noqa: A001
     "{observation}", pieces_table(ENCODERS["flat"](PrimordialSoupRules()).pieces))
@@ -89,7 +90,7 @@ class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
 
     metadata = {
         "name": "primordial_soup_v0",
-        "render_modes": ["ansi", "human", "rgb_array"],
+        "render_modes": list(PrimordialSoupView.render_modes),
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -108,6 +109,7 @@ class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
         super().__init__(
             rules,
             make_encoder(ENCODERS, obs_encoder, rules),
+            PrimordialSoupView(rules),
             render_mode=render_mode,
             max_steps=max_steps,
             reward_mode=reward_mode,

@@ -81,7 +81,7 @@ class _CheckedGame:
 
     def fail(self, what: str) -> None:
         raise InvariantViolation(f"{self.where}, step {self.env.num_steps}: {what}\n"
-                                 f"{self.rules.to_text(self.env.game_state)}")
+                                 f"{self.env.view.to_text(self.env.game_state)}")
 
     def choose(self, mask: np.ndarray, rng: np.random.Generator) -> int:
         if not mask.any():

@@ -96,8 +96,23 @@ class NimRules:
     def action_to_str(self, state: NimState, action: int) -> str:
         return self.layout.describe(action)
 
-    def to_text(self, state: NimState) -> str:
-        return f"pile {state.pile}, {self.phase_name(state)}, to act: {state.to_act}"
+
+class NimView:
+    """The fake Nim's view; matches the ``GameView`` protocol (text only, no picture)."""
+
+    render_modes = ("human", "ansi")
+
+    def __init__(self, rules: NimRules) -> None:
+        self.rules = rules
+
+    def to_text(self, state: NimState, viewer: int | None = None) -> str:
+        return f"pile {state.pile}, {self.rules.phase_name(state)}, to act: {state.to_act}"
+
+    def describe_decision(self, state: NimState, viewer: int | None = None) -> str:
+        return f"player_{state.to_act} takes 1 or 2 stones"
+
+    def action_name(self, state: NimState, action: int, viewer: int | None = None) -> str:
+        return self.rules.action_to_str(state, action)
 
 
 class NimFlatEncoder:
@@ -131,7 +146,8 @@ class nim_env(TurnBasedAECEnv):  # noqa: N801 - PettingZoo's raw_env naming
         self, num_players: int = 2, min_pile: int = 3, max_pile: int = 9, **kwargs: Any
     ) -> None:
         rules = NimRules(num_players, min_pile, max_pile)
-        super().__init__(rules, make_encoder(ENCODERS, "flat", rules), **kwargs)
+        super().__init__(rules, make_encoder(ENCODERS, "flat", rules), NimView(rules),
+                         **kwargs)
 
 
 def wrapped_env(**kwargs: Any) -> OrderEnforcingWrapper:
@@ -446,7 +462,8 @@ def test_metadata_from_class_or_argument() -> None:
     env = nim_env()
     assert env.metadata["name"] == "nim_v0" and str(env) == "nim_v0"
     rules = NimRules()
-    plain = TurnBasedAECEnv(rules, NimFlatEncoder(rules), metadata={"render_fps": 1})
+    plain = TurnBasedAECEnv(rules, NimFlatEncoder(rules), NimView(rules),
+                            metadata={"render_fps": 1})
     assert plain.metadata == {
         "name": "nim",
         "render_modes": ["human", "ansi"],
@@ -466,7 +483,10 @@ def test_constructor_validation() -> None:
     with pytest.raises(ValueError, match="max_steps must be a positive int"):
         nim_env(max_steps=0)
     with pytest.raises(TypeError, match="obs_encoder must be an encoder"):
-        TurnBasedAECEnv(NimRules(), "flat")
+        TurnBasedAECEnv(NimRules(), "flat", NimView(NimRules()))
+    rules = NimRules()
+    with pytest.raises(TypeError, match="view must be a view with render_modes, to_text"):
+        TurnBasedAECEnv(rules, NimFlatEncoder(rules), rules)  # the rules are not a view
 
 
 # -- rewards and encoder factory ---------------------------------------------------------

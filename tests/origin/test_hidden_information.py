@@ -7,6 +7,7 @@ by colour stay; the dealt objectives of other players' ``keep_objective`` frames
 decks are shuffled and the face-down tile reserve's levels are reshuffled; the observer's
 observation must stay byte-identical, for both encoders. Changing the observer's own hand must
 change it. Barter (Y11) lets the actor look at the victim's hand during ``barter_take`` only.
+The view (text, decisions, action names for a seat) keeps the same secrets.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import pytest
 from primeval.envs.origin.encoders import FlatEncoder, GraphEncoder
 from primeval.envs.origin.rules import OriginRules
 from primeval.envs.origin.state import OriginState
+from primeval.envs.origin.view import OriginView
+from primeval.envs.origin.view_text import card_label
 from tests.origin.builders import act, cid, give_card, table
 
 
@@ -201,3 +204,77 @@ def test_barter_give_and_after_hide_the_victims_hand_again(encoder_cls):
         assert not enc.view(obs, "frame_taken").any()
         assert enc.encode(redeal(rules, state, seat, rng), seat).tobytes() == obs.tobytes()
     assert o5 in state.hands[0] and cid(rules, "Y3") in state.hands[1]
+
+
+# The view: text, decisions and action names -------------------------------------------------------
+
+
+def shown(view: OriginView, state: OriginState, seat: int, actions) -> tuple:
+    """Everything the view shows ``seat``: the table, the decision, the names of ``actions``."""
+    return (view.to_text(state, seat), view.describe_decision(state, seat),
+            [view.action_name(state, int(a), seat) for a in actions])
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_the_view_shows_a_seat_nothing_it_may_not_see(num_players):
+    """The view's table, decision and action names for a seat stay the same when every card
+    that seat cannot see is dealt anew (as its observation does), for the names of every
+    legal action, whoever is to act."""
+    rng = np.random.default_rng(200 + num_players)
+    checked = 0
+    for seed in range(2):
+        rules = OriginRules(num_players=num_players)
+        view = OriginView(rules)
+        game_rng = np.random.default_rng(seed)
+        state = rules.initial_state(game_rng)
+        while not rules.is_terminal(state):
+            legal = rules.legal_actions(state)
+            for seat in range(num_players):
+                if is_barter_take_actor(state, seat):
+                    continue
+                other = redeal(rules, state, seat, rng)
+                assert shown(view, other, seat, legal) == shown(view, state, seat, legal), (
+                    f"seat {seat} is shown hidden cards in {rules.decision_name(state)!r}")
+                checked += 1
+            state = rules.apply(state, int(game_rng.choice(legal)), game_rng)
+    assert checked > 300
+
+
+def test_the_view_names_dealt_objectives_to_their_player_only():
+    """Setup: the player keeping an objective reads the dealt cards and its choices by
+    name; every other seat reads a count and ``keep_objective(a purple card)``."""
+    rules = OriginRules(num_players=3)
+    view = OriginView(rules)
+    state = rules.initial_state(np.random.default_rng(5))
+    frame = state.pending
+    keep = rules.layout.encode("keep_objective", frame["dealt"][0])
+    label = card_label(rules, frame["dealt"][0])
+    for seat in range(3):
+        words = view.describe_decision(state, seat)
+        name = view.action_name(state, keep, seat)
+        if seat == frame["player"]:
+            assert label in words and name.endswith(f" = {label}")
+        else:
+            assert "dealt: 3 objectives; keep 1" in words and label not in words
+            assert name == "keep_objective(a purple card)"
+    assert label in view.describe_decision(state)  # the debugging view names them
+
+
+def test_the_view_shows_a_barter_to_its_two_parties_only():
+    """Barter (Y11): the card taken is named to the actor and the victim; the onlooker reads
+    its colour, and the victim's hand only as a count."""
+    rules, state = _barter_position()
+    view = OriginView(rules)
+    o5 = cid(rules, "O5")
+    take = rules.layout.encode("take_card", o5)
+    assert "O5" in view.describe_decision(state, 0)  # the actor looks at the hand
+    assert "player_1's hand: 3 cards" in view.describe_decision(state, 2)
+    assert view.action_name(state, take, 2) == "take_card(a purple card)"
+    assert view.action_name(state, take, 1) == view.action_name(state, take, 0)
+    state = act(rules, state, "take_card", o5)
+    for seat, sees in ((0, True), (1, True), (2, False)):
+        words = view.describe_decision(state, seat)
+        assert (f"taken: {card_label(rules, o5)}" in words) == sees
+        assert ("taken: a purple card" in words) == (not sees)
+    assert "Hand of player_0" not in view.to_text(state, 1)
+    assert "Hand of player_0 (to decide)" in view.to_text(state, 0)

@@ -186,14 +186,14 @@ def test_bad_files(records, tmp_path, capsys):
 
 def test_picture_frames(records, tmp_path, monkeypatch):
     row = read_lines(records["soup.jsonl"])[0]
-    rules_cls = type(make_env("primordial_soup", 3).rules)
+    view_cls = type(make_env("primordial_soup", 3).view)
     drawn = []
 
     def fake(self, state):
         drawn.append(state.round)
         return np.full((6, 8, 3), 200, dtype=np.uint8)
 
-    monkeypatch.setattr(rules_cls, "to_rgb_array", fake, raising=False)
+    monkeypatch.setattr(view_cls, "to_rgb_array", fake, raising=False)
     out = tmp_path / "frames"
     path = write_lines(tmp_path / "one.jsonl", [row])
     assert replay_cli(replay_args(path, render="picture", out_dir=out, every=100),
@@ -208,8 +208,8 @@ def test_picture_frames(records, tmp_path, monkeypatch):
 
     with pytest.raises(ReplayError, match="needs --out-dir"):
         replay_record(row, render="picture", stdout=io.StringIO())
-    monkeypatch.setattr(rules_cls, "to_rgb_array", None)
-    with pytest.raises(ReplayError, match=r"no picture renderer \(rules.to_rgb_array\)"):
+    monkeypatch.setattr(view_cls, "to_rgb_array", None)
+    with pytest.raises(ReplayError, match=r"no picture renderer \(view.to_rgb_array\)"):
         replay_record(row, render="picture", out_dir=out, stdout=io.StringIO())
 
 

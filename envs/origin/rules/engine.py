@@ -113,22 +113,9 @@ class OriginRules(FrameRules):
         kinds = set(self.registry.decisions) | set(self.registry.steps)
         need(all(f.get("kind") in kinds for f in state.stack), "unknown frame kind in the stack")
 
-    def describe_decision(self, state: OriginState) -> str:
-        """The pending decision in words, territories by their ids."""
-        if not state.stack:
-            return "game over"
-        frame = dict(state.stack[-1])
+    def describe_fields(self, state: OriginState, frame: dict) -> dict:
+        """The frame's fields, its ``territory`` by the territory's id (``AF1``)."""
+        fields = dict(frame)
         if isinstance(frame.get("territory"), int):
-            frame["territory"] = self.data.world.territories[frame["territory"]].id
-        return self.registry.decisions[frame["kind"]].describe.format(**frame)
-
-    def to_text(self, state: OriginState) -> str:
-        from primeval.envs.origin.render import to_text
-
-        return to_text(state, self)
-
-    def to_rgb_array(self, state: OriginState) -> np.ndarray:
-        """The picture of the state, an ``(H, W, 3)`` uint8 array (needs matplotlib)."""
-        from primeval.envs.origin.picture import to_rgb_array
-
-        return to_rgb_array(state, self)
+            fields["territory"] = self.data.world.territories[frame["territory"]].id
+        return fields

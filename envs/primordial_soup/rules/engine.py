@@ -24,9 +24,8 @@ from primeval.envs.primordial_soup.rules import (  # noqa: F401  (register the f
     scoring,
     setup,
 )
-from primeval.envs.primordial_soup.rules.common import draw_environment_card
 from primeval.envs.primordial_soup.rules.registry import REGISTRY
-from primeval.envs.primordial_soup.state import PHASES, GameState, PlayerState
+from primeval.envs.primordial_soup.state import PHASES, GameState
 
 
 class PrimordialSoupRules(FrameRules):
@@ -53,26 +52,7 @@ class PrimordialSoupRules(FrameRules):
 
     def initial_state(self, rng: np.random.Generator) -> GameState:
         """Set up the table (spec section 7) and play until the first decision."""
-        c = self.config
-        n = c.num_players
-        spaces = self.board.num_spaces
-        state = GameState(
-            num_players=n,
-            round=0,
-            phase="setup",
-            players=[
-                PlayerState(c.start_bp, 0, {}, [-1] * c.max_amoebas, [0] * c.max_amoebas,
-                            [False] * c.max_amoebas)
-                for _ in range(n)
-            ],
-            cubes=[[c.setup_cubes_per_space] * n for _ in range(spaces)],
-            supply=[c.cubes_per_colour - c.setup_cubes_per_space * spaces] * n,
-            gene_supply=[g.copies(n) for g in GENES],
-            environment_card=-1,
-            environment_deck=list(range(len(c.environment_deck))),
-            stack=[{"kind": "setup_order"}],
-        )
-        draw_environment_card(state, rng)
+        state = setup.set_up_table(self, rng)
         self.advance(state, rng)
         return state
 
@@ -84,6 +64,13 @@ class PrimordialSoupRules(FrameRules):
     def scores(self, state: GameState) -> list[float]:
         """Ladder positions; the farthest marker wins (markers never share a space)."""
         return [float(ps.score) for ps in state.players]
+
+    def describe_fields(self, state: GameState, frame: dict) -> dict:
+        """The frame's fields plus ``number``, the pending amoeba's number (1..7)."""
+        fields = dict(frame)
+        if isinstance(frame.get("amoeba"), int):
+            fields["number"] = frame["amoeba"] + 1
+        return fields
 
     def state_from_dict(self, data: dict) -> GameState:
         return GameState.from_dict(data)
@@ -125,14 +112,3 @@ class PrimordialSoupRules(FrameRules):
         need(0 <= state.environment_card < len(c.environment_deck), "unknown environment card")
         kinds = set(self.registry.decisions) | set(self.registry.steps)
         need(all(f.get("kind") in kinds for f in state.stack), "unknown frame kind in the stack")
-
-    def to_text(self, state: GameState) -> str:
-        from primeval.envs.primordial_soup.render import to_text
-
-        return to_text(state, self.config)
-
-    def to_rgb_array(self, state: GameState) -> np.ndarray:
-        """The picture of the state, an ``(H, W, 3)`` uint8 array (needs matplotlib)."""
-        from primeval.envs.primordial_soup.picture import to_rgb_array
-
-        return to_rgb_array(state, self)

@@ -1,9 +1,42 @@
-"""Setup (spec section 7): ladder start spaces by dice, then two start amoebas per player."""
+"""Setup (spec section 7): the table, ladder start spaces by dice, then two start amoebas per
+player."""
 
 from __future__ import annotations
 
-from primeval.envs.primordial_soup.rules.common import roll_die
+import numpy as np
+
+from primeval.envs.primordial_soup.data import GENES
+from primeval.envs.primordial_soup.rules.common import draw_environment_card, roll_die
 from primeval.envs.primordial_soup.rules.registry import decision, step
+from primeval.envs.primordial_soup.state import GameState, PlayerState
+
+
+def set_up_table(rules, rng: np.random.Generator) -> GameState:
+    """The table before the first decision: every player with the start BP and no amoeba on
+    the board, the setup cubes on every space and the rest in the supply, every gene card in
+    the supply, the first environment card turned; the start order is rolled next, by the
+    ``setup_order`` step on the stack."""
+    c = rules.config
+    n = c.num_players
+    spaces = rules.board.num_spaces
+    state = GameState(
+        num_players=n,
+        round=0,
+        phase="setup",
+        players=[
+            PlayerState(c.start_bp, 0, {}, [-1] * c.max_amoebas, [0] * c.max_amoebas,
+                        [False] * c.max_amoebas)
+            for _ in range(n)
+        ],
+        cubes=[[c.setup_cubes_per_space] * n for _ in range(spaces)],
+        supply=[c.cubes_per_colour - c.setup_cubes_per_space * spaces] * n,
+        gene_supply=[g.copies(n) for g in GENES],
+        environment_card=-1,
+        environment_deck=list(range(len(c.environment_deck))),
+        stack=[{"kind": "setup_order"}],
+    )
+    draw_environment_card(state, rng)
+    return state
 
 
 @step("setup_order")

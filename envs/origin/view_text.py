@@ -1,15 +1,20 @@
-"""Text rendering of an Origin state: the canonical readable table.
+"""The Origin table as text, and the pending decision in words (part of the view).
 
-``to_text(state, rules)`` shows the turn, the phase, whose turn it is, the end trigger and the
-final round, the pending decision in words, the map by continent (every territory's colour,
-pawn, owner and hunting token), the straits and their tokens, the rewards board (tile levels
-by slot colour, the reserve's size), the deck sizes, every player (villages, tile columns,
-tokens, orange cards in play, completed objectives, points by source, hand size by colour) and
-the hand of the player to decide (card ids and names). Players are ``player_0..``; a pawn is
-written ``h2/w1/white`` (height, width, colour). Every line is at most :data:`MAX_WIDTH`.
+``to_text(state, rules, viewer)`` shows the turn, the phase, whose turn it is, the end trigger
+and the final round, the pending decision in words (:func:`describe_decision`), the map by
+continent (every territory's colour, pawn, owner and hunting token), the straits and their
+tokens, the rewards board (tile levels by slot colour, the reserve's size), the deck sizes,
+every player (villages, tile columns, tokens, orange cards in play, completed objectives,
+points by source, hand size by colour) and the hand of the player to decide (card ids and
+names). Players are ``player_0..``; a pawn is written ``h2/w1/white`` (height, width, colour).
+Every line is at most :data:`MAX_WIDTH`.
 
-This is an omniscient debugging view of the table plus one hand; agents observe through the
-encoders, which hide what a seat may not see.
+Hidden information: hands, the objectives dealt, the deck order and the tile reserve. With
+``viewer=None`` the text is the debugging table plus the deciding player's hand and
+everything its decision shows that player (dealt objectives, the hand looked at in a
+barter). With ``viewer`` a seat, a card is shown only to whom the rules show it
+(:func:`may_see_pending`): the deciding player and the other party of a barter; everyone else
+reads its colour, or a count.
 """
 
 from __future__ import annotations
@@ -17,15 +22,15 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from primeval.envs.core.text import MAX_WIDTH, wrap_items
+from primeval.envs.core.text import MAX_WIDTH, describe_pending, wrap_items
 from primeval.envs.origin.actions import pawn_name
 from primeval.envs.origin.gamedata import REWARD_COLOURS
 from primeval.envs.origin.rules import scoring
 from primeval.envs.origin.rules.turn import end_condition
 from primeval.envs.origin.state import DECKS, EMPTY, NEUTRAL, OriginState
 
-__all__ = ["MAX_WIDTH", "card_label", "describe_pending", "objective_text", "owner_name",
-           "to_text"]
+__all__ = ["MAX_WIDTH", "card_label", "describe_decision", "may_see_pending", "objective_text",
+           "owner_name", "to_text"]
 
 
 _POINT_LABELS = {
@@ -106,15 +111,27 @@ def _territory(rules: Any, t: int) -> str:
     return str(t)
 
 
-def describe_pending(state: OriginState, rules: Any) -> str:
+def may_see_pending(state: OriginState, viewer: int | None) -> bool:
+    """Whether ``viewer`` may see the cards of the pending decision: the deciding player and
+    the other party of a barter may; ``None`` (the debugging table) sees everything."""
+    if viewer is None:
+        return True
+    frame = state.stack[-1] if state.stack else {}
+    return viewer in (frame.get("player", -1), frame.get("victim", -1))
+
+
+def describe_decision(state: OriginState, rules: Any, viewer: int | None = None) -> str:
     """The pending decision in words (``rules.describe_decision``) with its details named:
-    territories by id and name, players, dealt and taken cards."""
-    if not state.stack:
-        return "game over" if state.phase == "game_over" else "nothing pending"
-    frame = state.stack[-1]
+    territories by id and name, players, dealt and taken cards (as ``viewer`` may see them,
+    see :func:`may_see_pending`)."""
+    return describe_pending(state, rules.registry.decisions,
+                            lambda frame: _describe_frame(state, rules, frame, viewer))
+
+
+def _describe_frame(state: OriginState, rules: Any, frame: dict[str, Any],
+                    viewer: int | None) -> str:
     kind = frame.get("kind", "?")
-    if kind not in rules.registry.decisions:
-        return f"next step: {kind} (automatic)"
+    sees = may_see_pending(state, viewer)
     text = rules.describe_decision(state)
     details = []
     if "territory" in frame:
@@ -129,20 +146,23 @@ def describe_pending(state: OriginState, rules: Any) -> str:
     if "distance" in frame:
         details.append(f"within {frame['distance']} steps")
     if frame.get("dealt"):
-        dealt = ", ".join(card_label(rules, c) for c in frame["dealt"])
+        dealt = (", ".join(card_label(rules, c) for c in frame["dealt"]) if sees
+                 else f"{len(frame['dealt'])} objectives")
         details.append(f"dealt: {dealt}; keep {frame.get('keep', 1)}")
     if "taken" in frame:
-        details.append(f"taken: {card_label(rules, frame['taken'])}")
+        taken = (card_label(rules, frame["taken"]) if sees
+                 else f"a {rules.data.cards[frame['taken']].colour} card")
+        details.append(f"taken: {taken}")
     if kind == "barter_take" and 0 <= frame.get("victim", -1) < state.num_players:
-        hand = ", ".join(card_label(rules, c) for c in state.hands[frame["victim"]]) or "empty"
+        cards = state.hands[frame["victim"]]
+        hand = ((", ".join(card_label(rules, c) for c in cards) or "empty") if sees
+                else f"{len(cards)} cards")
         details.append(f"player_{frame['victim']}'s hand: {hand}")
     return text + (f" ({'; '.join(details)})" if details else "")
 
 
 def _wrap(text: str, indent: str = "  ") -> list[str]:
     return textwrap.wrap(text, MAX_WIDTH, subsequent_indent=indent) or [""]
-
-
 
 
 def _map_lines(state: OriginState, rules: Any) -> list[str]:
@@ -237,21 +257,19 @@ def _player_lines(state: OriginState, rules: Any) -> list[str]:
     return lines
 
 
-def to_text(state: OriginState, rules: Any = None) -> str:
+def to_text(state: OriginState, rules: Any, viewer: int | None = None) -> str:
     """The readable table of ``state``.
 
     Args:
         state: The game state.
-        rules: The ``OriginRules`` (data files); defaults to the shipped data for the state's
-            player count.
+        rules: The ``OriginRules`` (data files).
+        viewer: The seat reading it: the hand of the player to decide is shown to that
+            player only, the pending decision as :func:`describe_decision` shows it to
+            ``viewer``; ``None``: the debugging table, with that hand.
 
     Returns:
         A multi-line string, every line at most :data:`MAX_WIDTH` characters.
     """
-    if rules is None:
-        from primeval.envs.origin.rules import OriginRules
-
-        rules = OriginRules(num_players=state.num_players, random_start_player=False)
     lines = [f"Origin: turn {state.turn}, phase {state.phase}, player_{state.current}'s turn "
              f"({state.num_players} players)"]
     if state.phase == "game_over":
@@ -278,7 +296,7 @@ def to_text(state: OriginState, rules: Any = None) -> str:
         if ts.get("turn_cards"):
             turn.append("in force: " + ", ".join(card_label(rules, c) for c in ts["turn_cards"]))
         lines += _wrap("This turn: " + "; ".join(turn))
-    lines += _wrap(f"Pending: {describe_pending(state, rules)}")
+    lines += _wrap(f"Pending: {describe_decision(state, rules, viewer)}")
     lines.append("")
     lines += _map_lines(state, rules)
     lines += _strait_lines(state, rules)
@@ -287,7 +305,7 @@ def to_text(state: OriginState, rules: Any = None) -> str:
     lines.append("")
     lines += _player_lines(state, rules)
     actor = state.stack[-1].get("player", -1) if state.stack else -1
-    if 0 <= actor < state.num_players:
+    if 0 <= actor < state.num_players and viewer in (None, actor):
         hand = [f"{card_label(rules, c)} [{rules.data.cards[c].colour}]"
                 for c in state.hands[actor]] or ["empty"]
         lines.append("")

@@ -1,19 +1,22 @@
-"""Text rendering of a Primordial Soup state: the canonical readable board.
+"""The Primordial Soup board as text, and the pending decision in words (part of the view).
 
 ``to_text(state, config)`` shows the round and phase, the environment card, the soup as a grid
 in the board's layout (north up), the scoring ladder, every player's BP, genes and amoebas,
-and the pending decision in words. Players are ``player_0..``; player ``p`` plays colour
-``COLOUR_LETTERS[p]`` (R, G, B, Y). An amoeba is written ``P1#3*``: owner ``player_1``,
-amoeba number 3, one ``*`` per damage point. Every line is at most :data:`MAX_WIDTH` chars.
+and the pending decision in words (:func:`describe_decision`). Players are ``player_0..``;
+player ``p`` plays colour ``COLOUR_LETTERS[p]`` (R, G, B, Y). An amoeba is written ``P1#3*``:
+owner ``player_1``, amoeba number 3, one ``*`` per damage point. Every line is at most
+:data:`MAX_WIDTH` chars. The game has no hidden information: every player may see it all.
 """
 
 from __future__ import annotations
 
 import textwrap
+from typing import Any
 
-from primeval.envs.core.text import MAX_WIDTH, wrap_items
+from primeval.envs.core.text import MAX_WIDTH, describe_pending, wrap_items
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
 from primeval.envs.primordial_soup.data import DIRECTIONS, GENE_INDEX, GENES
+from primeval.envs.primordial_soup.rules.registry import DECISIONS
 from primeval.envs.primordial_soup.state import GameState
 
 __all__ = ["COLOUR_LETTERS", "MAX_WIDTH", "amoeba_label", "describe_decision", "to_text"]
@@ -43,10 +46,13 @@ def _space_of(state: GameState, player: int, amoeba: int) -> int:
 
 
 def describe_decision(state: GameState) -> str:
-    """The pending decision in words, e.g. ``"player_2 chooses how amoeba #3 feeds ..."``."""
-    if not state.stack:
-        return "game over" if state.phase == "game_over" else "nothing pending"
-    f = state.stack[-1]
+    """The pending decision in words, e.g. ``"player_2 chooses how amoeba #3 feeds ..."``;
+    ``"next step: <kind> (automatic)"`` for an automatic step, ``"game over"`` at the end."""
+    return describe_pending(state, DECISIONS, lambda frame: _describe_frame(state, frame))
+
+
+def _describe_frame(state: GameState, f: dict[str, Any]) -> str:
+    """The words of one pending decision frame, with its amoeba, space and options."""
     kind = f.get("kind", "?")
     p = f.get("player", -1)
     who = f"player_{p}"
@@ -103,8 +109,6 @@ def describe_decision(state: GameState) -> str:
     if kind == "aggression":
         return f"{who} may attack a foreign amoeba with Aggression"
     return f"next step: {kind} (automatic)"
-
-
 
 
 def _board_lines(state: GameState, config: PrimordialSoupConfig) -> list[str]:
@@ -209,19 +213,16 @@ def environment_card_text(state: GameState, config: PrimordialSoupConfig) -> str
     return None
 
 
-def to_text(state: GameState, config: PrimordialSoupConfig | None = None) -> str:
+def to_text(state: GameState, config: PrimordialSoupConfig) -> str:
     """The readable board of ``state``.
 
     Args:
         state: The game state.
-        config: The rules config (board layout, deck, finish zone); defaults to the standard
-            config for the state's player count.
+        config: The rules config (board layout, deck, finish zone).
 
     Returns:
         A multi-line string, every line at most :data:`MAX_WIDTH` characters.
     """
-    if config is None:
-        config = PrimordialSoupConfig(num_players=state.num_players)
     n = state.num_players
     env = environment_card_text(state, config) or "none turned yet"
     dice = " ".join(str(d) for d in state.dice) or "-"

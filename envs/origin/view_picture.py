@@ -1,6 +1,7 @@
 """The picture of an Origin state (``render_mode="rgb_array"``), drawn with matplotlib.
 
-``to_rgb_array(state, rules)`` returns a :data:`HEIGHT` x :data:`WIDTH` x 3 uint8 image:
+Part of the view; it shows only what every player may see. ``to_rgb_array(state, rules)``
+returns a :data:`HEIGHT` x :data:`WIDTH` x 3 uint8 image:
 
 * top: turn, phase, whose turn it is, the end trigger and the pending decision in words
   (``rules.describe_decision``, which names no card);
@@ -31,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from primeval.envs.core.picture import new_canvas, shorten, to_array
+from primeval.envs.core.text import describe_pending
 from primeval.envs.origin.gamedata import PAWN_COLOURS, REWARD_COLOURS, WorldMap
 from primeval.envs.origin.rules import scoring
 from primeval.envs.origin.rules.turn import end_condition
@@ -232,18 +234,13 @@ def _relax(pos: np.ndarray, centre: np.ndarray, land: list[tuple[int, int]],
 # ---------------------------------------------------------------------------------------------
 
 
-def to_rgb_array(state: OriginState, rules: Any = None) -> np.ndarray:
+def to_rgb_array(state: OriginState, rules: Any) -> np.ndarray:
     """The picture of ``state`` as a ``(720, 1200, 3)`` uint8 array.
 
     Args:
         state: The game state.
-        rules: The ``OriginRules`` (its data give the map, pawns, tiles and cards); defaults
-            to the shipped data for the state's player count.
+        rules: The ``OriginRules`` (its data give the map, pawns, tiles and cards).
     """
-    if rules is None:
-        from primeval.envs.origin.rules import OriginRules
-
-        rules = OriginRules(num_players=state.num_players, random_start_player=False)
     fig, ax = new_canvas(WIDTH, HEIGHT)
     _draw_title(ax, state, rules)
     _draw_map(ax, state, rules)
@@ -272,9 +269,8 @@ def _draw_title(ax: Any, state: OriginState, rules: Any) -> None:
         status = "End not triggered yet"
     ax.text(14, 37, shorten(status, 170), fontsize=8.5, va="center", color="#333333")
     if state.stack:
-        kind = state.stack[-1].get("kind")
-        pending = (rules.describe_decision(state) if kind in rules.registry.decisions
-                   else f"next step: {kind} (automatic)")
+        pending = describe_pending(state, rules.registry.decisions,
+                                   lambda frame: rules.describe_decision(state))
         ax.text(14, 53, shorten("Pending: " + pending, 170), fontsize=8.5, va="center",
                 color="#333333")
 

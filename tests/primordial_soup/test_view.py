@@ -1,19 +1,21 @@
-"""Text rendering of Primordial Soup states (``render.to_text``)."""
+"""The Primordial Soup view: the board text (``view_text.to_text``), the pending decision and
+the action names (``PrimordialSoupView``)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from primeval.envs.primordial_soup.actions import MEAL_INDEX
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
 from primeval.envs.primordial_soup.data import GENES
-from primeval.envs.primordial_soup.render import (
+from primeval.envs.primordial_soup.state import GameState, PlayerState
+from primeval.envs.primordial_soup.view_text import (
     MAX_WIDTH,
     amoeba_label,
     describe_decision,
     to_text,
 )
-from primeval.envs.primordial_soup.state import GameState, PlayerState
 
 FRAMES: tuple[dict, ...] = (
     {"kind": "start_space", "player": 1},
@@ -123,9 +125,9 @@ def test_lines_fit_and_decision_is_described(num_players, frame):
     assert f"Pending: {words}"[:40] in text
 
 
-def test_three_player_colours_and_config_default():
-    """A 3-player state shows only colours R, G, B; ``config`` defaults from the state."""
-    text = to_text(make_state(3))
+def test_three_player_colours():
+    """A 3-player state shows only colours R, G, B."""
+    text = to_text(make_state(3), PrimordialSoupConfig(num_players=3))
     assert "R2G2B2" in text and "Y2" not in text
     assert "player_3" not in text
 
@@ -133,12 +135,13 @@ def test_three_player_colours_and_config_default():
 def test_no_decision_and_game_over():
     """An empty stack reads "nothing pending", an automatic step is named as such, and the
     game-over view names the winner."""
+    config = PrimordialSoupConfig()
     state = make_state(4, stack=[])
-    assert "nothing pending" in to_text(state)
+    assert "nothing pending" in to_text(state, config)
     state.stack = [{"kind": "natural_deaths"}]
-    assert "natural_deaths (automatic)" in to_text(state)
+    assert "natural_deaths (automatic)" in to_text(state, config)
     state.stack, state.phase = [], "game_over"
-    assert "player_3 wins" in to_text(state)
+    assert "player_3 wins" in to_text(state, config)
 
 
 def test_amoeba_label():
@@ -164,3 +167,30 @@ def test_random_game_renders_within_width():
         assert "automatic" not in describe_decision(state)
         state = rules.apply(state, int(rng.choice(rules.legal_actions(state))), rng)
     assert "Game over" in text
+
+
+def test_view_names_actions_with_absolute_players_and_colours():
+    """``action_name`` is the layout's name plus, for choices relative to the actor, the same
+    choice with absolute players and colours; any viewer reads the same (no hidden
+    information)."""
+    from primeval.envs.primordial_soup.rules import PrimordialSoupRules
+    from primeval.envs.primordial_soup.view import PrimordialSoupView
+
+    rules = PrimordialSoupRules(num_players=4)
+    view = PrimordialSoupView(rules)
+    state = make_state(4)  # player_1 feeds
+    layout = rules.layout
+    eat = layout.encode("eat", MEAL_INDEX[(1, 0, 1)])
+    assert view.action_name(state, eat) == (
+        f"{layout.describe(eat)} = eat 1 B (player_2) + 1 R (player_0)")
+    attack = layout.encode("attack", (3, 3))
+    assert view.action_name(state, attack) == (
+        f"{layout.describe(attack)} = attack player_0's amoeba #4")
+    host = layout.encode("parasite_host", 0)
+    assert view.action_name(state, host).endswith(" = player_2 pays")
+    buy = layout.encode("buy_gene", 0)
+    assert view.action_name(state, buy) == layout.describe(buy)  # nothing to add
+    assert all(view.action_name(state, a, viewer) == view.action_name(state, a)
+               for a in (eat, attack, host, buy) for viewer in range(4))
+    assert view.describe_decision(state, 0) == describe_decision(state)
+    assert view.to_text(state, 2) == to_text(state, rules.config)

@@ -1,8 +1,9 @@
 """The picture of a Primordial Soup state (``render_mode="rgb_array"``), drawn with matplotlib.
 
-``to_rgb_array(state, rules)`` returns a :data:`HEIGHT` x :data:`WIDTH` x 3 uint8 image:
+Part of the view. ``to_rgb_array(state, config)`` returns a :data:`HEIGHT` x :data:`WIDTH` x 3
+uint8 image:
 
-* top: round, phase and the pending decision (:func:`render.describe_decision`);
+* top: round, phase and the pending decision (:func:`view_text.describe_decision`);
 * left: the soup in the board's layout, north up. Each space shows its number, one small
   square per colour with the number of food cubes, and the amoebas as discs in the owner's
   colour with the amoeba number inside and one black dot per damage point above (the amoeba
@@ -13,8 +14,8 @@
   (short names, ``+`` marks a gene bought this round) and the amoebas on the board;
 * bottom: the scoring ladder with the finish zone shaded and one marker per player.
 
-Player ``p`` plays colour ``render.COLOUR_LETTERS[p]`` (red, green, blue, yellow). matplotlib
-is imported only when a picture is drawn (see :mod:`primeval.envs.core.picture`).
+Player ``p`` plays colour ``view_text.COLOUR_LETTERS[p]`` (red, green, blue, yellow).
+matplotlib is imported only when a picture is drawn (see :mod:`primeval.envs.core.picture`).
 """
 
 from __future__ import annotations
@@ -26,13 +27,14 @@ from typing import Any
 import numpy as np
 
 from primeval.envs.core.picture import new_canvas, shorten, to_array
+from primeval.envs.primordial_soup.config import PrimordialSoupConfig
 from primeval.envs.primordial_soup.data import GENE_INDEX, GENES
-from primeval.envs.primordial_soup.render import (
+from primeval.envs.primordial_soup.state import GameState
+from primeval.envs.primordial_soup.view_text import (
     COLOUR_LETTERS,
     describe_decision,
     environment_card_text,
 )
-from primeval.envs.primordial_soup.state import GameState
 
 __all__ = ["HEIGHT", "PLAYER_COLOURS", "WIDTH", "to_rgb_array"]
 
@@ -68,19 +70,13 @@ def _text_on(p: int) -> str:
     return _TEXT_ON[p % len(_TEXT_ON)]
 
 
-def to_rgb_array(state: GameState, rules: Any = None) -> np.ndarray:
+def to_rgb_array(state: GameState, config: PrimordialSoupConfig) -> np.ndarray:
     """The picture of ``state`` as a ``(600, 900, 3)`` uint8 array.
 
     Args:
         state: The game state.
-        rules: The ``PrimordialSoupRules`` (its ``config`` gives the board, the environment
-            deck and the finish zone); defaults to the standard rules for the player count.
+        config: The rules config (the board, the environment deck and the finish zone).
     """
-    if rules is None:
-        from primeval.envs.primordial_soup.rules import PrimordialSoupRules
-
-        rules = PrimordialSoupRules(num_players=state.num_players)
-    config = rules.config
     fig, ax = new_canvas(WIDTH, HEIGHT)
     _draw_title(ax, state, config)
     _draw_board(ax, state, config)

@@ -1,12 +1,14 @@
-"""Text rendering of Origin states (``render.to_text``)."""
+"""The Origin view: the table text (``view_text.to_text``), the pending decision and the
+action names (``OriginView``), and what each seat may see of them."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from primeval.envs.origin.render import MAX_WIDTH, card_label, objective_text, to_text
 from primeval.envs.origin.rules import OriginRules
+from primeval.envs.origin.view import OriginView
+from primeval.envs.origin.view_text import MAX_WIDTH, card_label, objective_text, to_text
 from tests.origin.builders import cid, give_card, put, table, tid
 from tests.origin.test_encoders import example_frames, random_states
 
@@ -107,11 +109,14 @@ def test_lines_fit_along_random_games(num_players):
         assert f"({num_players} players)" in text
 
 
-def test_default_rules_and_engine_hook():
-    """``rules`` defaults to the shipped data; ``OriginRules.to_text`` uses this module."""
+def test_view_hook():
+    """``OriginView.to_text`` is this module's table (the debugging one with ``viewer=None``,
+    and for the deciding player)."""
     rules = OriginRules(num_players=2)
     state = rules.initial_state(np.random.default_rng(0))
-    assert to_text(state) == to_text(state, rules) == rules.to_text(state)
+    view = OriginView(rules)
+    decider = rules.current_player(state)
+    assert view.to_text(state) == to_text(state, rules) == view.to_text(state, decider)
 
 
 def test_every_objective_condition_has_words():
