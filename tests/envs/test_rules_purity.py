@@ -1,0 +1,77 @@
+"""The rules are pure (DESIGN §2 and §7): importing a game's rules loads no RL library, no
+drawing library and not the game's view, and no rules module imports a view.
+
+The first test imports each rules package in a fresh interpreter, so nothing another test
+imported counts; the second reads every rules module's imports, the ones inside functions
+too (a lazy import is still a dependency).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ("primordial_soup", "origin")
+#: Libraries the rules must not load: the registries' and the pictures'.
+LIBRARIES = ("pettingzoo", "gymnasium", "matplotlib")
+#: A game's modules that show it to people (its view) rather than play it.
+VIEW_MODULES = ("view", "view_text", "view_picture", "render", "picture")
+
+
+def loaded_after_import(module: str) -> set[str]:
+    """The modules ``import module`` loads in a fresh interpreter."""
+    code = f"import json, sys\nimport {module}\nprint(json.dumps(sorted(sys.modules)))"
+    result = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                            text=True, cwd=ROOT)
+    return set(json.loads(result.stdout))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_importing_the_rules_loads_no_registry_drawing_or_view(game):
+    loaded = loaded_after_import(f"primeval.envs.{game}.rules")
+    assert f"primeval.envs.{game}.rules.engine" in loaded  # the import did run
+    libraries = sorted(m for m in loaded if m.split(".")[0] in LIBRARIES)
+    assert not libraries, f"importing the {game} rules loads {libraries}"
+    views = sorted(m for m in loaded if m.startswith(f"primeval.envs.{game}.")
+                   and m.split(".")[3] in VIEW_MODULES)
+    assert not views, f"importing the {game} rules loads the view: {views}"
+
+
+def imported_modules(path: Path, package: str) -> set[str]:
+    """Every module a source file imports (``from a import b`` counts ``a`` and ``a.b``),
+    at the top or inside a function."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: from the file's package
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                source = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                source = node.module or ""
+            names.add(source)
+            names.update(f"{source}.{alias.name}" for alias in node.names)
+    return names
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_rules_module_imports_a_view(game):
+    folder = ROOT / "envs" / game / "rules"
+    package = f"primeval.envs.{game}.rules"
+    files = sorted(folder.glob("*.py"))
+    assert len(files) > 5
+    for path in files:
+        imports = imported_modules(path, package)
+        views = sorted(m for m in imports
+                       if m.startswith(f"primeval.envs.{game}.")
+                       and m.split(".")[3] in VIEW_MODULES)
+        libraries = sorted(m for m in imports if m.split(".")[0] in LIBRARIES)
+        assert not views, f"{path.relative_to(ROOT)} imports the view: {views}"
+        assert not libraries, f"{path.relative_to(ROOT)} imports {libraries}"
