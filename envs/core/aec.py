@@ -99,7 +99,7 @@ class GameRules(Protocol):
 
 @runtime_checkable
 class GameView(Protocol):
-    """How a game's states and actions are shown to people, beside the rules (DESIGN §7).
+    """How a game's states and actions are shown to people, beside the rules.
 
     The adapter renders with it and names actions in its error messages with it; a console
     or a replay asks it rather than a game's modules. ``viewer`` is the seat that will read

@@ -1,4 +1,4 @@
-"""How an Origin game is shown to people: the view (DESIGN §7).
+"""How an Origin game is shown to people: the view.
 
 :class:`OriginView` is what the adapter renders with and what the play console and the
 replay ask, as the rules are what they play by: the table as text

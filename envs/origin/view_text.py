@@ -130,6 +130,7 @@ def describe_decision(state: OriginState, rules: Any, viewer: int | None = None)
 
 def _describe_frame(state: OriginState, rules: Any, frame: dict[str, Any],
                     viewer: int | None) -> str:
+    """The rules' words for the pending decision, then its details in brackets."""
     kind = frame.get("kind", "?")
     sees = may_see_pending(state, viewer)
     text = rules.describe_decision(state)

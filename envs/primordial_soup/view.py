@@ -1,4 +1,4 @@
-"""How a Primordial Soup game is shown to people: the view (DESIGN §7).
+"""How a Primordial Soup game is shown to people: the view.
 
 :class:`PrimordialSoupView` is what the adapter renders with and what the play console and
 the replay ask, as the rules are what they play by: the board as text

@@ -1,5 +1,5 @@
-"""The rules are pure (DESIGN §2 and §7): importing a game's rules loads no RL library, no
-drawing library and not the game's view, and no rules module imports a view.
+"""The rules are pure: importing a game's rules loads no RL library, no drawing library and
+not the game's view, and no rules module imports a view.
 
 The first test imports each rules package in a fresh interpreter, so nothing another test
 imported counts; the second reads every rules module's imports, the ones inside functions

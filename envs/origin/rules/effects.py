@@ -1,4 +1,5 @@
-"""Card effects in force (spec sections 4.2, 4.3 and 6.7) and the rule values they change.
+"""Card effects in force and the rule values they change (origin.md "Yellow action cards",
+"Orange permanent cards" and "Playing cards").
 
 A lasting effect is an orange card in play or a yellow card played this turn whose effect
 lasts for the turn. Each rule that a card can change (range, straits, evolution, objective

@@ -1,4 +1,4 @@
-"""Where Evolve, Migrate and Swap may go (spec sections 6.3-6.5).
+"""Where Evolve, Migrate and Swap may go (origin.md "Evolve", "Migrate" and "Swap").
 
 Evolve puts a reserve pawn on an empty territory within reach of a compatible reference pawn;
 Migrate moves a pawn to an empty territory at most its range in steps away; Swap moves a pawn

@@ -1,4 +1,5 @@
-"""Tribe pawns (spec section 2) and the evolution compatibility rule (6.3).
+"""Tribe pawns and the evolution compatibility rule (origin.md "Pawns and villages" and
+"Evolve").
 
 A pawn type is (height, width, colour); a new pawn must be compatible with a reference pawn:
 at most one trait differs (more with Mutation/Adaptation), and each differing trait is legal on

@@ -1,5 +1,5 @@
-"""Rewards (spec sections 5 and 6.6): by the colour of the territory entered; tiles, cards,
-hunting and strait tokens."""
+"""Rewards (origin.md "Rewards" and "Tokens"): by the colour of the territory entered; tiles,
+cards, hunting and strait tokens."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ def reward(rules, state, frame, rng) -> None:
     if colour in ("yellow", "orange", "purple", "brown"):
         state.stack.append({"kind": "reward_option", "player": player, "colour": colour})
     elif colour == "green" and frame.get("via") != "swap":
-        # Swapping onto a green territory gives nothing (spec 5), even if a Resettlement
-        # put the swapped pawn there without taking the token.
+        # Swapping onto a green territory gives nothing (origin.md "Green rewards"), even if a
+        # Resettlement put the swapped pawn there without taking the token.
         if state.hunt_owner[territory] == -1 and state.hunt_value[territory] > 0:
             state.hunt_owner[territory] = player  # the first tribe to enter takes the token
             if has_effect(rules, state, player, "hunt_draw"):

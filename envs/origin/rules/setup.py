@@ -1,4 +1,4 @@
-"""Setup (spec section 6.1): the table, then objectives dealt and kept, then the first turn."""
+"""Setup (origin.md "Setup"): the table, then objectives dealt and kept, then the first turn."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ PURPLE = Deck.PURPLE
 
 
 def set_up_table(rules, rng: np.random.Generator) -> OriginState:
-    """The table before the first decision (spec section 6.1): the neutral pawn of a random
+    """The table before the first decision (origin.md "Setup"): the neutral pawn of a random
     colour on the Origin territory, the three decks and the innovation tiles shuffled (the
     face-up slots filled), the hunting and strait tokens placed at random, the start player
     chosen (or seat 0), villages in supply; the objectives are dealt next, by the

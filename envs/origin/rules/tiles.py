@@ -1,5 +1,5 @@
-"""Innovation tiles (spec section 3): the stacking rule of a player's columns and the
-face-up slots of the rewards board.
+"""Innovation tiles (origin.md "Rewards board and innovation tiles" and "Tile columns"): the
+stacking rule of a player's columns and the face-up slots of the rewards board.
 
 Taking a tile (and refilling its slot) is a reward, in ``rewards``.
 """

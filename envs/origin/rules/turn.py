@@ -1,4 +1,4 @@
-"""A turn and the end of the game (spec sections 6.2-6.5 and 6.8).
+"""A turn and the end of the game (origin.md "A turn", "End of the game" and "Final round").
 
 A turn: exactly one of Evolve, Migrate and Swap (where each may go is in ``moves``), cards at
 any point of one's own turn, then the next player. The end: as soon as an end condition holds
@@ -196,10 +196,10 @@ def end_turn(rules, state, frame, rng) -> None:
     state.stack.append({"kind": "begin_turn", "player": following})
 
 
-# The end of the game (spec section 6.8) ----------------------------------------------------
+# The end of the game (origin.md "End of the game") ------------------------------------------
 
 def end_condition(rules, state: OriginState) -> str | None:
-    """The end trigger that holds now, if any (spec section 6.8)."""
+    """The end trigger that holds now, if any (origin.md "End of the game")."""
     if any(not deck for deck in state.decks):
         return "a deck is empty"
     if not any(state.slots) and not any(state.tile_reserve):

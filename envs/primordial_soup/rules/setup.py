@@ -1,5 +1,5 @@
-"""Setup (spec section 7): the table, ladder start spaces by dice, then two start amoebas per
-player."""
+"""Setup (primordial_soup.md "Setup"): the table, ladder start spaces by dice, then two start
+amoebas per player."""
 
 from __future__ import annotations
 
