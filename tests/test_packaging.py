@@ -1,4 +1,4 @@
-"""The package layout of DESIGN.md §1: root folders install under ``primeval.*``."""
+"""The package layout: root folders install under ``primeval.*``."""
 
 from __future__ import annotations
 

@@ -11,11 +11,11 @@
 
 Tribes spread from the Origin territory in Africa over a world map by evolving, migrating
 and swapping pawns; rewards bring innovation tiles, cards and tokens; objectives score
-points. The rules follow the rules specification ``shared/rules/origin.md``.
+points. The rules follow ``docs/rules/origin.md``, the project's rules reference.
 
 **Reconstruction.** The printed map, the 14 yellow and 14 orange cards, the tile levels, the
 token values and objectives O17-O20 were not found in any public source. The shipped data
-files (``primeval/envs/origin/data/*.yaml``) are the specification's proposals, not the
+files (``primeval/envs/origin/data/*.yaml``) are reconstructions, not the
 printed components; pass your own through ``map_file``, ``cards_file`` and
 ``components_file``.
 

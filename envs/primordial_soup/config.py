@@ -1,9 +1,9 @@
 """The frozen rules configuration of Primordial Soup.
 
-Every value that the rules specification marks UNKNOWN or PROPOSED, and every documented
-difference between the original rulebook and the user's summary, is a named field here, so
-the real value can replace the reconstruction. Defaults follow the original rulebook (S1) and
-the spec's proposed defaults.
+Every value that ``docs/rules/primordial_soup.md`` marks as a choice or a reconstruction, and
+every documented difference between the original rulebook and the user's summary, is a named
+field here, so the real value can replace the reconstruction. Defaults follow the original
+rulebook (S1) and the proposed defaults.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ class PrimordialSoupConfig:
 
     Attributes:
         num_players: 3 or 4.
-        board_layout: Reconstructed soup layout, ``"A"`` (spec default), ``"B"`` (A turned
+        board_layout: Reconstructed soup layout, ``"A"`` (the default), ``"B"`` (A turned
             180 degrees), ``"A_mirror"`` or ``"B_mirror"``.
         environment_deck: The environment cards as ``(drift, ozone)`` pairs, drift one of
-            W/N/E/S/none. The real values are unknown; the default is the spec's proposal.
+            W/N/E/S/none. The real values are unknown; the default is a reconstruction.
             The game lasts at most ``len(environment_deck) - 1`` rounds.
         finish_zone_start: First ladder space of the finish zone (42; 41 is the alternative).
         six_allows_stay: Whether a rolled 6 (free choice) may also choose to stay.

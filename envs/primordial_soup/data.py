@@ -1,11 +1,12 @@
 """Primordial Soup rule data: genes, environment cards, boards, advance tables.
 
-Everything here is data, not procedure. Values come from ``shared/rules/primordial_soup.md``:
+Everything here is data, not procedure. Values come from ``docs/rules/primordial_soup.md``:
 
-* the gene table (section 5) is CONFIRMED from the original German rulebook;
-* the board layouts (section 2.2) and the environment deck (section 4) are RECONSTRUCTIONS:
-  the printed layout and card values were not found, so these are the spec's proposed
-  defaults and can be replaced through :class:`~primeval.envs.primordial_soup.config.PrimordialSoupConfig`.
+* the gene table (primordial_soup.md "Genes") is CONFIRMED from the original German rulebook;
+* the board layouts (primordial_soup.md "Board layout") and the environment deck
+  (primordial_soup.md "Environment cards") are RECONSTRUCTIONS: the printed layout and card
+  values were not found, so these are the proposed defaults and can be replaced through
+  :class:`~primeval.envs.primordial_soup.config.PrimordialSoupConfig`.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ FREE_CHOICE_FACE = 6
 
 
 # --------------------------------------------------------------------------------------------
-# Genes (section 5, CONFIRMED)
+# Genes (primordial_soup.md "Genes", CONFIRMED)
 # --------------------------------------------------------------------------------------------
 
 
@@ -112,10 +113,10 @@ def gene(key: str) -> Gene:
 
 
 # --------------------------------------------------------------------------------------------
-# Environment cards (section 4): RECONSTRUCTION
+# Environment cards (primordial_soup.md "Environment cards"): RECONSTRUCTION
 # --------------------------------------------------------------------------------------------
 
-#: The spec's proposed deck of 11 cards as (drift, ozone). Drift is a compass letter or "none".
+#: The proposed deck of 11 cards as (drift, ozone). Drift is a compass letter or "none".
 #: The real card values are unknown; this is a plausible reconstruction (one no-drift card,
 #: N x2, E x3, S x2, W x3, ozone 6..14 with mean about 10).
 DEFAULT_ENVIRONMENT_DECK: tuple[tuple[str, int], ...] = (
@@ -126,10 +127,10 @@ DRIFTS: tuple[str, ...] = ("W", "N", "E", "S", "none")
 
 
 # --------------------------------------------------------------------------------------------
-# Boards (section 2.2): RECONSTRUCTION
+# Boards (primordial_soup.md "Board layout"): RECONSTRUCTION
 # --------------------------------------------------------------------------------------------
 
-#: Layout A, the spec's proposed default: 5 columns x 5 rows, north up, x west->east,
+#: Layout A, the proposed default: 5 columns x 5 rows, north up, x west->east,
 #: y north->south. "#" is the island with the compass, "." is outside the soup, "O" a space.
 LAYOUT_A: tuple[str, ...] = (
     ".O...",
@@ -228,7 +229,7 @@ def _check_connected(board: Board) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Advance Table (section 6, CONFIRMED)
+# Advance Table (primordial_soup.md "The scoring ladder", CONFIRMED)
 # --------------------------------------------------------------------------------------------
 
 #: Ladder spaces advanced per number of live amoebas on the board (index 0..7).

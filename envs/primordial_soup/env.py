@@ -11,8 +11,8 @@
 
 Amoebas drift through the primordial soup, eat the cubes other colours excrete, buy genes,
 divide and die; the player whose score marker is farthest along the ladder when the game
-ends wins. The rules follow the original German rulebook (spec
-``shared/rules/primordial_soup.md``); where the published rules are silent, the choice is a
+ends wins. The rules follow the original German rulebook (see
+``docs/rules/primordial_soup.md``); where the published rules are silent, the choice is a
 named field of :class:`PrimordialSoupConfig` and is listed in the README. The board layout
 and the environment cards' values are **reconstructions**, not the printed components.
 

@@ -1,4 +1,4 @@
-"""Invariants of Origin checked after every step of random games (DESIGN.md section 9)."""
+"""Invariants of Origin checked after every step of random games."""
 
 from __future__ import annotations
 

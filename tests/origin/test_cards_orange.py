@@ -1,10 +1,10 @@
-"""Rule tests for the orange permanent cards P1-P14 (spec sections 4, 4.3 and 6.7 as shipped
-in ``data/cards.yaml``): when they may be played, that they stay in play, and each effect in
-the rule it changes.
+"""Rule tests for the orange permanent cards P1-P14 (origin.md "Cards", "Orange permanent cards"
+and "Playing cards" as shipped in ``data/cards.yaml``): when they may be played, that they stay
+in play, and each effect in the rule it changes.
 
 Positions are built by hand (``builders.table``): the start of ``player_0``'s turn with empty
 hands and only the neutral pawn (h1/w1/black) on the Origin territory AF0. Map excerpt
-(spec section 1.3)::
+(origin.md "The map")::
 
     AF1 - AF2 - AF4 - AF6 - AF7        AF1 =S1= EU1 - EU2     AF7 =S9= AN2
       \\    \\   |    /    /            AF3 =S11= SA4          AF4 =S3= EU6
@@ -96,11 +96,12 @@ def reward(rules, state, territory: str, player: int = 0):
                               "territory": tid(rules, territory)})
 
 
-# Playing orange cards (spec 4, 6.7) -----------------------------------------------------------
+# Playing orange cards (origin.md "Cards" and "Playing cards")
+# -----------------------------------------------------------
 
 
 def test_every_orange_effect_kind_is_known_and_shipped():
-    """Spec §4.3 / DESIGN §8: the 14 orange cards use the orange effect kinds."""
+    """origin.md "Orange permanent cards": the 14 orange cards use the orange effect kinds."""
     rules, _ = table()
     deck = rules.data.deck("orange")
     assert [c.id for c in deck] == ORANGE_IDS
@@ -110,8 +111,8 @@ def test_every_orange_effect_kind_is_known_and_shipped():
 
 @pytest.mark.parametrize("card", ORANGE_IDS)
 def test_an_orange_card_needs_a_tile_of_its_level(card):
-    """Spec §4: an orange card can be played only if you own an innovation tile of the level
-    printed on it."""
+    """origin.md "Cards": an orange card can be played only if you own an innovation tile of the
+    level printed on it."""
     rules, state = table()
     level = rules.data.cards[cid(rules, card)].level
     give_card(rules, state, 0, card)
@@ -124,7 +125,8 @@ def test_an_orange_card_needs_a_tile_of_its_level(card):
 
 
 def test_an_orange_card_stays_in_play_for_the_rest_of_the_game():
-    """Spec §4 / §6.7: an orange card goes face up in front of you and works from then on."""
+    """origin.md "Cards" and "Playing cards": an orange card goes face up in front of you and
+    works from then on."""
     rules, state = table()
     p1 = give_card(rules, state, 0, "P1")
     state.columns[0] = [[1]]
@@ -140,8 +142,8 @@ def test_an_orange_card_stays_in_play_for_the_rest_of_the_game():
 
 
 def test_an_orange_card_works_on_after_its_tile_is_lost():
-    """Spec §4: it works until the end of the game, even if you later lose the tile (here to
-    a Raid, Y7)."""
+    """origin.md "Cards": it works until the end of the game, even if you later lose the tile
+    (here to a Raid, Y7)."""
     rules, state = table()
     in_play(rules, state, 0, "P1")
     state.columns[0] = [[1]]
@@ -158,7 +160,7 @@ def test_an_orange_card_works_on_after_its_tile_is_lost():
 
 
 def test_only_one_orange_card_per_turn():
-    """Spec §4: at most one card of each colour per turn."""
+    """origin.md "Playing cards": at most one card of each colour per turn."""
     rules, state = table()
     give_card(rules, state, 0, "P1")
     give_card(rules, state, 0, "P2")
@@ -169,7 +171,8 @@ def test_only_one_orange_card_per_turn():
 
 
 def test_an_orange_effect_helps_only_its_owner():
-    """Spec §4.3: the effects read "your": another player's rules are unchanged."""
+    """origin.md "Orange permanent cards": the effects read "your": another player's rules are
+    unchanged."""
     rules, state = table()
     in_play(rules, state, 1, "P1", "P5", "P14")
     a = put(rules, state, 0, "AF1")
@@ -181,7 +184,7 @@ def test_an_orange_effect_helps_only_its_owner():
 
 
 def test_p1_trackers_range_plus_one_for_migrate():
-    """P1 (spec §4.3): your Migrate range is +1 (a height-1 pawn goes 2 steps)."""
+    """P1 (origin.md "Trackers"): your Migrate range is +1 (a height-1 pawn goes 2 steps)."""
     rules, state = table()
     put(rules, state, 0, "AF7")
     assert migrate_targets(rules, state, "AF7") == within(rules, state, "AF7", 1)
@@ -191,7 +194,7 @@ def test_p1_trackers_range_plus_one_for_migrate():
 
 
 def test_p1_trackers_range_plus_one_for_swap():
-    """P1 (spec §4.3): ... and for Swap."""
+    """P1 (origin.md "Trackers"): ... and for Swap."""
     rules, state = table()
     put(rules, state, 0, "AF7", width=2)
     put(rules, state, 1, "AN1")  # AF7 =S9= AN2 - AN1: 2 steps
@@ -201,7 +204,7 @@ def test_p1_trackers_range_plus_one_for_swap():
 
 
 def test_p1_adds_to_a_forced_march():
-    """P1 with Y3 (spec §4.2-4.3): range bonuses add up (+1 and +2)."""
+    """P1 with Y3 (origin.md "Forced March" and "Trackers"): range bonuses add up (+1 and +2)."""
     rules, state = table()
     a = put(rules, state, 0, "AF7", height=2)
     in_play(rules, state, 0, "P1")
@@ -211,7 +214,8 @@ def test_p1_adds_to_a_forced_march():
 
 
 def test_p5_canoes_strait_crossings_cost_nothing_for_migrate_and_swap():
-    """P5 (spec §4.3): strait crossings cost 0 steps for your Migrate/Swap, on every turn."""
+    """P5 (origin.md "Canoes"): strait crossings cost 0 steps for your Migrate/Swap, on every
+    turn."""
     rules, state = table()
     put(rules, state, 0, "AF1", width=2)
     put(rules, state, 1, "EU2")  # AF1 =S1= EU1 - EU2
@@ -225,7 +229,7 @@ def test_p5_canoes_strait_crossings_cost_nothing_for_migrate_and_swap():
 
 
 def test_p14_leadership_counts_pawns_one_taller_for_range():
-    """P14 (spec §4.3): your pawns count as 1 taller for range."""
+    """P14 (origin.md "Leadership"): your pawns count as 1 taller for range."""
     rules, state = table()
     a = put(rules, state, 0, "AF7")
     in_play(rules, state, 0, "P14")
@@ -234,8 +238,8 @@ def test_p14_leadership_counts_pawns_one_taller_for_range():
 
 
 def test_p14_leadership_counts_pawns_one_wider_for_swap():
-    """P14 (spec §4.3): ... and 1 wider for Swap: a width-2 pawn swaps onto a width-2 pawn,
-    not onto a width-3 one."""
+    """P14 (origin.md "Leadership"): ... and 1 wider for Swap: a width-2 pawn swaps onto a
+    width-2 pawn, not onto a width-3 one."""
     rules, state = table()
     put(rules, state, 0, "AF5", width=2)
     put(rules, state, 1, "AF7", width=2)
@@ -246,8 +250,8 @@ def test_p14_leadership_counts_pawns_one_wider_for_swap():
 
 
 def test_p14_leadership_does_not_change_the_pawns_for_objectives():
-    """P14 (spec §4.3): "for range" and "for Swap" only; O15 (3 pawns of height 3) still
-    counts the printed height."""
+    """P14 (origin.md "Leadership"): "for range" and "for Swap" only; O15 (3 pawns of height 3)
+    still counts the printed height."""
     rules, state = table()
     from primeval.envs.origin.rules.objectives import holds
 
@@ -261,7 +265,8 @@ def test_p14_leadership_does_not_change_the_pawns_for_objectives():
 
 
 def test_p2_oral_tradition_holds_three_objectives():
-    """P2 (spec §4, §4.3): your objective hand limit is 3 instead of 2."""
+    """P2 (origin.md "Objective hand limit" and "Oral Tradition"): your objective hand limit is
+    3 instead of 2."""
     rules, state = table()
     give_card(rules, state, 0, "O1")
     give_card(rules, state, 0, "O2")
@@ -278,7 +283,8 @@ def test_p2_oral_tradition_holds_three_objectives():
 
 @pytest.mark.parametrize("gatherers", [False, True])
 def test_p3_gatherers_returns_only_one_card_after_drawing_three(gatherers):
-    """P3 (spec §4.3, §6.6 (b)): with "draw 3, return 2" you return only 1 (net +2)."""
+    """P3 (origin.md "Gatherers" and "Yellow, orange and purple rewards" (b)): with "draw 3,
+    return 2" you return only 1 (net +2)."""
     rules, state = table()
     if gatherers:
         in_play(rules, state, 0, "P3")
@@ -300,8 +306,8 @@ def test_p3_gatherers_returns_only_one_card_after_drawing_three(gatherers):
 
 
 def test_p4_hunters_draws_a_card_of_any_deck_with_a_hunting_token():
-    """P4 (spec §4.3, §5): you also draw the top card of any deck when you take a hunting
-    token."""
+    """P4 (origin.md "Hunters" and "Hunting tokens"): you also draw the top card of any deck
+    when you take a hunting token."""
     rules, state = table()
     af6 = tid(rules, "AF6")
     plain = reward(rules, state.copy(), "AF6")
@@ -316,7 +322,8 @@ def test_p4_hunters_draws_a_card_of_any_deck_with_a_hunting_token():
 
 
 def test_p4_hunters_also_draws_with_a_great_hunt():
-    """P4 with Y12 (spec §4.2-4.3): a token taken by Great Hunt is taken too."""
+    """P4 with Y12 (origin.md "Great Hunt" and "Hunters"): a token taken by Great Hunt is taken
+    too."""
     rules, state = table()
     put(rules, state, 0, "AF5")
     in_play(rules, state, 0, "P4")
@@ -327,7 +334,7 @@ def test_p4_hunters_also_draws_with_a_great_hunt():
 
 
 def test_p4_hunters_draws_nothing_on_an_emptied_green_territory():
-    """P4 (spec §4.3): no token taken, no card."""
+    """P4 (origin.md "Hunters"): no token taken, no card."""
     rules, state = table()
     in_play(rules, state, 0, "P4")
     state.hunt_owner[tid(rules, "AF6")] = 1
@@ -336,8 +343,8 @@ def test_p4_hunters_draws_nothing_on_an_emptied_green_territory():
 
 
 def test_p7_herding_draws_on_entering_a_green_territory_whose_token_is_gone():
-    """P7 (spec §4.3): entering a green territory whose token is already gone, draw the top
-    card of any deck (without P7: nothing, spec §5)."""
+    """P7 (origin.md "Herding"): entering a green territory whose token is already gone, draw
+    the top card of any deck (without P7: nothing, origin.md "Tokens")."""
     rules, state = table()
     put(rules, state, 0, "AF7")
     state.hunt_owner[tid(rules, "AF6")] = 1
@@ -354,7 +361,8 @@ def test_p7_herding_draws_on_entering_a_green_territory_whose_token_is_gone():
 
 
 def test_p7_herding_gives_nothing_extra_where_the_token_is_still_there():
-    """P7 (spec §4.3): a green territory with its token gives the token (spec §5) only."""
+    """P7 (origin.md "Herding"): a green territory with its token gives the token (origin.md
+    "Tokens") only."""
     rules, state = table()
     in_play(rules, state, 0, "P7")
     state = reward(rules, state, "AF6")
@@ -363,8 +371,9 @@ def test_p7_herding_gives_nothing_extra_where_the_token_is_still_there():
 
 
 def test_p7_herding_gives_nothing_on_a_swap_onto_a_green_territory():
-    """P7 with spec §5: swapping onto a green territory gives nothing, Herding included
-    (the card speaks of entering; a Swap's green territory gives no reward at all)."""
+    """P7 with origin.md "Hunting tokens": swapping onto a green territory gives nothing,
+    Herding included (the card speaks of entering; a Swap's green territory gives no reward at
+    all)."""
     rules, state = table()
     put(rules, state, 0, "AF7", width=2)
     put(rules, state, 1, "AF6")
@@ -381,8 +390,8 @@ def test_p7_herding_gives_nothing_on_a_swap_onto_a_green_territory():
 
 @pytest.mark.parametrize("crafting", [False, True])
 def test_p6_crafting_brown_reward_takes_two_tiles_from_any_columns(crafting):
-    """P6 (spec §4.3, §6.6 brown (a)): the 2 tiles may come from any columns, not only the
-    brown one."""
+    """P6 (origin.md "Crafting" and "Brown rewards" (a)): the 2 tiles may come from any columns,
+    not only the brown one."""
     rules, state = table()
     state.slots = [0] * len(state.slots)
     y, b = slot_of(rules, "yellow"), slot_of(rules, "brown")
@@ -400,7 +409,7 @@ def test_p6_crafting_brown_reward_takes_two_tiles_from_any_columns(crafting):
 
 
 def test_p6_crafting_leaves_the_other_brown_option_alone():
-    """P6 (spec §4.3): brown (b) is still 1 tile from another (non-brown) column."""
+    """P6 (origin.md "Crafting"): brown (b) is still 1 tile from another (non-brown) column."""
     rules, state = table()
     state.slots = [0] * len(state.slots)
     y, b = slot_of(rules, "yellow"), slot_of(rules, "brown")
@@ -421,7 +430,8 @@ def evolve_pawns(rules, state, territory: str) -> set[tuple[int, int, int]]:
 
 
 def test_p8_adaptation_allows_two_trait_changes_on_every_turn():
-    """P8 (spec §4.3, §6.3): your Evolve may change two traits, each legal on its own."""
+    """P8 (origin.md "Adaptation" and "Evolve"): your Evolve may change two traits, each legal
+    on its own."""
     rules, state = table()
     ref = (1, 1, BLACK)
     in_reserve = {rules.data.components.pawn_types[p] for p, n in enumerate(state.reserve) if n}
@@ -434,8 +444,8 @@ def test_p8_adaptation_allows_two_trait_changes_on_every_turn():
 
 
 def test_p10_pioneers_evolves_two_steps_from_the_reference_pawn():
-    """P10 (spec §4.3): you may Evolve 2 steps away from the reference pawn (the path goes
-    through any territories, straits included)."""
+    """P10 (origin.md "Pioneers"): you may Evolve 2 steps away from the reference pawn (the path
+    goes through any territories, straits included)."""
     rules, state = table()
     dist = rules.data.world.distance
     origin = tid(rules, "AF0")
@@ -452,7 +462,7 @@ def test_p10_pioneers_evolves_two_steps_from_the_reference_pawn():
 
 
 def test_p10_pioneers_does_not_reach_three_steps():
-    """P10 (spec §4.3): 2 steps, not 3."""
+    """P10 (origin.md "Pioneers"): 2 steps, not 3."""
     rules, state = table()
     in_play(rules, state, 0, "P10")
     assert tid(rules, "AN2") not in options(rules, state, "evolve_at")  # AF0-AF6-AF7=AN2
@@ -462,7 +472,8 @@ def test_p10_pioneers_does_not_reach_three_steps():
 
 
 def test_p9_warriors_swaps_with_pawns_of_equal_width():
-    """P9 (spec §4.3, §6.5): you may Swap with pawns of equal width (never wider ones)."""
+    """P9 (origin.md "Warriors" and "Swap"): you may Swap with pawns of equal width (never wider
+    ones)."""
     rules, state = table()
     put(rules, state, 0, "AF5", width=2)
     put(rules, state, 1, "AF7", width=2)
@@ -479,8 +490,8 @@ def test_p9_warriors_swaps_with_pawns_of_equal_width():
 
 
 def test_p11_trade_routes_takes_a_tile_with_a_strait_token():
-    """P11 (spec §4.3, §5): when you take a strait token, also take 1 tile from any column if
-    legal."""
+    """P11 (origin.md "Trade Routes" and "Strait tokens"): when you take a strait token, also
+    take 1 tile from any column if legal."""
     rules, state = table()
     state.slots = [0] * len(state.slots)
     p = slot_of(rules, "purple")
@@ -499,8 +510,9 @@ def test_p11_trade_routes_takes_a_tile_with_a_strait_token():
 
 
 def test_p11_trade_routes_for_the_passive_player_of_a_swap():
-    """P11 (spec §4.3, §6.5): the passive player of a Swap who completes a strait takes the
-    token, and with Trade Routes a tile (their decision, in the active player's turn)."""
+    """P11 (origin.md "Trade Routes" and "Swap"): the passive player of a Swap who completes a
+    strait takes the token, and with Trade Routes a tile (their decision, in the active player's
+    turn)."""
     rules, state = table()
     state.slots = [0] * len(state.slots)
     b = slot_of(rules, "brown")
@@ -520,7 +532,7 @@ def test_p11_trade_routes_for_the_passive_player_of_a_swap():
 
 
 def test_p11_no_tile_when_none_fits():
-    """P11 (spec §4.3): "if legal" -- with no tile to place, nothing more happens."""
+    """P11 (origin.md "Trade Routes"): "if legal" -- with no tile to place, nothing more happens."""
     rules, state = table()
     state.slots = [3 if s else 0 for s in state.slots]
     put(rules, state, 0, "AF1")
@@ -538,7 +550,7 @@ def test_p11_no_tile_when_none_fits():
 
 
 def test_p12_agriculture_adds_one_point_per_objective_completed():
-    """P12 (spec §4.3): +1 point each time you complete an objective."""
+    """P12 (origin.md "Agriculture"): +1 point each time you complete an objective."""
     rules, state = table()
     for t in ("AF6", "EU7"):
         put(rules, state, 0, t)
@@ -550,7 +562,7 @@ def test_p12_agriculture_adds_one_point_per_objective_completed():
 
 
 def test_p12_agriculture_counts_only_objectives_completed_while_in_play():
-    """P12 (spec §4.3): "each time you complete" -- earlier objectives get nothing."""
+    """P12 (origin.md "Agriculture"): "each time you complete" -- earlier objectives get nothing."""
     rules, state = table()
     state.objectives_done[0] = [cid(rules, "O5")]
     state.objective_points[0] = 3
@@ -559,8 +571,8 @@ def test_p12_agriculture_counts_only_objectives_completed_while_in_play():
 
 
 def test_p13_writing_one_point_per_column_reaching_level_three():
-    """P13 (spec §4.3, §6.9): at game end +1 point for each of your columns that reaches
-    level 3 or higher."""
+    """P13 (origin.md "Writing" and "Final scoring"): at game end +1 point for each of your
+    columns that reaches level 3 or higher."""
     rules, state = table()
     state.columns[0] = [[1, 2, 3], [1, 2], [1, 2, 3, 4, 5], [1]]
     before = scoring.points(rules, state, 0)

@@ -1,9 +1,9 @@
-"""Rule tests for playing cards (spec sections 4 and 6.7) and every yellow action card Y1-Y14
-(spec section 4.2 as shipped in ``data/cards.yaml``).
+"""Rule tests for playing cards (origin.md "Cards" and "Playing cards") and every yellow action
+card Y1-Y14 (origin.md "Yellow action cards" as shipped in ``data/cards.yaml``).
 
 Positions are built by hand (``builders.table``): the start of ``player_0``'s turn with empty
 hands and only the neutral pawn (h1/w1/black) on the Origin territory AF0. Map excerpt
-(spec section 1.3, the shipped reconstruction)::
+(origin.md "The map", the shipped reconstruction)::
 
     AF1 - AF2 - AF4 - AF6 - AF7        AF1 =S1= EU1 - EU2     AF7 =S9= AN2
       \\    \\   |    /    /            AF3 =S11= SA4          AF4 =S3= EU6
@@ -96,11 +96,12 @@ def slot_of(rules, colour: str, k: int = 0) -> int:
     return [i for i, c in enumerate(rules.data.components.slot_colours) if c == colour][k]
 
 
-# Card-play limits (spec 4, 6.7) -------------------------------------------------------------
+# Card-play limits (origin.md "Cards" and "Playing cards")
+# -------------------------------------------------------------
 
 
 def test_every_yellow_effect_kind_is_implemented_once():
-    """Spec §4 / DESIGN §8: card effects are data-driven, each kind implemented once."""
+    """origin.md "Cards": card effects are data-driven, each kind implemented once."""
     rules, _ = table()
     assert set(YELLOW) == set(YELLOW_EFFECTS)
     kinds = [c.kind for c in rules.data.deck("yellow")]
@@ -108,7 +109,8 @@ def test_every_yellow_effect_kind_is_implemented_once():
 
 
 def test_a_card_may_be_played_before_the_action():
-    """Spec §4: cards are played at any time of one's own turn, before the action too."""
+    """origin.md "Playing cards": cards are played at any time of one's own turn, before the
+    action too."""
     rules, state = table()
     give_card(rules, state, 0, "Y10")
     assert not state.turn_state.get("action_taken")
@@ -117,7 +119,7 @@ def test_a_card_may_be_played_before_the_action():
 
 
 def test_a_card_may_be_played_after_the_action():
-    """Spec §4: ... or after the action, until the turn is ended with ``pass``."""
+    """origin.md "Playing cards": ... or after the action, until the turn is ended with ``pass``."""
     rules, state = table()
     give_card(rules, state, 0, "Y10")
     state = quiet_action(rules, state)
@@ -129,7 +131,8 @@ def test_a_card_may_be_played_after_the_action():
 
 
 def test_at_most_one_card_of_each_colour_per_turn():
-    """Spec §4: at most one card of each colour per turn (so at most 3 cards per turn)."""
+    """origin.md "Playing cards": at most one card of each colour per turn (so at most 3 cards
+    per turn)."""
     rules, state = table()
     for card in ("Y10", "Y3", "P1", "O1"):
         give_card(rules, state, 0, card)
@@ -148,8 +151,8 @@ def test_at_most_one_card_of_each_colour_per_turn():
 
 
 def test_cards_are_played_only_on_ones_own_turn():
-    """Spec §4: cards only on one's own turn; another player's card is not in the mask and
-    playing it raises."""
+    """origin.md "Playing cards": cards only on one's own turn; another player's card is not in
+    the mask and playing it raises."""
     rules, state = table()
     give_card(rules, state, 1, "Y10")
     assert playable(rules, state) == set()
@@ -163,7 +166,7 @@ def test_cards_are_played_only_on_ones_own_turn():
 
 
 def test_the_colour_limit_is_per_turn():
-    """Spec §4: the one-per-colour limit starts afresh with every turn."""
+    """origin.md "Playing cards": the one-per-colour limit starts afresh with every turn."""
     rules, state = table()
     give_card(rules, state, 0, "Y10")
     give_card(rules, state, 1, "Y3")
@@ -175,8 +178,8 @@ def test_the_colour_limit_is_per_turn():
 
 
 def test_a_yellow_card_is_discarded_out_of_the_game():
-    """Spec §4 / §6.7: a yellow card is resolved and discarded; discards are out of the game
-    (never back into a deck)."""
+    """origin.md "Cards" and "Playing cards": a yellow card is resolved and discarded; discards
+    are out of the game (never back into a deck)."""
     rules, state = table()
     y10 = give_card(rules, state, 0, "Y10")
     state = play(rules, state, "Y10")
@@ -187,7 +190,8 @@ def test_a_yellow_card_is_discarded_out_of_the_game():
 
 
 def test_a_yellow_card_does_not_use_the_action():
-    """Spec §4 / §6.2: a card is not the turn's action; the one action is still to be taken."""
+    """origin.md "Playing cards" and "A turn": a card is not the turn's action; the one action
+    is still to be taken."""
     rules, state = table()
     put(rules, state, 0, "AF5")
     put(rules, state, 0, "EU4")
@@ -205,7 +209,7 @@ def test_a_yellow_card_does_not_use_the_action():
 
 
 def test_y1_migration_wave_gives_one_extra_migrate_with_its_reward():
-    """Y1 (spec §4.2): take one extra Migrate action this turn, its reward too."""
+    """Y1 (origin.md "Migration Wave"): take one extra Migrate action this turn, its reward too."""
     rules, state = table()
     put(rules, state, 0, "AF7")
     token_gone(rules, state, "AF6")
@@ -228,8 +232,8 @@ def test_y1_migration_wave_gives_one_extra_migrate_with_its_reward():
 
 
 def test_y1_played_after_the_action_still_gives_the_extra_migrate():
-    """Y1 (spec §4.2, §4 before or after the action): played after the action, the extra
-    Migrate is open at once."""
+    """Y1 (origin.md "Migration Wave" and "Playing cards" before or after the action): played
+    after the action, the extra Migrate is open at once."""
     rules, state = table()
     give_card(rules, state, 0, "Y1")
     state = quiet_action(rules, state)
@@ -239,7 +243,7 @@ def test_y1_played_after_the_action_still_gives_the_extra_migrate():
 
 
 def test_y2_baby_boom_gives_one_extra_evolve_with_its_reward():
-    """Y2 (spec §4.2): take one extra Evolve action this turn, its reward too."""
+    """Y2 (origin.md "Baby Boom"): take one extra Evolve action this turn, its reward too."""
     rules, state = table()
     no_tiles(state)
     give_card(rules, state, 0, "Y2")
@@ -261,7 +265,7 @@ def test_y2_baby_boom_gives_one_extra_evolve_with_its_reward():
 
 
 def test_without_an_extra_action_card_one_action_ends_the_actions():
-    """Spec §6.2: exactly one action per turn; after it no action segment is offered."""
+    """origin.md "A turn": exactly one action per turn; after it no action segment is offered."""
     rules, state = table()
     give_card(rules, state, 0, "Y10")
     state = quiet_action(rules, state)
@@ -273,7 +277,8 @@ def test_without_an_extra_action_card_one_action_ends_the_actions():
 
 
 def test_y3_forced_march_adds_two_to_migrate_range_this_turn():
-    """Y3 (spec §4.2): this turn your Migrate range is +2 (a height-1 pawn goes 3 steps)."""
+    """Y3 (origin.md "Forced March"): this turn your Migrate range is +2 (a height-1 pawn goes 3
+    steps)."""
     rules, state = table()
     af7 = put(rules, state, 0, "AF7")
     give_card(rules, state, 0, "Y3")
@@ -290,7 +295,8 @@ def test_y3_forced_march_adds_two_to_migrate_range_this_turn():
 
 
 def test_y3_forced_march_adds_two_to_swap_range():
-    """Y3 (spec §4.2): the +2 also holds for Swap (onto a thinner pawn 3 steps away)."""
+    """Y3 (origin.md "Forced March"): the +2 also holds for Swap (onto a thinner pawn 3 steps
+    away)."""
     rules, state = table()
     put(rules, state, 0, "AF7", width=2)
     put(rules, state, 1, "SA4")  # 3 steps: AF7 - AF5 - AF3 =S11= SA4
@@ -303,7 +309,8 @@ def test_y3_forced_march_adds_two_to_swap_range():
 
 
 def test_y3_forced_march_lasts_only_for_the_turn():
-    """Y3 (spec §4.2): "this turn" -- on the next turn the range is the height again."""
+    """Y3 (origin.md "Forced March"): "this turn" -- on the next turn the range is the height
+    again."""
     rules, state = table()
     af7 = put(rules, state, 0, "AF7")
     give_card(rules, state, 0, "Y3")
@@ -315,7 +322,8 @@ def test_y3_forced_march_lasts_only_for_the_turn():
 
 
 def test_y3_does_not_help_other_players():
-    """Y3 (spec §4.2): "your" range only; another player's range stays their height."""
+    """Y3 (origin.md "Forced March"): "your" range only; another player's range stays their
+    height."""
     rules, state = table()
     give_card(rules, state, 0, "Y3")
     state = play(rules, state, "Y3")
@@ -327,7 +335,8 @@ def test_y3_does_not_help_other_players():
 
 
 def test_y5_sea_voyage_makes_strait_crossings_free_this_turn():
-    """Y5 (spec §4.2): this turn strait crossings cost 0 steps for your moves (Migrate)."""
+    """Y5 (origin.md "Sea Voyage"): this turn strait crossings cost 0 steps for your moves
+    (Migrate)."""
     rules, state = table()
     af1 = put(rules, state, 0, "AF1")
     give_card(rules, state, 0, "Y5")
@@ -345,7 +354,7 @@ def test_y5_sea_voyage_makes_strait_crossings_free_this_turn():
 
 
 def test_y5_sea_voyage_applies_to_swap():
-    """Y5 (spec §4.2): free strait crossings count for Swap too."""
+    """Y5 (origin.md "Sea Voyage"): free strait crossings count for Swap too."""
     rules, state = table()
     put(rules, state, 0, "AF1", width=2)
     put(rules, state, 1, "EU2")  # AF1 =S1= EU1 - EU2: 2 steps, 1 with free straits
@@ -360,9 +369,9 @@ def test_y5_sea_voyage_applies_to_swap():
 
 
 def test_y4_raft_moves_any_own_pawn_across_a_strait_and_rewards_it():
-    """Y4 (spec §4.2): move one of your pawns (with its village) to an empty strait neighbour
+    """Y4 (origin.md "Raft"): move one of your pawns (with its village) to an empty strait neighbour
     of a territory holding one of your pawns, and take its reward. Holding both ends of
-    Gibraltar afterwards takes its strait token (spec §5)."""
+    Gibraltar afterwards takes its strait token (origin.md "Tokens")."""
     rules, state = table()
     af1 = put(rules, state, 0, "AF1")
     af5 = put(rules, state, 0, "AF5", height=2)
@@ -386,7 +395,7 @@ def test_y4_raft_moves_any_own_pawn_across_a_strait_and_rewards_it():
 
 
 def test_y4_raft_lands_only_on_empty_strait_ends():
-    """Y4 (spec §4.2): the landing territory must be empty and across a strait."""
+    """Y4 (origin.md "Raft"): the landing territory must be empty and across a strait."""
     rules, state = table()
     put(rules, state, 0, "AF7")  # ends: AN2 (S9)
     put(rules, state, 0, "AF3")  # ends: SA4 (S11)
@@ -399,7 +408,7 @@ def test_y4_raft_lands_only_on_empty_strait_ends():
 
 @pytest.mark.parametrize("case", ["no_strait_end", "far_end_taken", "no_pawn"])
 def test_y4_raft_is_not_playable_without_a_landing(case):
-    """Y4 (spec §4.2, no dead ends): playable only if some empty territory lies across a
+    """Y4 (origin.md "Raft", no dead ends): playable only if some empty territory lies across a
     strait from one of your pawns."""
     rules, state = table()
     if case == "no_strait_end":
@@ -415,7 +424,7 @@ def test_y4_raft_is_not_playable_without_a_landing(case):
 
 
 def test_y6_theft_takes_a_random_card_of_a_chosen_player():
-    """Y6 (spec §4.2): take a random card from another player's hand (only players holding
+    """Y6 (origin.md "Theft"): take a random card from another player's hand (only players holding
     cards can be chosen)."""
     rules, state = table()
     give_card(rules, state, 0, "Y6")
@@ -430,8 +439,8 @@ def test_y6_theft_takes_a_random_card_of_a_chosen_player():
 
 
 def test_y6_theft_of_an_objective_respects_the_hand_limit():
-    """Y6 (spec §4.2) with §4: a stolen objective above the limit of 2 is returned to the
-    bottom of the purple deck."""
+    """Y6 (origin.md "Theft") with origin.md "Objective hand limit": a stolen objective above
+    the limit of 2 is returned to the bottom of the purple deck."""
     rules, state = table()
     give_card(rules, state, 0, "Y6")
     mine = [give_card(rules, state, 0, c) for c in ("O1", "O2")]
@@ -447,7 +456,7 @@ def test_y6_theft_of_an_objective_respects_the_hand_limit():
 
 
 def test_y6_theft_is_not_playable_when_no_other_hand_holds_cards():
-    """Y6 (spec §4.2, no dead ends): nothing to steal, not playable."""
+    """Y6 (origin.md "Theft", no dead ends): nothing to steal, not playable."""
     rules, state = table()
     give_card(rules, state, 0, "Y6")
     give_card(rules, state, 0, "Y7")
@@ -458,7 +467,7 @@ def test_y6_theft_is_not_playable_when_no_other_hand_holds_cards():
 
 
 def test_y7_raid_takes_the_top_tile_of_a_chosen_column_into_own_columns():
-    """Y7 (spec §4.2): take the top tile of one of another player's columns and put it into
+    """Y7 (origin.md "Raid"): take the top tile of one of another player's columns and put it into
     your columns if legal (a level 3 on your column topped by 2)."""
     rules, state = table()
     give_card(rules, state, 0, "Y7")
@@ -476,7 +485,7 @@ def test_y7_raid_takes_the_top_tile_of_a_chosen_column_into_own_columns():
 
 
 def test_y7_raid_a_tile_that_does_not_fit_leaves_the_game():
-    """Y7 (spec §4.2): a raided tile that cannot go into your columns is discarded; an
+    """Y7 (origin.md "Raid"): a raided tile that cannot go into your columns is discarded; an
     emptied column disappears."""
     rules, state = table()
     give_card(rules, state, 0, "Y7")
@@ -491,7 +500,7 @@ def test_y7_raid_a_tile_that_does_not_fit_leaves_the_game():
 
 
 def test_y7_raid_a_level_one_tile_starts_a_new_column_and_empties_the_victims():
-    """Y7 (spec §4.2, §3): a level-1 tile always fits (a new column)."""
+    """Y7 (origin.md "Raid" and "Tile columns"): a level-1 tile always fits (a new column)."""
     rules, state = table()
     give_card(rules, state, 0, "Y7")
     state.columns[0] = [[1, 2]]
@@ -504,7 +513,7 @@ def test_y7_raid_a_level_one_tile_starts_a_new_column_and_empties_the_victims():
 
 
 def test_y7_raid_is_not_playable_when_nobody_else_has_tiles():
-    """Y7 (spec §4.2, no dead ends)."""
+    """Y7 (origin.md "Raid", no dead ends)."""
     rules, state = table()
     give_card(rules, state, 0, "Y7")
     state.columns[0] = [[1]]
@@ -515,8 +524,8 @@ def test_y7_raid_is_not_playable_when_nobody_else_has_tiles():
 
 
 def test_y8_claims_a_strait_token_held_by_another_player_at_an_end_you_hold():
-    """Y8 (spec §4.2, §5): take a strait token from another player if you hold at least one
-    end of that strait."""
+    """Y8 (origin.md "Claim the Strait" and "Strait tokens"): take a strait token from another
+    player if you hold at least one end of that strait."""
     rules, state = table()
     straits = rules.data.world.strait_ids
     s1, s2, s5 = straits.index("S1"), straits.index("S2"), straits.index("S5")
@@ -535,8 +544,8 @@ def test_y8_claims_a_strait_token_held_by_another_player_at_an_end_you_hold():
 
 @pytest.mark.parametrize("case", ["token_on_board", "no_end_held", "own_token"])
 def test_y8_is_not_playable_without_a_claimable_token(case):
-    """Y8 (spec §4.2, no dead ends): a token still on the board, one whose ends you do not
-    hold, or your own token cannot be claimed."""
+    """Y8 (origin.md "Claim the Strait", no dead ends): a token still on the board, one whose
+    ends you do not hold, or your own token cannot be claimed."""
     rules, state = table()
     s1 = rules.data.world.strait_ids.index("S1")
     put(rules, state, 0, "AF1")
@@ -552,8 +561,9 @@ def test_y8_is_not_playable_without_a_claimable_token(case):
 
 
 def test_y9_inspiration_takes_a_tile_from_any_column_under_stacking_rules():
-    """Y9 (spec §4.2, §3): take 1 tile from any column of the rewards board; only tiles that
-    fit your columns are offered; the slot is refilled from the reserve."""
+    """Y9 (origin.md "Inspiration" and "Tile columns"): take 1 tile from any column of the
+    rewards board; only tiles that fit your columns are offered; the slot is refilled from the
+    reserve."""
     rules, state = table()
     no_tiles(state)
     y, o, p, b = (slot_of(rules, c) for c in ("yellow", "orange", "purple", "brown"))
@@ -572,7 +582,7 @@ def test_y9_inspiration_takes_a_tile_from_any_column_under_stacking_rules():
 
 
 def test_y9_inspiration_is_not_playable_when_no_tile_fits():
-    """Y9 (spec §4.2, no dead ends): no face-up tile can be placed, not playable."""
+    """Y9 (origin.md "Inspiration", no dead ends): no face-up tile can be placed, not playable."""
     rules, state = table()
     state.slots = [2 if s else 0 for s in state.slots]
     give_card(rules, state, 0, "Y9")
@@ -585,7 +595,7 @@ def test_y9_inspiration_is_not_playable_when_no_tile_fits():
 
 
 def test_y10_foresight_draws_the_top_two_cards_of_the_chosen_deck():
-    """Y10 (spec §4.2): draw the top 2 cards of one deck (any non-empty deck)."""
+    """Y10 (origin.md "Foresight"): draw the top 2 cards of one deck (any non-empty deck)."""
     rules, state = table()
     give_card(rules, state, 0, "Y10")
     state.decks[Deck.YELLOW] = []  # an empty deck cannot be chosen
@@ -598,7 +608,8 @@ def test_y10_foresight_draws_the_top_two_cards_of_the_chosen_deck():
 
 
 def test_y10_foresight_objectives_above_the_limit_are_returned():
-    """Y10 (spec §4.2) with §4: drawing objectives checks the hand limit of 2."""
+    """Y10 (origin.md "Foresight") with origin.md "Objective hand limit": drawing objectives
+    checks the hand limit of 2."""
     rules, state = table()
     give_card(rules, state, 0, "Y10")
     give_card(rules, state, 0, "O1")
@@ -610,7 +621,7 @@ def test_y10_foresight_objectives_above_the_limit_are_returned():
 
 
 def test_y10_foresight_is_not_playable_when_every_deck_is_empty():
-    """Y10 (spec §4.2, no dead ends): nothing to draw, not playable."""
+    """Y10 (origin.md "Foresight", no dead ends): nothing to draw, not playable."""
     rules, state = table()
     give_card(rules, state, 0, "Y10")
     state.decks = [[], [], []]
@@ -619,9 +630,9 @@ def test_y10_foresight_is_not_playable_when_every_deck_is_empty():
 
 @pytest.mark.parametrize("card", ["Y1", "Y2", "Y3", "Y5", "Y14"])
 def test_turn_long_yellow_cards_are_playable_at_any_time_of_the_turn(card):
-    """Y1/Y2/Y3/Y5/Y14 (spec §4.2, §4 any time of one's turn): they need no target, so they
-    are playable before and after the action (after it, Y3/Y5/Y14 only matter with an extra
-    action)."""
+    """Y1/Y2/Y3/Y5/Y14 (origin.md "Yellow action cards" and "Playing cards" any time of one's
+    turn): they need no target, so they are playable before and after the action (after it,
+    Y3/Y5/Y14 only matter with an extra action)."""
     rules, state = table()
     give_card(rules, state, 0, card)
     assert card in playable(rules, state)
@@ -633,8 +644,8 @@ def test_turn_long_yellow_cards_are_playable_at_any_time_of_the_turn(card):
 
 
 def test_y11_barter_sees_the_hand_and_exchanges_one_card_for_one():
-    """Y11 (spec §4.2): look at another player's hand and exchange one of your cards for one
-    of theirs (any card of theirs may be taken; you give any one of yours)."""
+    """Y11 (origin.md "Barter"): look at another player's hand and exchange one of your cards
+    for one of theirs (any card of theirs may be taken; you give any one of yours)."""
     rules, state = table()
     give_card(rules, state, 0, "Y11")
     y10 = give_card(rules, state, 0, "Y10")
@@ -653,7 +664,8 @@ def test_y11_barter_sees_the_hand_and_exchanges_one_card_for_one():
 
 
 def test_y11_barter_respects_the_objective_limit_of_the_receiver():
-    """Y11 (spec §4.2) with §4: a player who receives a third objective returns one."""
+    """Y11 (origin.md "Barter") with origin.md "Objective hand limit": a player who receives a
+    third objective returns one."""
     rules, state = table()
     give_card(rules, state, 0, "Y11")
     give_card(rules, state, 0, "O1")
@@ -671,7 +683,7 @@ def test_y11_barter_respects_the_objective_limit_of_the_receiver():
 
 @pytest.mark.parametrize("case", ["only_card", "others_empty"])
 def test_y11_barter_needs_a_card_to_give_and_a_hand_to_take_from(case):
-    """Y11 (spec §4.2, no dead ends): Barter itself leaves the hand, so another card must
+    """Y11 (origin.md "Barter", no dead ends): Barter itself leaves the hand, so another card must
     remain; another player must hold a card."""
     rules, state = table()
     give_card(rules, state, 0, "Y11")
@@ -686,8 +698,8 @@ def test_y11_barter_needs_a_card_to_give_and_a_hand_to_take_from(case):
 
 
 def test_y12_great_hunt_takes_a_token_within_two_steps():
-    """Y12 (spec §4.2, §5): take a hunting token still on a green territory within 2 steps of
-    one of your pawns."""
+    """Y12 (origin.md "Great Hunt" and "Hunting tokens"): take a hunting token still on a green
+    territory within 2 steps of one of your pawns."""
     rules, state = table()
     put(rules, state, 0, "AF5")  # AF6 is 2 steps away, AN4/SA2 are 3
     give_card(rules, state, 0, "Y12")
@@ -701,7 +713,7 @@ def test_y12_great_hunt_takes_a_token_within_two_steps():
 
 
 def test_y12_great_hunt_is_not_playable_when_no_token_is_in_reach():
-    """Y12 (spec §4.2, no dead ends): tokens taken or out of reach, not playable."""
+    """Y12 (origin.md "Great Hunt", no dead ends): tokens taken or out of reach, not playable."""
     rules, state = table()
     put(rules, state, 0, "AF5")
     give_card(rules, state, 0, "Y12")
@@ -715,8 +727,8 @@ def test_y12_great_hunt_is_not_playable_when_no_token_is_in_reach():
 
 
 def test_y13_resettlement_exchanges_two_own_pawns_without_rewards():
-    """Y13 (spec §4.2): exchange the positions of two of your own pawns (villages move with
-    them); no rewards."""
+    """Y13 (origin.md "Resettlement"): exchange the positions of two of your own pawns (villages
+    move with them); no rewards."""
     rules, state = table()
     a = put(rules, state, 0, "AF5", 1, 1, WHITE)
     b = put(rules, state, 0, "EU4", 2, 2, BROWN)
@@ -736,7 +748,8 @@ def test_y13_resettlement_exchanges_two_own_pawns_without_rewards():
 
 
 def test_y13_resettlement_needs_two_own_pawns():
-    """Y13 (spec §4.2, no dead ends): with fewer than two pawns it is not playable."""
+    """Y13 (origin.md "Resettlement", no dead ends): with fewer than two pawns it is not
+    playable."""
     rules, state = table()
     put(rules, state, 0, "AF5")
     put(rules, state, 1, "AF7")
@@ -754,8 +767,8 @@ def evolve_pawns(rules, state, territory: str) -> set[tuple[int, int, int]]:
 
 
 def test_y14_mutation_allows_two_trait_changes_this_turn():
-    """Y14 (spec §4.2, §6.3): this turn your Evolve may change two traits, each change legal
-    on its own (colour any, height +1, width +1; never +2 or smaller)."""
+    """Y14 (origin.md "Mutation" and "Evolve"): this turn your Evolve may change two traits,
+    each change legal on its own (colour any, height +1, width +1; never +2 or smaller)."""
     rules, state = table()
     ref = (1, 1, BLACK)  # the neutral pawn on AF0
     assert rules.data.components.pawn_types[state.pawn[tid(rules, "AF0")]] == ref
@@ -771,7 +784,7 @@ def test_y14_mutation_allows_two_trait_changes_this_turn():
 
 
 def test_y14_mutation_lasts_only_for_the_turn():
-    """Y14 (spec §4.2): "this turn" -- the next turn allows one change again."""
+    """Y14 (origin.md "Mutation"): "this turn" -- the next turn allows one change again."""
     rules, state = table()
     give_card(rules, state, 0, "Y14")
     state = play(rules, state, "Y14")
@@ -780,7 +793,7 @@ def test_y14_mutation_lasts_only_for_the_turn():
     assert (2, 2, BLACK) not in evolve_pawns(rules, state, "AF6")
 
 
-# No dead ends: every playable card can complete (DESIGN §3) -------------------------------------
+# No dead ends: every playable card can complete -------------------------------------
 
 
 def _resolve(rules, state, rng, player: int, budget: int = 60):
@@ -796,7 +809,7 @@ def _resolve(rules, state, rng, player: int, budget: int = 60):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_every_playable_card_can_be_resolved_in_random_positions(seed):
-    """DESIGN §3 / spec §6.7: a card is offered only if its effect can complete -- in random
+    """origin.md "Playing cards": a card is offered only if its effect can complete -- in random
     positions, playing any playable card never reaches a decision without legal actions."""
     rules, state = table()
     rng = np.random.default_rng(seed)

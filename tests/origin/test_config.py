@@ -1,9 +1,9 @@
-"""The Origin rules configuration (spec sections 6.1, 6.8 and 8; DESIGN.md sections 2, 8
-and 10).
+"""The Origin rules configuration (origin.md "Setup", "End of the game" and "Config fields and
+data files").
 
-Every field: its default follows the spec, every bad value raises a ``ValueError`` naming the
-field and the allowed values, unknown field names are rejected, the config is frozen and
-survives ``to_dict``/``from_dict`` (also through JSON), and the values reach the rules.
+Every field: its default follows the rules reference, every bad value raises a ``ValueError``
+naming the field and the allowed values, unknown field names are rejected, the config is frozen
+and survives ``to_dict``/``from_dict`` (also through JSON), and the values reach the rules.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from primeval.envs.origin.rules import OriginRules
 
 FIELDS = {f.name for f in dataclasses.fields(OriginConfig)}
 
-#: Every field's default (spec §6.1 random start player for RL, §6.8 adopted final round,
-#: §6.9 tie-break, §8 shipped data files).
+#: Every field's default (origin.md "Config fields and data files": random start player
+#: for RL, the adopted final round, the tie-break, the shipped data files).
 SPEC_DEFAULTS = {
     "num_players": 3,
     "map_file": None,
@@ -56,19 +56,20 @@ BAD_VALUES = [
 
 
 def test_every_field_has_a_spec_default_listed():
-    """DESIGN §10: the table above lists every field."""
+    """Config validation: the table above lists every field."""
     assert set(SPEC_DEFAULTS) == FIELDS
 
 
 @pytest.mark.parametrize("name", sorted(SPEC_DEFAULTS))
 def test_default_matches_spec(name):
-    """Spec §6.1 / §6.8 / §6.9 / §8: the defaults are the adopted readings."""
+    """origin.md "Setup", "End of the game", "Final scoring" and "Config fields and data files":
+    the defaults are the adopted readings."""
     assert getattr(OriginConfig(), name) == SPEC_DEFAULTS[name]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_player_count_is_accepted(players):
-    """Spec §7: Origin is for 2 to 4 players."""
+    """origin.md "Player counts and variants": Origin is for 2 to 4 players."""
     assert OriginConfig(num_players=players).num_players == players
     assert OriginRules(num_players=players).num_players == players
 
@@ -77,7 +78,7 @@ def test_every_player_count_is_accepted(players):
 
 
 def test_every_field_has_bad_values_tested():
-    """DESIGN §10: every field is validated (the table covers them all)."""
+    """Config validation: every field is validated (the table covers them all)."""
     assert {name for name, _, _ in BAD_VALUES} == FIELDS
 
 
@@ -85,7 +86,7 @@ def test_every_field_has_bad_values_tested():
 @pytest.mark.parametrize(("name", "value", "allowed"), BAD_VALUES,
                          ids=[f"{n}={v!r}" for n, v, _ in BAD_VALUES])
 def test_bad_value_raises_value_error_naming_field_and_allowed(build, name, value, allowed):
-    """DESIGN §10: a bad value raises ValueError naming the field and what is allowed."""
+    """Config validation: a bad value raises ValueError naming the field and what is allowed."""
     make = OriginConfig if build == "constructor" else OriginConfig.from_overrides
     with pytest.raises(ValueError) as err:
         make(**{name: value})
@@ -96,7 +97,7 @@ def test_bad_value_raises_value_error_naming_field_and_allowed(build, name, valu
 
 
 def test_a_bad_data_file_is_a_value_error_naming_the_file(tmp_path):
-    """DESIGN §8: a data file path that does not load raises a ValueError (OriginDataError)
+    """Data validation: a data file path that does not load raises a ValueError (OriginDataError)
     naming the file."""
     path = str(tmp_path / "missing_map.yaml")
     with pytest.raises(OriginDataError, match="missing_map.yaml"):
@@ -106,7 +107,7 @@ def test_a_bad_data_file_is_a_value_error_naming_the_file(tmp_path):
 
 
 def test_unknown_field_name_is_rejected_by_from_overrides():
-    """DESIGN §10: an unknown field name raises ValueError naming it and the known fields."""
+    """Config validation: an unknown field name raises ValueError naming it and the known fields."""
     with pytest.raises(ValueError) as err:
         OriginConfig.from_overrides(num_player=4)
     message = str(err.value)
@@ -116,7 +117,7 @@ def test_unknown_field_name_is_rejected_by_from_overrides():
 
 
 def test_unknown_field_name_is_rejected_by_the_rules_object():
-    """DESIGN §2: keyword overrides to the rules object go through the same validation."""
+    """Rules layer: keyword overrides to the rules object go through the same validation."""
     with pytest.raises(ValueError, match="unknown OriginConfig field.*'map'"):
         OriginRules(map="world.yaml")
     with pytest.raises(ValueError, match="num_players"):
@@ -124,13 +125,13 @@ def test_unknown_field_name_is_rejected_by_the_rules_object():
 
 
 def test_rules_take_a_config_or_overrides_not_both():
-    """DESIGN §2: a config object and keyword overrides together are ambiguous."""
+    """Rules layer: a config object and keyword overrides together are ambiguous."""
     with pytest.raises(ValueError, match="not both"):
         OriginRules(OriginConfig(), num_players=2)
 
 
 def test_unknown_field_name_is_rejected_by_from_dict():
-    """DESIGN §10: ``from_dict`` validates like ``from_overrides``."""
+    """Config validation: ``from_dict`` validates like ``from_overrides``."""
     d = OriginConfig().to_dict()
     d["junior_rules"] = True
     with pytest.raises(ValueError, match="junior_rules"):
@@ -142,14 +143,14 @@ def test_unknown_field_name_is_rejected_by_from_dict():
 
 @pytest.mark.parametrize("name", sorted(SPEC_DEFAULTS))
 def test_config_is_frozen(name):
-    """DESIGN §10: frozen config dataclass; no field can be reassigned."""
+    """Config validation: frozen config dataclass; no field can be reassigned."""
     config = OriginConfig()
     with pytest.raises(dataclasses.FrozenInstanceError):
         setattr(config, name, SPEC_DEFAULTS[name])
 
 
 def test_config_is_hashable_and_compares_by_value():
-    """DESIGN §10: a frozen config is a value (the loaded data is not part of it)."""
+    """Config validation: a frozen config is a value (the loaded data is not part of it)."""
     assert OriginConfig() == OriginConfig()
     assert hash(OriginConfig()) == hash(OriginConfig())
     assert OriginConfig(num_players=4) != OriginConfig()
@@ -172,14 +173,14 @@ def non_default(tmp_path: Path) -> dict:
 
 
 def test_non_default_example_sets_every_field(tmp_path):
-    """DESIGN §10: the round-trip example below exercises every field."""
+    """Config validation: the round-trip example below exercises every field."""
     assert set(non_default(tmp_path)) == FIELDS
     assert all(non_default(tmp_path)[k] != v for k, v in SPEC_DEFAULTS.items())
 
 
 @pytest.mark.parametrize("which", ["defaults", "non_default"])
 def test_to_dict_from_dict_round_trip(tmp_path, which):
-    """DESIGN §2 / §8: the config survives to_dict/from_dict, also through JSON."""
+    """Rules layer and data validation: the config survives to_dict/from_dict, also through JSON."""
     overrides = {} if which == "defaults" else non_default(tmp_path)
     config = OriginConfig.from_overrides(**overrides)
     d = config.to_dict()
@@ -191,7 +192,8 @@ def test_to_dict_from_dict_round_trip(tmp_path, which):
 
 
 def test_a_round_tripped_config_loads_the_same_files(tmp_path):
-    """Spec §8: data files are named by path, so a restored config reloads the same data."""
+    """origin.md "Config fields and data files": data files are named by path, so a restored
+    config reloads the same data."""
     config = OriginConfig(**non_default(tmp_path))
     again = OriginConfig.from_dict(json.loads(json.dumps(config.to_dict())))
     assert again.data is config.data
@@ -202,7 +204,7 @@ def test_a_round_tripped_config_loads_the_same_files(tmp_path):
 
 
 def test_random_start_player_false_always_starts_with_player_0():
-    """Spec §6.1: ``random_start_player=False`` starts with player_0, ``True`` draws."""
+    """origin.md "Setup": ``random_start_player=False`` starts with player_0, ``True`` draws."""
     fixed = OriginRules(num_players=4, random_start_player=False)
     drawn = OriginRules(num_players=4)
     starts_fixed = {fixed.initial_state(np.random.default_rng(s)).start_player
@@ -214,7 +216,8 @@ def test_random_start_player_false_always_starts_with_player_0():
 
 
 def test_num_players_sets_the_seats_and_the_pawns():
-    """Spec §2 / §6.1: 27 pawns with 2-3 players, 36 with 4 (one neutral on the board)."""
+    """origin.md "Pawns and villages" and "Setup": 27 pawns with 2-3 players, 36 with 4 (one
+    neutral on the board)."""
     for players, pawns in ((2, 27), (3, 27), (4, 36)):
         rules = OriginRules(num_players=players)
         state = rules.initial_state(np.random.default_rng(0))
@@ -223,8 +226,8 @@ def test_num_players_sets_the_seats_and_the_pawns():
 
 
 def test_score_tiebreak_adds_cards_in_hand_as_hundredths():
-    """Spec §6.9: each card in hand is worth 1 point; the tie-break (cards in hand) is added
-    to ``scores`` as hundredths only with ``score_tiebreak``."""
+    """origin.md "Tie-break": each card in hand is worth 1 point; the tie-break (cards in hand)
+    is added to ``scores`` as hundredths only with ``score_tiebreak``."""
     from tests.origin.builders import give_card, table
 
     for tiebreak, expected in ((True, 2.02), (False, 2.0)):

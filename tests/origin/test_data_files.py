@@ -1,7 +1,7 @@
-"""The Origin data files (DESIGN.md section 8; spec sections 1, 3, 4 and 5): the shipped
-reconstruction loads with the spec's counts, every inconsistency in a user's file raises an
-``OriginDataError`` naming the file and the entry, and a user's own valid files drive the
-game (board size, action layout, card parameters).
+"""The Origin data files (origin.md "The map", "Rewards board and innovation tiles", "Cards" and
+"Tokens"): the shipped reconstruction loads with the documented counts, every inconsistency in a
+user's file raises an ``OriginDataError`` naming the file and the entry, and a user's own valid
+files drive the game (board size, action layout, card parameters).
 
 Broken files are written to ``tmp_path`` (a fresh path per test, so the ``lru_cache`` of
 ``load_origin_data``, keyed by path, never hands back an earlier load).
@@ -58,8 +58,8 @@ def fails(match_parts: list[str], **files) -> OriginDataError:
 
 
 def test_shipped_map_has_the_spec_counts():
-    """Spec §1.3: 42 territories (Origin 1, green 6, yellow 9, orange 9, purple 8, brown 9),
-    AF 8 / EU 12 / NA 7 / SA 6 / OC 5 / AN 4, 6 continents, 11 straits."""
+    """origin.md "The map": 42 territories (Origin 1, green 6, yellow 9, orange 9, purple 8,
+    brown 9), AF 8 / EU 12 / NA 7 / SA 6 / OC 5 / AN 4, 6 continents, 11 straits."""
     world = load_origin_data().world
     assert world.size == 42
     assert world.continents == ("AF", "EU", "NA", "SA", "OC", "AN")
@@ -72,7 +72,7 @@ def test_shipped_map_has_the_spec_counts():
 
 
 def test_shipped_map_origin_and_straits_follow_the_spec():
-    """Spec §1.3: AF0 is the Origin with 5 neighbours; the 11 straits join the listed ends
+    """origin.md "The map": AF0 is the Origin with 5 neighbours; the 11 straits join the listed ends
     and count as adjacency edges."""
     world = load_origin_data().world
     assert world.territories[world.origin].id == "AF0"
@@ -90,7 +90,7 @@ def test_shipped_map_origin_and_straits_follow_the_spec():
 
 
 def test_shipped_map_is_connected_and_distances_are_consistent():
-    """Spec §1.3 / DESIGN §8: every territory reachable; distances symmetric; free straits
+    """origin.md "The map": every territory reachable; distances symmetric; free straits
     never make a path longer."""
     world = load_origin_data().world
     d, free = world.distance, world.distance_free_straits
@@ -119,7 +119,7 @@ def test_within_reach_lists_the_other_territories_that_close(free_straits):
 
 
 def test_shipped_cards_are_48_with_14_14_20():
-    """Spec §4: 48 cards, 14 yellow, 14 orange, 20 purple, unique ids."""
+    """origin.md "Cards": 48 cards, 14 yellow, 14 orange, 20 purple, unique ids."""
     cards = load_origin_data().cards
     assert len(cards) == 48
     assert Counter(c.colour for c in cards) == {"yellow": 14, "orange": 14, "purple": 20}
@@ -128,8 +128,9 @@ def test_shipped_cards_are_48_with_14_14_20():
 
 
 def test_shipped_components_tiles_and_tokens():
-    """Spec §2, §3, §5: 9 villages, 27 pawn kinds, slots 3/3/3/6, 30 tiles (10/8/6/4/2),
-    6 hunting and 11 strait tokens with the proposed values, hand limit 2."""
+    """origin.md "Pawns and villages", "Rewards board and innovation tiles" and "Tokens": 9
+    villages, 27 pawn kinds, slots 3/3/3/6, 30 tiles (10/8/6/4/2), 6 hunting and 11 strait
+    tokens with the proposed values, hand limit 2."""
     comps = load_origin_data().components
     assert comps.villages_per_player == 9
     assert len(comps.pawn_types) == 27
@@ -145,7 +146,7 @@ def test_shipped_components_tiles_and_tokens():
 
 
 def test_shipped_files_load_through_the_default_config():
-    """DESIGN §8: the data ship inside the package and the default config uses them."""
+    """Data validation: the data ship inside the package and the default config uses them."""
     config = OriginConfig()
     assert config.data is load_origin_data(None, None, None)
     assert config.data.world.size == 42
@@ -155,7 +156,7 @@ def test_shipped_files_load_through_the_default_config():
 
 
 def test_unknown_territory_in_a_land_edge(tmp_path):
-    """DESIGN §8: a land edge naming an unknown territory."""
+    """Data validation: a land edge naming an unknown territory."""
     raw = shipped("map")
     raw["land_edges"]["AF"].append("AF1-XX9")
     path = write(tmp_path, "map", raw)
@@ -163,7 +164,7 @@ def test_unknown_territory_in_a_land_edge(tmp_path):
 
 
 def test_unknown_territory_in_a_strait(tmp_path):
-    """DESIGN §8: a strait naming an unknown territory."""
+    """Data validation: a strait naming an unknown territory."""
     raw = shipped("map")
     raw["straits"]["S4"] = ["EU12", "ZZ1"]
     path = write(tmp_path, "map", raw)
@@ -171,7 +172,7 @@ def test_unknown_territory_in_a_strait(tmp_path):
 
 
 def test_a_strait_to_itself(tmp_path):
-    """DESIGN §8: a strait whose two ends are the same territory."""
+    """Data validation: a strait whose two ends are the same territory."""
     raw = shipped("map")
     raw["straits"]["S1"] = ["AF1", "AF1"]
     path = write(tmp_path, "map", raw)
@@ -179,7 +180,7 @@ def test_a_strait_to_itself(tmp_path):
 
 
 def test_a_land_edge_to_itself(tmp_path):
-    """DESIGN §8: a land edge from a territory to itself."""
+    """Data validation: a land edge from a territory to itself."""
     raw = shipped("map")
     raw["land_edges"]["OC"].append("OC2-OC2")
     path = write(tmp_path, "map", raw)
@@ -187,7 +188,7 @@ def test_a_land_edge_to_itself(tmp_path):
 
 
 def test_a_duplicate_strait(tmp_path):
-    """DESIGN §8: two straits between the same territories."""
+    """Data validation: two straits between the same territories."""
     raw = shipped("map")
     raw["straits"]["S12"] = ["EU1", "AF1"]
     path = write(tmp_path, "map", raw)
@@ -195,7 +196,7 @@ def test_a_duplicate_strait(tmp_path):
 
 
 def test_a_disconnected_map(tmp_path):
-    """DESIGN §8 (graph connectivity): without its three straits Antarctica is cut off."""
+    """Data validation (graph connectivity): without its three straits Antarctica is cut off."""
     raw = shipped("map")
     for sid in ("S8", "S9", "S10"):
         del raw["straits"][sid]
@@ -206,7 +207,7 @@ def test_a_disconnected_map(tmp_path):
 
 
 def test_a_territory_on_an_unknown_continent(tmp_path):
-    """DESIGN §8: a territory whose continent is not declared."""
+    """Data validation: a territory whose continent is not declared."""
     raw = shipped("map")
     raw["territories"]["AF1"] = ["XX", "yellow", "Maghreb"]
     path = write(tmp_path, "map", raw)
@@ -214,7 +215,7 @@ def test_a_territory_on_an_unknown_continent(tmp_path):
 
 
 def test_land_edges_under_an_unknown_continent(tmp_path):
-    """DESIGN §8: land edges grouped under an undeclared continent."""
+    """Data validation: land edges grouped under an undeclared continent."""
     raw = shipped("map")
     raw["land_edges"]["ATL"] = raw["land_edges"].pop("OC")
     path = write(tmp_path, "map", raw)
@@ -222,7 +223,7 @@ def test_land_edges_under_an_unknown_continent(tmp_path):
 
 
 def test_a_territory_of_an_unknown_colour(tmp_path):
-    """Spec §1.1 / DESIGN §8: territory colours are origin, green, yellow, orange, purple,
+    """origin.md "The map": territory colours are origin, green, yellow, orange, purple,
     brown."""
     raw = shipped("map")
     raw["territories"]["EU3"] = ["EU", "blue", "Scandinavia"]
@@ -231,7 +232,7 @@ def test_a_territory_of_an_unknown_colour(tmp_path):
 
 
 def test_the_origin_must_be_a_known_origin_territory(tmp_path):
-    """Spec §1.1: exactly one Origin territory, named by ``origin``."""
+    """origin.md "The map": exactly one Origin territory, named by ``origin``."""
     raw = shipped("map")
     raw["origin"] = "AF1"
     path = write(tmp_path, "map", raw)
@@ -243,7 +244,7 @@ def test_the_origin_must_be_a_known_origin_territory(tmp_path):
 
 
 def test_a_map_without_straits_section(tmp_path):
-    """DESIGN §8: a missing top-level key is named."""
+    """Data validation: a missing top-level key is named."""
     raw = shipped("map")
     del raw["straits"]
     path = write(tmp_path, "map", raw)
@@ -254,7 +255,7 @@ def test_a_map_without_straits_section(tmp_path):
 
 
 def test_wrong_card_counts(tmp_path):
-    """Spec §4 / DESIGN §8 (counts): 14 yellow cards are required."""
+    """origin.md "Cards": 14 yellow cards are required."""
     raw = shipped("cards")
     raw["yellow"].pop()
     path = write(tmp_path, "cards", raw)
@@ -262,7 +263,7 @@ def test_wrong_card_counts(tmp_path):
 
 
 def test_wrong_purple_count(tmp_path):
-    """Spec §4: 20 purple cards."""
+    """origin.md "Cards": 20 purple cards."""
     raw = shipped("cards")
     raw["purple"].append({"id": "O21", "points": 2,
                           "condition": {"kind": "continents_present", "count": 5}})
@@ -271,7 +272,7 @@ def test_wrong_purple_count(tmp_path):
 
 
 def test_an_unknown_effect_kind(tmp_path):
-    """DESIGN §8 (unknown ids): an effect kind the rules do not implement."""
+    """Data validation (unknown ids): an effect kind the rules do not implement."""
     raw = shipped("cards")
     raw["yellow"][0]["effect"] = {"kind": "teleport"}
     path = write(tmp_path, "cards", raw)
@@ -279,7 +280,7 @@ def test_an_unknown_effect_kind(tmp_path):
 
 
 def test_an_unknown_condition_kind(tmp_path):
-    """DESIGN §8: an objective condition kind the rules do not implement."""
+    """Data validation: an objective condition kind the rules do not implement."""
     raw = shipped("cards")
     raw["purple"][3]["condition"] = {"kind": "pawns_in_the_sea", "count": 2}
     path = write(tmp_path, "cards", raw)
@@ -287,7 +288,8 @@ def test_an_unknown_condition_kind(tmp_path):
 
 
 def test_an_orange_effect_kind_is_not_a_yellow_one(tmp_path):
-    """Spec §4: yellow kinds are one-shot, orange kinds lasting; ``hunt_draw`` is orange."""
+    """origin.md "Cards": yellow kinds are one-shot, orange kinds lasting; ``hunt_draw`` is
+    orange."""
     raw = shipped("cards")
     raw["yellow"][4]["effect"] = {"kind": "hunt_draw"}
     path = write(tmp_path, "cards", raw)
@@ -300,7 +302,7 @@ def test_an_orange_effect_kind_is_not_a_yellow_one(tmp_path):
     ("purple", 4, "O5", "continent"),
 ])
 def test_a_missing_effect_parameter(tmp_path, colour, k, card, param):
-    """DESIGN §8: an effect kind without one of its parameters."""
+    """Data validation: an effect kind without one of its parameters."""
     raw = shipped("cards")
     key = "condition" if colour == "purple" else "effect"
     del raw[colour][k][key][param]
@@ -310,7 +312,7 @@ def test_a_missing_effect_parameter(tmp_path, colour, k, card, param):
 
 
 def test_a_bad_effect_parameter_value(tmp_path):
-    """DESIGN §8: numeric parameters are ints >= 0; extra_action names an action."""
+    """Data validation: numeric parameters are ints >= 0; extra_action names an action."""
     raw = shipped("cards")
     raw["yellow"][2]["effect"]["amount"] = -1
     path = write(tmp_path, "cards", raw)
@@ -322,7 +324,7 @@ def test_a_bad_effect_parameter_value(tmp_path):
 
 
 def test_duplicate_card_ids(tmp_path):
-    """DESIGN §8 (unknown/duplicate ids): two cards with the same id, even across colours."""
+    """Data validation (unknown/duplicate ids): two cards with the same id, even across colours."""
     raw = shipped("cards")
     raw["yellow"][1]["id"] = "Y1"
     path = write(tmp_path, "cards", raw)
@@ -334,7 +336,7 @@ def test_duplicate_card_ids(tmp_path):
 
 
 def test_an_objective_on_an_unknown_continent(tmp_path):
-    """DESIGN §8: a condition naming a continent the map does not have."""
+    """Data validation: a condition naming a continent the map does not have."""
     raw = shipped("cards")
     raw["purple"][4]["condition"]["continent"] = "ATLANTIS"
     path = write(tmp_path, "cards", raw)
@@ -342,7 +344,7 @@ def test_an_objective_on_an_unknown_continent(tmp_path):
 
 
 def test_an_orange_card_level_out_of_range(tmp_path):
-    """Spec §4: the level requirement of an orange card is a tile level 1-5."""
+    """origin.md "Cards": the level requirement of an orange card is a tile level 1-5."""
     raw = shipped("cards")
     raw["orange"][0]["level"] = 6
     path = write(tmp_path, "cards", raw)
@@ -350,7 +352,8 @@ def test_an_orange_card_level_out_of_range(tmp_path):
 
 
 def test_an_objective_without_points(tmp_path):
-    """Spec §4.1: every objective has points (a missing value is not silently 0)."""
+    """origin.md "Objective cards": every objective has points (a missing value is not silently
+    0)."""
     raw = shipped("cards")
     del raw["purple"][0]["points"]
     path = write(tmp_path, "cards", raw)
@@ -362,7 +365,8 @@ def test_an_objective_without_points(tmp_path):
     ("same_continent", "yes", "same_continent must be true or false"),
 ])
 def test_bad_optional_group_parameters(tmp_path, key, value, message):
-    """Spec §4.1 (O11/O12): the optional parameters of connected_group are checked too."""
+    """origin.md "Objective cards" (O11/O12): the optional parameters of connected_group are
+    checked too."""
     raw = shipped("cards")
     raw["purple"][11]["condition"][key] = value
     path = write(tmp_path, "cards", raw)
@@ -373,7 +377,7 @@ def test_bad_optional_group_parameters(tmp_path, key, value, message):
 
 
 def test_hunting_tokens_must_match_green_territories(tmp_path):
-    """Spec §5 / DESIGN §8: one hunting token per green territory."""
+    """origin.md "Hunting tokens": one hunting token per green territory."""
     raw = shipped("components")
     raw["hunting_tokens"] = raw["hunting_tokens"][:5]
     path = write(tmp_path, "components", raw)
@@ -381,7 +385,7 @@ def test_hunting_tokens_must_match_green_territories(tmp_path):
 
 
 def test_strait_tokens_must_match_straits(tmp_path):
-    """Spec §5 / DESIGN §8: one strait token per strait."""
+    """origin.md "Strait tokens": one strait token per strait."""
     raw = shipped("components")
     raw["strait_tokens"] = [*raw["strait_tokens"], 4]
     path = write(tmp_path, "components", raw)
@@ -389,7 +393,7 @@ def test_strait_tokens_must_match_straits(tmp_path):
 
 
 def test_token_counts_follow_a_users_map(tmp_path):
-    """Spec §5: the token check compares with the map given, not the shipped one."""
+    """origin.md "Tokens": the token check compares with the map given, not the shipped one."""
     raw = shipped("map")
     del raw["straits"]["S11"]
     path = write(tmp_path, "map", raw)
@@ -397,7 +401,7 @@ def test_token_counts_follow_a_users_map(tmp_path):
 
 
 def test_too_few_tiles_for_the_slots(tmp_path):
-    """Spec §3 / DESIGN §8: the tiles must fill the 15 face-up slots."""
+    """origin.md "Rewards board and innovation tiles": the tiles must fill the 15 face-up slots."""
     raw = shipped("components")
     raw["innovation_tiles"] = {1: 4, 2: 3, 3: 3, 4: 2, 5: 2}
     path = write(tmp_path, "components", raw)
@@ -406,7 +410,7 @@ def test_too_few_tiles_for_the_slots(tmp_path):
 
 
 def test_tile_levels_must_be_one_to_five(tmp_path):
-    """Spec §3: tiles have levels 1-5."""
+    """origin.md "Rewards board and innovation tiles": tiles have levels 1-5."""
     raw = shipped("components")
     raw["innovation_tiles"][6] = 1
     path = write(tmp_path, "components", raw)
@@ -414,7 +418,7 @@ def test_tile_levels_must_be_one_to_five(tmp_path):
 
 
 def test_bad_token_values(tmp_path):
-    """Spec §5: token values are ints >= 0."""
+    """origin.md "Tokens": token values are ints >= 0."""
     raw = shipped("components")
     raw["strait_tokens"][0] = "three"
     path = write(tmp_path, "components", raw)
@@ -422,7 +426,7 @@ def test_bad_token_values(tmp_path):
 
 
 def test_cannot_keep_more_objectives_than_dealt(tmp_path):
-    """Spec §6.1: 3 dealt, 1 kept."""
+    """origin.md "Setup": 3 dealt, 1 kept."""
     raw = shipped("components")
     raw["objectives_kept"] = 4
     path = write(tmp_path, "components", raw)
@@ -431,7 +435,8 @@ def test_cannot_keep_more_objectives_than_dealt(tmp_path):
 
 
 def test_bad_tile_points(tmp_path):
-    """Spec §3 / §6.9: tile points are ints for levels 1-5."""
+    """origin.md "Rewards board and innovation tiles" and "Final scoring": tile points are ints
+    for levels 1-5."""
     raw = shipped("components")
     raw["tile_points"][5] = "five"
     path = write(tmp_path, "components", raw)
@@ -439,8 +444,8 @@ def test_bad_tile_points(tmp_path):
 
 
 def test_a_hunting_token_worth_nothing_is_rejected(tmp_path):
-    """Spec §5: a hunting token is taken by the first tribe to enter; the state marks a token
-    still on the board by its value, so values are >= 1."""
+    """origin.md "Hunting tokens": a hunting token is taken by the first tribe to enter; the
+    state marks a token still on the board by its value, so values are >= 1."""
     raw = shipped("components")
     raw["hunting_tokens"][0] = 0
     path = write(tmp_path, "components", raw)
@@ -453,8 +458,8 @@ def test_a_hunting_token_worth_nothing_is_rejected(tmp_path):
     ("extra_medium_set_players", [5], "pawns: extra_medium_set_players"),
 ])
 def test_bad_pawn_settings(tmp_path, key, value, entry):
-    """Spec §2: the neutral pawn is one of the 27 kinds; the extra medium set is used for
-    some player counts among 2-4."""
+    """origin.md "Pawns and villages": the neutral pawn is one of the 27 kinds; the extra medium
+    set is used for some player counts among 2-4."""
     raw = shipped("components")
     raw["pawns"][key] = value
     path = write(tmp_path, "components", raw)
@@ -466,27 +471,27 @@ def test_bad_pawn_settings(tmp_path, key, value, entry):
 
 @pytest.mark.parametrize("which", ["map", "cards", "components"])
 def test_malformed_yaml(tmp_path, which):
-    """DESIGN §8: a file that is not valid YAML names the file."""
+    """Data validation: a file that is not valid YAML names the file."""
     path = write(tmp_path, which, "territories: [AF0, {unclosed\n  - : :\n")
     fails([path, "not valid YAML"], **{f"{which}_file": path})
 
 
 @pytest.mark.parametrize("which", ["map", "cards", "components"])
 def test_a_file_of_the_wrong_shape(tmp_path, which):
-    """DESIGN §8: valid YAML but not a mapping at the top."""
+    """Data validation: valid YAML but not a mapping at the top."""
     path = write(tmp_path, which, "- just\n- a list\n")
     fails([path, "top level"], **{f"{which}_file": path})
 
 
 @pytest.mark.parametrize("which", ["map", "cards", "components"])
 def test_a_missing_file(tmp_path, which):
-    """DESIGN §8: a file that does not exist names the file."""
+    """Data validation: a file that does not exist names the file."""
     path = str(tmp_path / "nowhere" / f"{which}.yaml")
     fails([path, "cannot read the file"], **{f"{which}_file": path})
 
 
 def test_the_error_is_a_value_error():
-    """DESIGN §8: data errors are ``ValueError``s (``OriginDataError`` subclasses it)."""
+    """Data validation: data errors are ``ValueError``s (``OriginDataError`` subclasses it)."""
     assert issubclass(OriginDataError, ValueError)
 
 
@@ -540,7 +545,7 @@ def small_world(tmp_path) -> OriginConfig:
 
 
 def test_a_users_own_map_loads(tmp_path):
-    """Spec §8 / DESIGN §8: a user's valid map replaces the reconstruction."""
+    """origin.md "Config fields and data files": a user's valid map replaces the reconstruction."""
     data = small_world(tmp_path).data
     world = data.world
     assert world.size == 15 and len(world.straits) == 7
@@ -552,8 +557,8 @@ def test_a_users_own_map_loads(tmp_path):
 
 
 def test_the_action_layout_follows_a_users_map(tmp_path):
-    """Spec §8 / DESIGN §3: territory and strait segments take their sizes from the data
-    (6 territory segments and 1 strait segment shrink with the map)."""
+    """origin.md "Config fields and data files": territory and strait segments take their sizes
+    from the data (6 territory segments and 1 strait segment shrink with the map)."""
     shipped_rules = OriginRules(num_players=3)
     rules = OriginRules(small_world(tmp_path))
     for seg in ("evolve_at", "migrate_from", "migrate_to", "swap_from", "swap_onto",
@@ -567,8 +572,9 @@ def test_the_action_layout_follows_a_users_map(tmp_path):
 
 
 def test_a_game_on_a_users_map_runs(tmp_path):
-    """Spec §8: a whole random game on a user's map keeps to the map (pawns only on its 15
-    territories, tokens on its 2 green territories and 7 straits)."""
+    """origin.md "Config fields and data files": a whole random game on a user's map keeps to
+    the map (pawns only on its 15 territories, tokens on its 2 green territories and 7
+    straits)."""
     rules = OriginRules(small_world(tmp_path))
     rng = np.random.default_rng(3)
     state = rules.initial_state(rng)
@@ -585,7 +591,7 @@ def test_a_game_on_a_users_map_runs(tmp_path):
 
 
 def test_a_users_own_card_parameters_drive_the_rules(tmp_path):
-    """Spec §4 / DESIGN §8: effects are data; a Forced March of +3 gives range +3."""
+    """origin.md "Cards": effects are data; a Forced March of +3 gives range +3."""
     from tests.origin.builders import act, cid, give_card, put, table
 
     raw = shipped("cards")
@@ -598,14 +604,14 @@ def test_a_users_own_card_parameters_drive_the_rules(tmp_path):
 
 
 def test_loads_are_cached_by_path():
-    """DESIGN §8: the same files are loaded once (``load_origin_data`` is cached)."""
+    """Data validation: the same files are loaded once (``load_origin_data`` is cached)."""
     assert load_origin_data() is load_origin_data()
     assert OriginConfig().data is load_origin_data(None, None, None)
     assert OriginConfig(num_players=2).data is OriginConfig(num_players=4).data
 
 
 def test_messages_name_the_file_first(tmp_path):
-    """DESIGN §8: messages read ``<file>: <entry>: <problem>``."""
+    """Data validation: messages read ``<file>: <entry>: <problem>``."""
     raw = shipped("cards")
     raw["yellow"][0]["effect"] = {"kind": "teleport"}
     path = write(tmp_path, "cards", raw)

@@ -1,5 +1,5 @@
-"""No hidden information leaks into Origin observations (spec 8: hands and unused objectives
-are private; decks and the tile reserve are random).
+"""No hidden information leaks into Origin observations (origin.md "Hidden information": hands
+and unused objectives are private; decks and the tile reserve are random).
 
 Along random games, for every observer, the other players' hidden cards are dealt anew (hand
 cards swapped with random cards of the same colour from the decks or other hands, so hand sizes

@@ -1,9 +1,10 @@
-"""Rule tests for the objective (purple) cards O1-O20 (spec sections 4, 4.1 and 6.7 as shipped
-in ``data/cards.yaml``): every condition true and false, and how objectives are played.
+"""Rule tests for the objective (purple) cards O1-O20 (origin.md "Cards", "Objective cards" and
+"Playing cards" as shipped in ``data/cards.yaml``): every condition true and false, and how
+objectives are played.
 
 "Your pawns" are the pawns on your villages: the neutral pawn on the Origin territory AF0
 (h1/w1/black) and other players' pawns never count. Positions are built by hand
-(``builders.table``). Map excerpt (spec section 1.3)::
+(``builders.table``). Map excerpt (origin.md "The map")::
 
     AF1 - AF2 - AF4 - AF6 - AF7       EU1 - EU2 - EU3      AF1 =S1= EU1
       \\    \\   |    /    /                  \\   /         AF3 =S11= SA4
@@ -29,7 +30,8 @@ from tests.origin.builders import act, cid, give_card, options, pawn_type, table
 
 WHITE, BROWN, BLACK = 0, 1, 2
 
-#: Spec §4.1: points of O1-O15 (confirmed), O16 (proposed 5) and O17-O20 (proposed).
+#: origin.md "Objective cards": points of O1-O15 (confirmed), O16 (proposed 5) and O17-O20
+#: (proposed).
 SPEC_POINTS = {
     "O1": 3, "O2": 4, "O3": 4, "O4": 4, "O5": 3, "O6": 5, "O7": 5, "O8": 6, "O9": 6,
     "O10": 6, "O11": 5, "O12": 5, "O13": 5, "O14": 4, "O15": 4, "O16": 5, "O17": 4,
@@ -65,14 +67,14 @@ def playable(rules, state) -> set[str]:
 
 
 def test_the_twenty_objectives_and_their_points():
-    """Spec §4.1: 20 objectives with the listed points (O16-O20 proposed)."""
+    """origin.md "Objective cards": 20 objectives with the listed points (O16-O20 proposed)."""
     rules, _ = table()
     deck = rules.data.deck("purple")
     assert {c.id: c.points for c in deck} == SPEC_POINTS
 
 
 def test_every_condition_kind_is_implemented_once():
-    """Spec §4.1 / DESIGN §8: each condition kind implemented once, all of them used."""
+    """origin.md "Objective cards": each condition kind implemented once, all of them used."""
     rules, _ = table()
     assert set(CONDITIONS) == set(OBJECTIVE_CONDITIONS)
     assert {c.kind for c in rules.data.deck("purple")} == set(OBJECTIVE_CONDITIONS)
@@ -88,7 +90,8 @@ def test_every_condition_kind_is_implemented_once():
     ("O4", ("AF1", "AF5", "EU2"), ("AF1", "AF5", "AF4")),    # 3 on yellow
 ])
 def test_o1_to_o4_pawns_on_a_colour(card, needed, short):
-    """O1-O4 (spec §4.1): 2 pawns on green, 3 on brown / orange / yellow territories."""
+    """O1-O4 (origin.md "Objective cards"): 2 pawns on green, 3 on brown / orange / yellow
+    territories."""
     rules, state = table()
     on(rules, state, 0, *needed)
     assert check(rules, state, card)
@@ -102,7 +105,8 @@ def test_o1_to_o4_pawns_on_a_colour(card, needed, short):
     ("O4", ("AF1", "AF5", "EU2")),
 ])
 def test_o1_to_o4_other_players_pawns_do_not_count(card, territories):
-    """O1-O4 (spec §4.1): only your own pawns count; one of the pawns is another player's."""
+    """O1-O4 (origin.md "Objective cards"): only your own pawns count; one of the pawns is
+    another player's."""
     rules, state = table()
     on(rules, state, 0, *territories[1:])
     on(rules, state, 1, territories[0])
@@ -122,8 +126,8 @@ def test_o1_to_o4_other_players_pawns_do_not_count(card, territories):
     ("O10", ("AN1", "AN2", "AN3")),
 ])
 def test_o5_to_o10_three_pawns_on_a_continent(card, territories):
-    """O5-O10 (spec §4.1): 3 pawns in Africa / Eurasia / Oceania / South America / North
-    America / Antarctica (anywhere on it, not necessarily adjacent)."""
+    """O5-O10 (origin.md "Objective cards"): 3 pawns in Africa / Eurasia / Oceania / South
+    America / North America / Antarctica (anywhere on it, not necessarily adjacent)."""
     rules, state = table()
     on(rules, state, 0, *territories)
     assert check(rules, state, card)
@@ -137,7 +141,8 @@ def test_o5_to_o10_three_pawns_on_a_continent(card, territories):
 
 
 def test_o5_the_neutral_pawn_never_counts():
-    """O5 (spec §4.1 notes): the neutral Origin pawn in Africa is nobody's pawn."""
+    """O5 (origin.md "Objective cards" notes): the neutral Origin pawn in Africa is nobody's
+    pawn."""
     rules, state = table()
     on(rules, state, 0, "AF2", "AF3")
     assert state.owner[builders.tid(rules, "AF0")] == -2
@@ -150,15 +155,15 @@ def test_o5_the_neutral_pawn_never_counts():
 
 
 def test_o11_four_connected_pawns_on_one_continent():
-    """O11 (spec §4.1): 4 pawns on adjacent territories of the same continent (one connected
-    group): EU2-EU3, EU2-EU4, EU3-EU4, EU4-EU5."""
+    """O11 (origin.md "Objective cards"): 4 pawns on adjacent territories of the same continent
+    (one connected group): EU2-EU3, EU2-EU4, EU3-EU4, EU4-EU5."""
     rules, state = table()
     on(rules, state, 0, "EU2", "EU3", "EU4", "EU5")
     assert check(rules, state, "O11")
 
 
 def test_o11_four_pawns_on_one_continent_not_connected():
-    """O11 (spec §4.1): four separate pawns of Eurasia are no group."""
+    """O11 (origin.md "Objective cards"): four separate pawns of Eurasia are no group."""
     rules, state = table()
     on(rules, state, 0, "EU1", "EU3", "EU6", "EU12")
     assert check(rules, state, "O6")
@@ -166,7 +171,8 @@ def test_o11_four_pawns_on_one_continent_not_connected():
 
 
 def test_o11_another_players_pawn_does_not_link_a_group():
-    """O11 (spec §4.1): EU2-EU3 and EU5-EU6 are joined only through player_1's EU4."""
+    """O11 (origin.md "Objective cards"): EU2-EU3 and EU5-EU6 are joined only through player_1's
+    EU4."""
     rules, state = table()
     on(rules, state, 0, "EU2", "EU3", "EU5", "EU6")
     on(rules, state, 1, "EU4")
@@ -175,8 +181,8 @@ def test_o11_another_players_pawn_does_not_link_a_group():
 
 
 def test_o11_the_neutral_pawn_does_not_link_a_group():
-    """O11 (spec §4.1 notes): AF2-AF4 and AF3-AF5 meet only at the Origin territory; the
-    neutral pawn never counts. AF1 (next to AF2 and AF3) joins them."""
+    """O11 (origin.md "Objective cards" notes): AF2-AF4 and AF3-AF5 meet only at the Origin
+    territory; the neutral pawn never counts. AF1 (next to AF2 and AF3) joins them."""
     rules, state = table()
     on(rules, state, 0, "AF2", "AF4", "AF3", "AF5")
     assert not check(rules, state, "O11")
@@ -185,8 +191,8 @@ def test_o11_the_neutral_pawn_does_not_link_a_group():
 
 
 def test_o11_o12_a_group_across_a_strait():
-    """O11 / O12 (spec §4.1): AF2-AF1-AF3 and EU1 across Gibraltar are one group of 4
-    spanning 2 continents: O12 holds, O11 (same continent) does not."""
+    """O11 / O12 (origin.md "Objective cards"): AF2-AF1-AF3 and EU1 across Gibraltar are one
+    group of 4 spanning 2 continents: O12 holds, O11 (same continent) does not."""
     rules, state = table()
     on(rules, state, 0, "AF2", "AF1", "AF3", "EU1")
     assert check(rules, state, "O12")
@@ -194,21 +200,22 @@ def test_o11_o12_a_group_across_a_strait():
 
 
 def test_o12_four_connected_pawns_on_one_continent_are_not_enough():
-    """O12 (spec §4.1): the group must span at least 2 continents."""
+    """O12 (origin.md "Objective cards"): the group must span at least 2 continents."""
     rules, state = table()
     on(rules, state, 0, "EU2", "EU3", "EU4", "EU5")
     assert not check(rules, state, "O12")
 
 
 def test_o12_pawns_on_two_continents_not_connected():
-    """O12 (spec §4.1): 2 + 2 pawns in Africa and Eurasia with no link between them."""
+    """O12 (origin.md "Objective cards"): 2 + 2 pawns in Africa and Eurasia with no link between
+    them."""
     rules, state = table()
     on(rules, state, 0, "AF5", "AF7", "EU9", "EU10")
     assert not check(rules, state, "O12")
 
 
 def test_o12_three_connected_across_a_strait_plus_a_stray_pawn():
-    """O12 (spec §4.1): the 4 pawns must all be in the group."""
+    """O12 (origin.md "Objective cards"): the 4 pawns must all be in the group."""
     rules, state = table()
     on(rules, state, 0, "AF1", "EU1", "EU2", "AF7")
     assert not check(rules, state, "O12")
@@ -217,7 +224,8 @@ def test_o12_three_connected_across_a_strait_plus_a_stray_pawn():
 
 
 def test_o12_another_players_pawn_does_not_bridge_a_strait():
-    """O12 (spec §4.1): AF2, AF1 + EU2, EU3 are linked only through player_1's EU1."""
+    """O12 (origin.md "Objective cards"): AF2, AF1 + EU2, EU3 are linked only through player_1's
+    EU1."""
     rules, state = table()
     on(rules, state, 0, "AF2", "AF1", "EU2", "EU3")
     on(rules, state, 1, "EU1")
@@ -228,7 +236,7 @@ def test_o12_another_players_pawn_does_not_bridge_a_strait():
 
 
 def test_o13_pawns_on_four_continents():
-    """O13 (spec §4.1): at least 1 pawn on each of 4 different continents."""
+    """O13 (origin.md "Objective cards"): at least 1 pawn on each of 4 different continents."""
     rules, state = table()
     on(rules, state, 0, "AF5", "EU2", "NA3")
     assert not check(rules, state, "O13")
@@ -237,7 +245,8 @@ def test_o13_pawns_on_four_continents():
 
 
 def test_o13_the_neutral_pawn_and_other_players_do_not_add_a_continent():
-    """O13 (spec §4.1 notes): Africa holds only the neutral pawn and player_1's pawn."""
+    """O13 (origin.md "Objective cards" notes): Africa holds only the neutral pawn and
+    player_1's pawn."""
     rules, state = table()
     on(rules, state, 0, "EU2", "NA3", "SA3", "SA5")
     on(rules, state, 1, "AF5")
@@ -249,7 +258,7 @@ def test_o13_the_neutral_pawn_and_other_players_do_not_add_a_continent():
 
 @pytest.mark.parametrize(("card", "trait"), [("O14", "width"), ("O15", "height")])
 def test_o14_o15_three_pawns_of_width_or_height_three(card, trait):
-    """O14 / O15 (spec §4.1): 3 pawns of width 3 / height 3 (any other traits)."""
+    """O14 / O15 (origin.md "Objective cards"): 3 pawns of width 3 / height 3 (any other traits)."""
     rules, state = table()
     for t, other in (("AF5", 1), ("EU2", 2), ("NA3", 3)):
         kw = {trait: 3, "height" if trait == "width" else "width": other}
@@ -264,7 +273,7 @@ def test_o14_o15_three_pawns_of_width_or_height_three(card, trait):
 
 
 def test_o16_two_pawns_of_each_colour():
-    """O16 (spec §4.1): at least 2 white, 2 brown and 2 black pawns."""
+    """O16 (origin.md "Objective cards"): at least 2 white, 2 brown and 2 black pawns."""
     rules, state = table()
     for t, colour in (("AF5", WHITE), ("AF7", WHITE), ("EU2", BROWN), ("EU3", BROWN),
                       ("NA3", BLACK)):
@@ -280,7 +289,7 @@ def test_o16_two_pawns_of_each_colour():
 
 
 def test_o17_two_hunting_tokens():
-    """O17 (spec §4.1, proposed): own 2 hunting tokens."""
+    """O17 (origin.md "Objective cards", proposed): own 2 hunting tokens."""
     rules, state = table()
     greens = [t for t, v in enumerate(state.hunt_value) if v]
     state.hunt_owner[greens[0]] = 0
@@ -291,7 +300,7 @@ def test_o17_two_hunting_tokens():
 
 
 def test_o18_two_strait_tokens():
-    """O18 (spec §4.1, proposed): own 2 strait tokens."""
+    """O18 (origin.md "Objective cards", proposed): own 2 strait tokens."""
     rules, state = table()
     state.strait_owner[0] = 0
     state.strait_owner[1] = 2
@@ -301,7 +310,8 @@ def test_o18_two_strait_tokens():
 
 
 def test_o19_a_column_reaching_level_four():
-    """O19 (spec §4.1, proposed): own an innovation column that reaches level 4."""
+    """O19 (origin.md "Objective cards", proposed): own an innovation column that reaches level
+    4."""
     rules, state = table()
     state.columns[0] = [[1, 2, 3], [1, 2, 3], [1]]
     state.columns[1] = [[1, 2, 3, 4]]
@@ -313,8 +323,8 @@ def test_o19_a_column_reaching_level_four():
 
 
 def test_o20_three_permanent_cards_in_play():
-    """O20 (spec §4.1, proposed): have 3 permanent (orange) cards in play; cards in hand do
-    not count."""
+    """O20 (origin.md "Objective cards", proposed): have 3 permanent (orange) cards in play;
+    cards in hand do not count."""
     rules, state = table()
     for c in ("P1", "P2"):
         state.permanents[0].append(cid(rules, c))
@@ -345,7 +355,8 @@ def _connected(world, territories) -> bool:
 
 
 def _expected(world, mine: list[int]) -> dict[str, bool]:
-    """Spec §4.1 read literally, by counting and by trying every set of 4 pawns."""
+    """origin.md "Objective cards" read literally, by counting and by trying every set of 4
+    pawns."""
     colour = [world.territories[t].colour for t in mine]
     cont = [world.territories[t].continent for t in mine]
     fours = [q for q in combinations(mine, 4) if _connected(world, q)]
@@ -363,9 +374,9 @@ def _expected(world, mine: list[int]) -> dict[str, bool]:
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_board_objectives_match_a_brute_force_reading(data):
-    """O1-O13 (spec §4.1): on random boards (up to 9 own pawns, other players' pawns and the
-    neutral pawn around), every board condition agrees with a literal count / a search over
-    all sets of 4 own pawns for a connected group."""
+    """O1-O13 (origin.md "Objective cards"): on random boards (up to 9 own pawns, other players'
+    pawns and the neutral pawn around), every board condition agrees with a literal count / a
+    search over all sets of 4 own pawns for a connected group."""
     rules, base = _base()
     world = rules.data.world
     free = [t for t in range(world.size) if t != world.origin]
@@ -389,11 +400,13 @@ def test_board_objectives_match_a_brute_force_reading(data):
         assert check(rules, state, card) == value, card
 
 
-# Playing objectives (spec 4, 6.7) ---------------------------------------------------------------
+# Playing objectives (origin.md "Cards" and "Playing cards")
+# ---------------------------------------------------------------
 
 
 def test_an_objective_is_playable_only_while_its_condition_holds():
-    """Spec §4 / §6.7: a purple card may be played when its condition holds at that moment."""
+    """origin.md "Cards" and "Playing cards": a purple card may be played when its condition
+    holds at that moment."""
     rules, state = table()
     give_card(rules, state, 0, "O1")
     put(rules, state, 0, "AF6")
@@ -405,7 +418,8 @@ def test_an_objective_is_playable_only_while_its_condition_holds():
 
 
 def test_an_objective_is_scored_at_once_and_a_new_one_drawn():
-    """Spec §4 / §6.7: play it face up, score its points at once, then draw 1 objective."""
+    """origin.md "Cards" and "Playing cards": play it face up, score its points at once, then
+    draw 1 objective."""
     rules, state = table()
     o1 = give_card(rules, state, 0, "O1")
     on(rules, state, 0, "AF6", "EU7")
@@ -419,7 +433,8 @@ def test_an_objective_is_scored_at_once_and_a_new_one_drawn():
 
 
 def test_a_completed_objective_is_never_lost():
-    """Spec §4: a scored objective can never be lost, even when the condition fails later."""
+    """origin.md "Cards": a scored objective can never be lost, even when the condition fails
+    later."""
     rules, state = table()
     o1 = give_card(rules, state, 0, "O1")
     on(rules, state, 0, "AF6", "EU7")
@@ -429,7 +444,7 @@ def test_a_completed_objective_is_never_lost():
 
 
 def test_only_one_objective_per_turn_outside_the_final_round():
-    """Spec §6.7: only one purple per turn, except in the final round."""
+    """origin.md "Playing cards": only one purple per turn, except in the final round."""
     rules, state = table()
     o1, o5 = give_card(rules, state, 0, "O1"), give_card(rules, state, 0, "O5")
     on(rules, state, 0, "AF6", "EU7", "AF5", "AF7", "AF1")
@@ -441,8 +456,8 @@ def test_only_one_objective_per_turn_outside_the_final_round():
 
 
 def test_several_objectives_in_the_final_round_without_new_draws():
-    """Spec §6.7 / §6.8: in the final round several objectives may be completed, and
-    completing one draws no new one."""
+    """origin.md "Playing cards" and "Final round": in the final round several objectives may be
+    completed, and completing one draws no new one."""
     rules, state = table()
     state.phase, state.end_triggered, state.final_turns_left = "final_round", True, 3
     o1, o5 = give_card(rules, state, 0, "O1"), give_card(rules, state, 0, "O5")
@@ -457,7 +472,8 @@ def test_several_objectives_in_the_final_round_without_new_draws():
 
 
 def test_the_final_round_lifts_the_limit_for_purple_only():
-    """Spec §6.7: the final-round exception is for objectives; yellow stays one per turn."""
+    """origin.md "Playing cards": the final-round exception is for objectives; yellow stays one
+    per turn."""
     rules, state = table()
     state.phase, state.end_triggered, state.final_turns_left = "final_round", True, 3
     y10 = give_card(rules, state, 0, "Y10")
@@ -468,7 +484,8 @@ def test_the_final_round_lifts_the_limit_for_purple_only():
 
 
 def test_objective_bonus_applies_to_each_objective_in_the_final_round():
-    """P12 objective_bonus (spec §4.3) with §6.7: +1 for each objective completed."""
+    """P12 objective_bonus (origin.md "Agriculture") with origin.md "Playing cards": +1 for each
+    objective completed."""
     rules, state = table()
     state.phase, state.end_triggered, state.final_turns_left = "final_round", True, 3
     state.permanents[0].append(cid(rules, "P12"))
@@ -480,8 +497,8 @@ def test_objective_bonus_applies_to_each_objective_in_the_final_round():
 
 
 def test_an_objective_drawn_above_the_limit_is_returned():
-    """Spec §4: after the new objective is drawn, hold at most 2 (the played one is gone, so
-    a hand of 2 objectives stays at 2 without returning)."""
+    """origin.md "Objective hand limit": after the new objective is drawn, hold at most 2 (the
+    played one is gone, so a hand of 2 objectives stays at 2 without returning)."""
     rules, state = table()
     o1 = give_card(rules, state, 0, "O1")
     give_card(rules, state, 0, "O2")

@@ -49,7 +49,7 @@ def test_200_random_games_through_env_end_cleanly(num_players):
 
 
 def test_same_seed_same_game():
-    """DESIGN §6: same seed and same actions, same game."""
+    """Determinism: same seed and same actions, same game."""
     rules = OriginRules(num_players=3)
     a, _ = play_random_game(rules, 5, check_input_kept=False)
     b, _ = play_random_game(rules, 5, check_input_kept=False)

@@ -1,7 +1,6 @@
-"""Rule tests: a turn and its three actions (spec sections 6.2 Turn, 6.3 Evolve, 6.4 Migrate,
-6.5 Swap).
+"""Rule tests: a turn and its three actions (origin.md "A turn", "Evolve", "Migrate" and "Swap").
 
-The part of the (reconstructed) map used here; ``~`` marks a strait (spec section 1.3)::
+The part of the (reconstructed) map used here; ``~`` marks a strait (origin.md "The map")::
 
     EU1 ~ AF1 --- AF2 ~ EU5          AF0 = Origin (neutral 1/1 pawn), neighbours
            |  \\   |  \\              AF2 (brown), AF3 (purple), AF4 (orange),
@@ -72,16 +71,16 @@ def full_reserve(state) -> None:
 
 
 def test_evolve_targets_the_empty_neighbours_of_the_neutral_pawn():
-    """Spec §6.3: a new pawn goes on an empty territory adjacent to an occupied one; the
+    """origin.md "Evolve": a new pawn goes on an empty territory adjacent to an occupied one; the
     neutral Origin pawn counts as occupied."""
     rules, state = table()
     assert ids(rules, options(rules, state, "evolve_at")) == {"AF2", "AF3", "AF4", "AF5", "AF6"}
 
 
 def test_evolve_targets_neighbours_of_any_occupied_territory_by_land_or_strait():
-    """Spec §6.3 and §1.2: adjacency to any player's pawn counts, across straits too (EU1 is
-    AF1's strait neighbour, AF2 EU5's); occupied territories and territories two steps away
-    (AF7) are not targets."""
+    """origin.md "Evolve" and "Straits": adjacency to any player's pawn counts, across straits
+    too (EU1 is AF1's strait neighbour, AF2 EU5's); occupied territories and territories two
+    steps away (AF7) are not targets."""
     rules, state = table()
     put(rules, state, 1, "AF1", 1, 1, 0)
     put(rules, state, 2, "EU5", 1, 1, 1)
@@ -90,7 +89,7 @@ def test_evolve_targets_neighbours_of_any_occupied_territory_by_land_or_strait()
 
 
 def test_evolve_needs_a_village_in_supply():
-    """Spec §6.3: without a village in supply there is no Evolve."""
+    """origin.md "Evolve": without a village in supply there is no Evolve."""
     rules, state = table()
     put(rules, state, 0, "EU2", 1, 1, 0)
     state.villages[0] = 0
@@ -99,7 +98,7 @@ def test_evolve_needs_a_village_in_supply():
 
 
 def test_evolve_needs_a_pawn_in_the_reserve():
-    """Spec §6.3: with an empty reserve there is no Evolve."""
+    """origin.md "Evolve": with an empty reserve there is no Evolve."""
     rules, state = table()
     put(rules, state, 0, "EU2", 1, 1, 0)
     state.reserve = [0] * len(state.reserve)
@@ -107,7 +106,7 @@ def test_evolve_needs_a_pawn_in_the_reserve():
 
 
 def test_evolve_offers_only_pawns_still_in_the_reserve():
-    """Spec §6.3: the new pawn comes from the reserve; a compatible type no longer there is
+    """origin.md "Evolve": the new pawn comes from the reserve; a compatible type no longer there is
     not offered."""
     rules, state = table()
     neutral = rules.data.components.pawn_types[state.pawn[tid(rules, "AF0")]]
@@ -125,7 +124,7 @@ def test_evolve_offers_only_pawns_still_in_the_reserve():
     ((3, 3, 2), {(3, 3, 0), (3, 3, 1), (3, 3, 2)}),
 ])
 def test_evolve_compatibility_one_trait_changes_colour_or_one_taller_or_one_wider(ref, allowed):
-    """Spec §6.3: two traits equal and the third another colour, exactly +1 height or
+    """origin.md "Evolve": two traits equal and the third another colour, exactly +1 height or
     exactly +1 width; never shorter or thinner, never +2, never two traits at once; an
     identical pawn is allowed. EU6's only occupied neighbour is EU5::
 
@@ -139,16 +138,16 @@ def test_evolve_compatibility_one_trait_changes_colour_or_one_taller_or_one_wide
 
 @pytest.mark.parametrize(("num_players", "identical"), [(3, False), (4, True)])
 def test_identical_pawn_only_exists_as_the_second_medium_copy(num_players, identical):
-    """Spec §6.3 and §2: a fully identical pawn is legal but only the 4-player second medium
-    set supplies one."""
+    """origin.md "Evolve" and "Pawns and villages": a fully identical pawn is legal but only the
+    4-player second medium set supplies one."""
     rules, state = table(num_players)
     put(rules, state, 1, "EU5", 2, 2, 0)
     assert ((2, 2, 0) in evolve_pawns(rules, state, "EU6")) is identical
 
 
 def test_one_valid_reference_among_several_is_enough():
-    """Spec §6.3 (SEED): EU4 touches a 1/1 pawn (EU3) and a 3/3 pawn (EU5); a pawn that fits
-    either one of them may evolve there::
+    """origin.md "Evolve" (SEED): EU4 touches a 1/1 pawn (EU3) and a 3/3 pawn (EU5); a pawn that
+    fits either one of them may evolve there::
 
         EU3 (1,1,white) --- EU4 (target) --- EU5 (3,3,black)
     """
@@ -162,8 +161,8 @@ def test_one_valid_reference_among_several_is_enough():
 
 
 def test_evolve_places_pawn_and_village_then_takes_the_new_territory_reward():
-    """Spec §6.3 and §6.2: the reserve pawn and one village go onto the territory; then the
-    reward of its colour (AF4 is orange)."""
+    """origin.md "Evolve" and "A turn": the reserve pawn and one village go onto the territory;
+    then the reward of its colour (AF4 is orange)."""
     rules, state = table()
     neutral = rules.data.components.pawn_types[state.pawn[tid(rules, "AF0")]]
     new = pawn_type(rules, 2, 1, neutral[2])
@@ -178,7 +177,8 @@ def test_evolve_places_pawn_and_village_then_takes_the_new_territory_reward():
 
 
 def test_evolve_onto_a_green_territory_takes_its_hunting_token():
-    """Spec §6.3 and §5: evolving onto a green territory takes its hunting token."""
+    """origin.md "Evolve" and "Hunting tokens": evolving onto a green territory takes its
+    hunting token."""
     rules, state = table()
     af6 = tid(rules, "AF6")
     state = act(rules, state, "evolve_at", af6)
@@ -190,8 +190,8 @@ def test_evolve_onto_a_green_territory_takes_its_hunting_token():
 
 
 def test_migrate_only_moves_your_own_pawns():
-    """Spec §6.4: Migrate moves one of your pawns; neither another player's nor the neutral
-    pawn."""
+    """origin.md "Migrate": Migrate moves one of your pawns; neither another player's nor the
+    neutral pawn."""
     rules, state = table()
     put(rules, state, 0, "AF1", 1, 1, 0)
     put(rules, state, 1, "EU2", 1, 1, 1)
@@ -203,8 +203,8 @@ def test_migrate_only_moves_your_own_pawns():
     (2, {"AF1", "SA4", "AF2", "AF4", "AF6", "AF7", "EU1", "SA2", "SA5"}),
 ])
 def test_migrate_range_is_the_height_through_occupied_territories_and_straits(height, dests):
-    """Spec §6.4: an empty territory at most ``height`` steps away; the path may pass through
-    occupied territories (AF4 and AF6 via the Origin, AF7 via player_1's AF5) and across
+    """origin.md "Migrate": an empty territory at most ``height`` steps away; the path may pass
+    through occupied territories (AF4 and AF6 via the Origin, AF7 via player_1's AF5) and across
     straits (SA4); occupied territories (AF0, AF5) are never destinations::
 
         EU1 ~ AF1 --- AF2         SA2
@@ -223,7 +223,7 @@ def test_migrate_range_is_the_height_through_occupied_territories_and_straits(he
 
 
 def test_migrate_range_three_matches_shortest_paths():
-    """Spec §6.4 (proposed: shortest-path distance >= 1): a tall pawn reaches every empty
+    """origin.md "Migrate" (proposed: shortest-path distance >= 1): a tall pawn reaches every empty
     territory within 3 steps."""
     rules, state = table()
     src = put(rules, state, 0, "EU5", 3, 1, 0)
@@ -235,7 +235,7 @@ def test_migrate_range_three_matches_shortest_paths():
 
 
 def test_the_neutral_pawn_never_moves_and_its_territory_is_never_free():
-    """Spec §6.4: the neutral pawn belongs to no one: it cannot migrate and the Origin is
+    """origin.md "Migrate": the neutral pawn belongs to no one: it cannot migrate and the Origin is
     never a destination."""
     rules, state = table()
     src = put(rules, state, 0, "AF2", 3, 1, 0)
@@ -247,7 +247,7 @@ def test_the_neutral_pawn_never_moves_and_its_territory_is_never_free():
 
 
 def test_migrate_moves_pawn_and_village_and_takes_the_destination_reward():
-    """Spec §6.4: pawn and village move together (no village used); the reward is the
+    """origin.md "Migrate": pawn and village move together (no village used); the reward is the
     destination's colour (EU1 is orange)."""
     rules, state = table()
     src = put(rules, state, 0, "AF1", 1, 2, 0)
@@ -281,7 +281,7 @@ def swap_table(mover_height: int = 1):
 
 @pytest.mark.parametrize(("height", "targets"), [(1, {"AF4"}), (2, {"AF4", "AF6"})])
 def test_swap_onto_another_players_strictly_thinner_pawn_within_range(height, targets):
-    """Spec §6.5: only another player's strictly thinner pawn within ``height`` steps; not
+    """origin.md "Swap": only another player's strictly thinner pawn within ``height`` steps; not
     an equal-width pawn (EU5), not your own (AF1), never the neutral pawn (AF0)."""
     rules, state, src = swap_table(height)
     assert ids(rules, options(rules, state, "swap_from")) == {"AF2"}
@@ -290,7 +290,7 @@ def test_swap_onto_another_players_strictly_thinner_pawn_within_range(height, ta
 
 
 def test_swap_moves_the_other_pawn_to_the_source_and_only_the_mover_is_rewarded():
-    """Spec §6.5: the thinner pawn and its village go to the territory the mover left; only
+    """origin.md "Swap": the thinner pawn and its village go to the territory the mover left; only
     the mover takes the reward of the new territory (AF4 is orange)."""
     rules, state, src = swap_table()
     af4 = tid(rules, "AF4")
@@ -312,8 +312,8 @@ def test_swap_moves_the_other_pawn_to_the_source_and_only_the_mover_is_rewarded(
 
 
 def test_swap_into_a_green_territory_gives_nothing():
-    """Spec §6.5 and §5: the hunting token of a green territory already held by a pawn is
-    gone; swapping there gives no reward."""
+    """origin.md "Swap" and "Hunting tokens": the hunting token of a green territory already
+    held by a pawn is gone; swapping there gives no reward."""
     rules, state = table()
     src = put(rules, state, 0, "AF4", 1, 2, 0)
     af6 = put(rules, state, 1, "AF6", 1, 1, 1)
@@ -327,8 +327,8 @@ def test_swap_into_a_green_territory_gives_nothing():
 
 
 def test_swap_checks_both_players_for_straits():
-    """Spec §6.5 and §5: after a swap both players are checked; the passive player may take a
-    strait token too. S2 joins AF2-EU5, S3 joins AF4-EU6::
+    """origin.md "Swap" and "Tokens": after a swap both players are checked; the passive player
+    may take a strait token too. S2 joins AF2-EU5, S3 joins AF4-EU6::
 
         before: AF2 p0 (1,2) ~ EU5 p1     AF4 p1 (1,1) ~ EU6 p0
         after:  AF2 p1       ~ EU5 p1     AF4 p0       ~ EU6 p0
@@ -352,7 +352,7 @@ def test_swap_checks_both_players_for_straits():
 
 @pytest.mark.parametrize("blocked", ["no villages", "empty reserve"])
 def test_a_player_with_no_legal_action_passes(blocked):
-    """Spec §6.2 (proposed): with no legal action (no pawn on the board and no Evolve) the
+    """origin.md "A turn" (proposed): with no legal action (no pawn on the board and no Evolve) the
     player passes."""
     rules, state = table()
     if blocked == "no villages":
@@ -363,8 +363,8 @@ def test_a_player_with_no_legal_action_passes(blocked):
 
 
 def test_a_player_without_action_may_still_play_cards():
-    """Spec §6.2 (proposed) and §6.7: passing the action still allows cards; the pass is not
-    forced before or after the card."""
+    """origin.md "A turn" (proposed) and "Playing cards": passing the action still allows cards;
+    the pass is not forced before or after the card."""
     rules, state = table()
     state.villages[0] = 0
     card = give_card(rules, state, 0, "Y10")  # Foresight: draw 2 cards of one deck
@@ -376,7 +376,7 @@ def test_a_player_without_action_may_still_play_cards():
 
 
 def test_a_turn_with_nothing_to_do_passes_automatically():
-    """Spec §6.2 (proposed): a player with neither an action nor a playable card passes
+    """origin.md "A turn" (proposed): a player with neither an action nor a playable card passes
     without being asked; the next player's turn starts."""
     rules, state = table()
     state.villages[0] = 0
@@ -388,13 +388,13 @@ def test_a_turn_with_nothing_to_do_passes_automatically():
 
 
 def test_the_action_is_compulsory_when_one_is_possible():
-    """Spec §6.2: the turn is exactly one action; it cannot be skipped while one exists."""
+    """origin.md "A turn": the turn is exactly one action; it cannot be skipped while one exists."""
     rules, state = table()
     assert "pass" not in segments(rules, state)
 
 
 def test_exactly_one_action_per_turn():
-    """Spec §6.2: after the action (and its reward) no second action is offered, though one
+    """origin.md "A turn": after the action (and its reward) no second action is offered, though one
     would be possible; only cards and ending the turn remain."""
     rules, state = table()
     give_card(rules, state, 0, "Y10")
@@ -406,7 +406,7 @@ def test_exactly_one_action_per_turn():
 
 
 def test_the_turn_ends_by_itself_after_the_action_when_nothing_else_can_be_done():
-    """Spec §6.2: with no card to play, the turn ends after the one action."""
+    """origin.md "A turn": with no card to play, the turn ends after the one action."""
     rules, state = table()
     state = act(rules, state, "evolve_at", tid(rules, "AF6"))
     state = act(rules, state, "evolve_pawn", min(options(rules, state, "evolve_pawn")))

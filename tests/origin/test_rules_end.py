@@ -1,10 +1,10 @@
 """Rule tests: the end of the game, final scoring, and invariants of whole random games
-(spec sections 6.8, 6.9 and DESIGN.md section 9).
+(origin.md "End of the game" and "Final scoring").
 
-End triggers (spec 6.8): a yellow/orange/purple deck empty; all 30 tiles taken (board and
-reserve empty); the pawn reserve empty; every player has placed all villages. The trigger
-is latched; after the triggering turn every player plays one final turn, clockwise from the
-triggering player's left (or from the triggering player with
+End triggers (origin.md "End of the game"): a yellow/orange/purple deck empty; all 30 tiles
+taken (board and reserve empty); the pawn reserve empty; every player has placed all villages.
+The trigger is latched; after the triggering turn every player plays one final turn, clockwise
+from the triggering player's left (or from the triggering player with
 ``final_round_starts_with_trigger=True``).
 """
 
@@ -83,14 +83,14 @@ def final_round_order(rules, state, rng) -> list[int]:
 
 
 def test_no_trigger_at_the_start():
-    """Spec §6.8: none of the end conditions holds after setup."""
+    """origin.md "End of the game": none of the end conditions holds after setup."""
     rules, state = table()
     assert end_condition(rules, state) is None
     assert not state.end_triggered
 
 
 def test_an_empty_card_deck_triggers_the_end():
-    """Spec §6.8 (1): drawing the last card of a deck triggers the end at once."""
+    """origin.md "End of the game" (1): drawing the last card of a deck triggers the end at once."""
     rules, state = table()
     state.slots = [0] * len(state.slots)
     del state.decks[0][1:]
@@ -101,7 +101,8 @@ def test_an_empty_card_deck_triggers_the_end():
 
 
 def test_taking_the_last_of_the_30_tiles_triggers_the_end():
-    """Spec §6.8 (2), adopted reading: the rewards board and the reserve are both empty."""
+    """origin.md "End of the game" (2), adopted reading: the rewards board and the reserve are
+    both empty."""
     rules, state = table()
     state.slots = [0] * len(state.slots)
     state.slots[0] = 1
@@ -114,7 +115,8 @@ def test_taking_the_last_of_the_30_tiles_triggers_the_end():
 
 
 def test_an_empty_board_with_tiles_in_reserve_is_no_trigger():
-    """Spec §6.8 (2): taken tiles are refilled from the reserve; only all 30 taken ends."""
+    """origin.md "End of the game" (2): taken tiles are refilled from the reserve; only all 30
+    taken ends."""
     rules, state = table()
     state.slots = [0] * len(state.slots)
     state.tile_reserve = [1, 0, 0, 0, 0]
@@ -122,7 +124,7 @@ def test_an_empty_board_with_tiles_in_reserve_is_no_trigger():
 
 
 def test_evolving_the_last_reserve_pawn_triggers_the_end():
-    """Spec §6.8 (3): the pawn reserve is empty."""
+    """origin.md "End of the game" (3): the pawn reserve is empty."""
     rules, state = finishing_table()
     state = act(rules, state, "evolve_at", tid(rules, "AF2"))
     state = act(rules, state, "evolve_pawn", pawn_type(rules, 1, 1, 0))
@@ -132,7 +134,7 @@ def test_evolving_the_last_reserve_pawn_triggers_the_end():
 @pytest.mark.parametrize(("villages", "triggers"), [([1, 0, 0], True), ([1, 9, 9], False),
                                                     ([1, 0, 3], False)])
 def test_the_end_needs_every_player_to_have_placed_all_villages(villages, triggers):
-    """Spec §6.8 (4): every player, not just one, has placed all villages."""
+    """origin.md "End of the game" (4): every player, not just one, has placed all villages."""
     rules, state = table()
     state.villages = list(villages)
     state = act(rules, state, "evolve_at", tid(rules, "AF2"))
@@ -142,8 +144,8 @@ def test_the_end_needs_every_player_to_have_placed_all_villages(villages, trigge
 
 
 def test_the_trigger_stays_latched_when_returned_cards_refill_the_deck():
-    """Spec §6.8: the end is triggered as soon as a deck is empty; returning cards to it
-    (draw 3, return 2) does not undo it; the final round follows."""
+    """origin.md "End of the game": the end is triggered as soon as a deck is empty; returning
+    cards to it (draw 3, return 2) does not undo it; the final round follows."""
     rules, state = table()
     state.turn_state["action_taken"] = True  # as after the action that entered AF1
     del state.decks[0][3:]
@@ -160,8 +162,8 @@ def test_the_trigger_stays_latched_when_returned_cards_refill_the_deck():
 
 
 def test_an_objective_returned_to_an_empty_purple_deck_keeps_the_trigger():
-    """Spec §6.8 and §6.6: drawing the last objective triggers the end even though the hand
-    limit returns one to the deck at once."""
+    """origin.md "End of the game" and "Rewards": drawing the last objective triggers the end
+    even though the hand limit returns one to the deck at once."""
     rules, state = table()
     state.slots = [0] * len(state.slots)
     give_card(rules, state, 0, "O1")
@@ -182,7 +184,7 @@ def test_an_objective_returned_to_an_empty_purple_deck_keeps_the_trigger():
 ])
 def test_final_round_every_player_once_from_the_left_of_the_trigger(num_players, trigger,
                                                                      order):
-    """Spec §6.8 (adopted): the triggering turn is finished; then every player, the
+    """origin.md "Final round" (adopted): the triggering turn is finished; then every player, the
     triggering one included, plays exactly one final turn clockwise from the player to the
     triggering player's left; then the game is over."""
     rng = np.random.default_rng(0)
@@ -195,8 +197,8 @@ def test_final_round_every_player_once_from_the_left_of_the_trigger(num_players,
     (2, 1, [1, 0]), (3, 0, [0, 1, 2]), (4, 2, [2, 3, 0, 1]),
 ])
 def test_final_round_variant_starts_with_the_triggering_player(num_players, trigger, order):
-    """Spec §6.8, config ``final_round_starts_with_trigger=True``: the triggering player
-    plays the first final turn right after the triggering turn."""
+    """origin.md "Final round", config ``final_round_starts_with_trigger=True``: the triggering
+    player plays the first final turn right after the triggering turn."""
     rng = np.random.default_rng(0)
     rules, state = finishing_table(num_players, final_round_starts_with_trigger=True)
     state = trigger_by_last_pawn(rules, state, trigger, rng)
@@ -204,8 +206,8 @@ def test_final_round_variant_starts_with_the_triggering_player(num_players, trig
 
 
 def test_the_game_is_over_after_the_final_round():
-    """Spec §6.8 and §6.9: after the last final turn the game is scored and over; nobody is
-    to act."""
+    """origin.md "Final round" and "Final scoring": after the last final turn the game is scored
+    and over; nobody is to act."""
     rng = np.random.default_rng(0)
     rules, state = finishing_table()
     state = trigger_by_last_pawn(rules, state, 0, rng)
@@ -230,8 +232,8 @@ def objective_table(phase: str):
 
 
 def test_several_objectives_in_the_final_round_and_no_new_draw():
-    """Spec §6.7 and §6.8: in the final round several objectives may be completed in one
-    turn, and completing one draws no new objective."""
+    """origin.md "Playing cards" and "Final round": in the final round several objectives may be
+    completed in one turn, and completing one draws no new objective."""
     rules, state, o17, o18 = objective_table("final_round")
     deck = list(state.decks[2])
     assert options(rules, state, "play_card") == {o17, o18}
@@ -244,8 +246,8 @@ def test_several_objectives_in_the_final_round_and_no_new_draw():
 
 
 def test_outside_the_final_round_one_objective_per_turn_and_a_new_one_drawn():
-    """Spec §6.7: before the final round only one objective per turn, and a new one is
-    drawn after it."""
+    """origin.md "Playing cards": before the final round only one objective per turn, and a new
+    one is drawn after it."""
     rules, state, o17, o18 = objective_table("play")
     top = state.decks[2][0]
     state = act(rules, state, "play_card", o17)
@@ -257,8 +259,8 @@ def test_outside_the_final_round_one_objective_per_turn_and_a_new_one_drawn():
 
 
 def test_final_scoring_by_source():
-    """Spec §6.9: objective points; 1 per card in hand (any colour); printed token values;
-    tiles of levels 1-4 score 1 each and level 5 scores 5."""
+    """origin.md "Final scoring": objective points; 1 per card in hand (any colour); printed
+    token values; tiles of levels 1-4 score 1 each and level 5 scores 5."""
     rules, state = table()
     state.objective_points[0] = 7
     for card in ("Y1", "P1", "O1"):
@@ -291,8 +293,8 @@ def tied_table(**config):
 
 
 def test_tie_break_most_cards_in_hand():
-    """Spec §6.9: on equal points the player with the most cards in hand wins; still tied:
-    a shared win (equal scores)."""
+    """origin.md "Tie-break": on equal points the player with the most cards in hand wins; still
+    tied: a shared win (equal scores)."""
     rules, state = tied_table()
     assert [scoring.total(rules, state, p) for p in range(3)] == [7, 7, 7]
     scores = rules.scores(state)
@@ -300,7 +302,8 @@ def test_tie_break_most_cards_in_hand():
 
 
 def test_tie_break_can_be_left_out_of_the_scores():
-    """Spec §6.9 with config ``score_tiebreak=False``: ``scores`` are the plain points."""
+    """origin.md "Tie-break" with config ``score_tiebreak=False``: ``scores`` are the plain
+    points."""
     rules, state = tied_table(score_tiebreak=False)
     assert rules.scores(state) == [7.0, 7.0, 7.0]
 
@@ -311,13 +314,14 @@ def test_tie_break_can_be_left_out_of_the_scores():
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 @pytest.mark.parametrize("starts_with_trigger", [False, True])
 def test_random_games_keep_the_invariants(num_players, starts_with_trigger):
-    """DESIGN §9 and spec §2, §3, §5, §6.8: along seeded random games 48 cards, 30 tiles and
-    36/27 pawns are conserved, villages on the board plus in supply are 9 per player, tokens
-    are conserved, every pawn but the neutral one stands on its owner's village, occupied
-    green territories have lost their hunting token, completed straits their token, objective
-    points and owned hunting tokens never decrease, the end is latched at once and followed
-    by exactly one final turn per player, the acting player always has a legal action, and
-    ``apply`` never mutates its input."""
+    """origin.md "Pawns and villages", "Rewards board and innovation tiles", "Tokens" and "End
+    of the game": along seeded random games 48 cards, 30 tiles and 36/27 pawns are conserved,
+    villages on the board plus in supply are 9 per player, tokens are conserved, every pawn but
+    the neutral one stands on its owner's village, occupied green territories have lost their
+    hunting token, completed straits their token, objective points and owned hunting tokens
+    never decrease, the end is latched at once and followed by exactly one final turn per
+    player, the acting player always has a legal action, and ``apply`` never mutates its
+    input."""
     rules = OriginRules(num_players=num_players,
                         final_round_starts_with_trigger=starts_with_trigger)
     for seed in range(12):

@@ -1,8 +1,9 @@
-"""Rule tests: rewards, innovation tiles and tokens (spec sections 3, 5 and 6.6).
+"""Rule tests: rewards, innovation tiles and tokens (origin.md "Rewards board and innovation
+tiles", "Tokens" and "Rewards").
 
 A reward is resolved by pushing the ``reward`` frame that an action pushes (player_0 entered
 the territory). Territory colours used: AF1 yellow, AF4 orange, AF3 purple, AF2 brown, AF6
-and EU7 green. Rewards-board slots (spec section 3)::
+and EU7 green. Rewards-board slots (origin.md "Rewards board and innovation tiles")::
 
     slot   0 1 2 | 3 4 5 | 6 7 8 | 9 10 11 12 13 14
            yellow| orange| purple| brown
@@ -67,8 +68,8 @@ def take_any_tile(rules, state, rng=None, **frame):
 
 @pytest.mark.parametrize("colour", ["yellow", "orange", "purple"])
 def test_card_colour_option_a_takes_a_tile_of_that_colour_and_the_top_card(colour):
-    """Spec §6.6 (a): one face-up tile from that colour's column and the top card of that
-    colour's deck; the other columns are not offered."""
+    """origin.md "Yellow, orange and purple rewards" (a): one face-up tile from that colour's
+    column and the top card of that colour's deck; the other columns are not offered."""
     rules, state = reward_table()
     for c in ("yellow", "orange", "purple", "brown"):
         set_slots(rules, state, c, [1])
@@ -85,7 +86,7 @@ def test_card_colour_option_a_takes_a_tile_of_that_colour_and_the_top_card(colou
 
 @pytest.mark.parametrize("colour", ["yellow", "orange", "purple"])
 def test_option_a_without_a_takeable_tile_still_draws_the_card(colour):
-    """Spec §6.6 (proposed): with (a), if no tile can be placed the card is still drawn
+    """origin.md "Rewards" (proposed): with (a), if no tile can be placed the card is still drawn
     (a level-2 tile needs a column topped by a 1)."""
     rules, state = reward_table()
     set_slots(rules, state, colour, [2, 3])
@@ -98,8 +99,9 @@ def test_option_a_without_a_takeable_tile_still_draws_the_card(colour):
 
 @pytest.mark.parametrize("colour", ["yellow", "orange"])
 def test_option_b_draws_three_and_returns_any_two_of_that_colour(colour):
-    """Spec §6.6 (b): draw the top 3 of that colour, then return any 2 cards of that colour
-    from the hand (an old one too) to the bottom of the deck: net +1."""
+    """origin.md "Yellow, orange and purple rewards" (b): draw the top 3 of that colour, then
+    return any 2 cards of that colour from the hand (an old one too) to the bottom of the deck:
+    net +1."""
     rules, state = reward_table()
     old = give_card(rules, state, 0, "Y1" if colour == "yellow" else "P1")
     deck = state.decks[DECK[colour]]
@@ -118,8 +120,8 @@ def test_option_b_draws_three_and_returns_any_two_of_that_colour(colour):
 
 
 def test_option_b_returns_only_cards_of_the_rewarded_colour():
-    """Spec §6.6 (b): the 2 returned cards are of the reward's colour; other cards in hand
-    cannot be returned."""
+    """origin.md "Yellow, orange and purple rewards" (b): the 2 returned cards are of the
+    reward's colour; other cards in hand cannot be returned."""
     rules, state = reward_table()
     orange = give_card(rules, state, 0, "P1")
     state = enter(rules, state, "AF1")
@@ -129,8 +131,8 @@ def test_option_b_returns_only_cards_of_the_rewarded_colour():
 
 @pytest.mark.parametrize(("left", "returns"), [(2, 1), (1, 0), (0, 0)])
 def test_option_b_on_a_short_deck_nets_at_most_one_card(left, returns):
-    """Spec §6.6 (proposed): draw what there is and return so that the gain is at most +1;
-    an exhausted deck gives nothing."""
+    """origin.md "Yellow, orange and purple rewards" (proposed): draw what there is and return
+    so that the gain is at most +1; an exhausted deck gives nothing."""
     rules, state = reward_table()
     del state.decks[0][left:]
     state = enter(rules, state, "AF1")
@@ -144,7 +146,7 @@ def test_option_b_on_a_short_deck_nets_at_most_one_card(left, returns):
 
 
 def test_option_a_on_an_exhausted_deck_gives_only_the_tile():
-    """Spec §6.6: exhausted decks simply give nothing."""
+    """origin.md "Rewards": exhausted decks simply give nothing."""
     rules, state = reward_table()
     state.decks[1] = []
     set_slots(rules, state, "orange", [1])
@@ -155,7 +157,7 @@ def test_option_a_on_an_exhausted_deck_gives_only_the_tile():
 
 
 def test_option_a_with_nothing_left_gives_nothing():
-    """Spec §6.6: no takeable tile and an empty deck: the reward is nothing."""
+    """origin.md "Rewards": no takeable tile and an empty deck: the reward is nothing."""
     rules, state = reward_table()
     state.decks[0] = []
     state = enter(rules, state, "AF1")
@@ -168,8 +170,9 @@ def test_option_a_with_nothing_left_gives_nothing():
 
 
 def test_objective_hand_limit_two_returns_the_extra_to_the_bottom_of_the_purple_deck():
-    """Spec §6.6 and §4.1: after a purple draw hold at most 2 objectives; the player chooses
-    the extra one, which goes to the bottom of the purple deck."""
+    """origin.md "Objective hand limit" and "Objective cards": after a purple draw hold at most
+    2 objectives; the player chooses the extra one, which goes to the bottom of the purple
+    deck."""
     rules, state = reward_table()
     o1, o2 = give_card(rules, state, 0, "O1"), give_card(rules, state, 0, "O2")
     top = state.decks[2][0]
@@ -184,8 +187,8 @@ def test_objective_hand_limit_two_returns_the_extra_to_the_bottom_of_the_purple_
 
 
 def test_objective_limit_applies_after_purple_option_b():
-    """Spec §6.6: option (b) on purple (draw 3, return 2) and then the hand limit: with 2
-    objectives in hand the player ends with 2."""
+    """origin.md "Objective hand limit": option (b) on purple (draw 3, return 2) and then the
+    hand limit: with 2 objectives in hand the player ends with 2."""
     rules, state = reward_table()
     give_card(rules, state, 0, "O1")
     give_card(rules, state, 0, "O2")
@@ -201,7 +204,7 @@ def test_objective_limit_applies_after_purple_option_b():
 
 
 def test_non_purple_cards_have_no_hand_limit():
-    """Spec §6.7 (proposed): no hand limit for yellow or orange cards."""
+    """origin.md "Playing cards" (proposed): no hand limit for yellow or orange cards."""
     rules, state = reward_table()
     for i in range(1, 6):
         give_card(rules, state, 0, f"Y{i}")
@@ -215,8 +218,8 @@ def test_non_purple_cards_have_no_hand_limit():
 
 
 def test_brown_option_a_takes_two_brown_tiles_the_first_enabling_the_second():
-    """Spec §6.6 brown (a) (proposed): two brown tiles one after the other, so taking the 1
-    makes the 2 takeable; no card is drawn."""
+    """origin.md "Brown rewards" (a) (proposed): two brown tiles one after the other, so taking
+    the 1 makes the 2 takeable; no card is drawn."""
     rules, state = reward_table()
     brown = set_slots(rules, state, "brown", [2, 1])
     set_slots(rules, state, "yellow", [1])
@@ -233,7 +236,8 @@ def test_brown_option_a_takes_two_brown_tiles_the_first_enabling_the_second():
 
 
 def test_brown_option_a_with_one_takeable_tile_takes_one():
-    """Spec §6.6: tiles that cannot be placed are not taken; the reward takes what it can."""
+    """origin.md "Rewards": tiles that cannot be placed are not taken; the reward takes what it
+    can."""
     rules, state = reward_table()
     brown = set_slots(rules, state, "brown", [1, 3])
     state = enter(rules, state, "AF2")
@@ -245,7 +249,7 @@ def test_brown_option_a_with_one_takeable_tile_takes_one():
 
 
 def test_brown_option_b_takes_one_tile_of_another_colour():
-    """Spec §6.6 brown (b): one tile from any other (yellow, orange, purple) column."""
+    """origin.md "Brown rewards" (b): one tile from any other (yellow, orange, purple) column."""
     rules, state = reward_table()
     set_slots(rules, state, "brown", [1])
     y = set_slots(rules, state, "yellow", [1])[0]
@@ -263,8 +267,8 @@ def test_brown_option_b_takes_one_tile_of_another_colour():
 
 
 def test_green_gives_the_hunting_token_to_the_first_to_enter_and_nothing_after():
-    """Spec §5 and §6.6 green: the first tribe entering takes the hunting token; afterwards
-    the territory gives nothing (no decision, no card, no tile)."""
+    """origin.md "Hunting tokens" and "Green rewards": the first tribe entering takes the
+    hunting token; afterwards the territory gives nothing (no decision, no card, no tile)."""
     rules, state = reward_table()
     af6 = tid(rules, "AF6")
     value = state.hunt_value[af6]
@@ -277,7 +281,7 @@ def test_green_gives_the_hunting_token_to_the_first_to_enter_and_nothing_after()
 
 
 def test_hunting_tokens_are_never_lost():
-    """Spec §5: leaving the green territory does not give the token back."""
+    """origin.md "Hunting tokens": leaving the green territory does not give the token back."""
     rules, state = table()
     af6 = put(rules, state, 0, "AF6", 1, 1, 0)
     state = enter(rules, state, "AF6")
@@ -292,7 +296,7 @@ def test_hunting_tokens_are_never_lost():
 
 
 def test_without_columns_only_a_level_1_tile_can_be_taken():
-    """Spec §3: a level-1 tile may always be taken; higher levels need a column."""
+    """origin.md "Tile columns": a level-1 tile may always be taken; higher levels need a column."""
     rules, state = reward_table()
     state.slots = [1, 2, 3, 4, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
     state = take_any_tile(rules, state)
@@ -300,8 +304,8 @@ def test_without_columns_only_a_level_1_tile_can_be_taken():
 
 
 def test_a_level_n_tile_goes_on_a_column_topped_by_n_minus_1():
-    """Spec §3: levels takeable are 1 and top+1 of each column; the tile goes on that
-    column."""
+    """origin.md "Tile columns": levels takeable are 1 and top+1 of each column; the tile goes
+    on that column."""
     rules, state = reward_table()
     state.columns[0] = [[1, 2], [1, 2, 3, 4]]
     state.slots = [1, 2, 3, 4, 5, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0]
@@ -312,7 +316,8 @@ def test_a_level_n_tile_goes_on_a_column_topped_by_n_minus_1():
 
 
 def test_a_level_1_tile_always_starts_a_new_column():
-    """Spec §3: a level 1 starts a new column (columns are unlimited), even beside a lone 1."""
+    """origin.md "Tile columns": a level 1 starts a new column (columns are unlimited), even
+    beside a lone 1."""
     rules, state = reward_table()
     state.columns[0] = [[1], [1, 2]]
     state.slots[0] = 1
@@ -322,7 +327,8 @@ def test_a_level_1_tile_always_starts_a_new_column():
 
 
 def test_can_place_and_place_tile_follow_the_stacking_rule():
-    """Spec §3: ``can_place`` allows 1 and top+1 only; ``place_tile`` refuses the rest."""
+    """origin.md "Tile columns": ``can_place`` allows 1 and top+1 only; ``place_tile`` refuses
+    the rest."""
     rules, state = reward_table()
     state.columns[0] = [[1, 2, 3]]
     assert [tiles.can_place(state, 0, lv) for lv in range(1, 6)] == [
@@ -332,7 +338,8 @@ def test_can_place_and_place_tile_follow_the_stacking_rule():
 
 
 def test_a_taken_tile_is_refilled_from_the_reserve():
-    """Spec §3: a taken tile is replaced at once by a random face-down tile."""
+    """origin.md "Rewards board and innovation tiles": a taken tile is replaced at once by a
+    random face-down tile."""
     rules, state = reward_table()
     state.slots[0] = 1
     state.tile_reserve = [0, 1, 0, 0, 2]
@@ -343,7 +350,8 @@ def test_a_taken_tile_is_refilled_from_the_reserve():
 
 
 def test_with_an_empty_reserve_the_slot_stays_empty():
-    """Spec §3: when the reserve is empty the slot stays empty."""
+    """origin.md "Rewards board and innovation tiles": when the reserve is empty the slot stays
+    empty."""
     rules, state = reward_table()
     state.slots[0] = 1
     state = take_any_tile(rules, state)
@@ -359,8 +367,8 @@ def strait(rules, sid: str) -> int:
 
 
 def test_strait_token_to_the_first_to_hold_both_ends_after_the_reward():
-    """Spec §5 and §6.2: evolving onto the second end of a strait (S1 joins AF1 and EU1)
-    takes its token, after the reward of the territory."""
+    """origin.md "Strait tokens" and "A turn": evolving onto the second end of a strait (S1
+    joins AF1 and EU1) takes its token, after the reward of the territory."""
     rules, state = reward_table()
     put(rules, state, 0, "AF1", 1, 1, 0)
     s1 = strait(rules, "S1")
@@ -373,7 +381,7 @@ def test_strait_token_to_the_first_to_hold_both_ends_after_the_reward():
 
 
 def test_strait_ends_held_by_different_players_give_nothing():
-    """Spec §5: both ends must hold the same player's villages."""
+    """origin.md "Tokens": both ends must hold the same player's villages."""
     rules, state = reward_table()
     put(rules, state, 0, "AF1", 1, 1, 0)
     put(rules, state, 1, "EU1", 1, 1, 1)
@@ -382,8 +390,8 @@ def test_strait_ends_held_by_different_players_give_nothing():
 
 
 def test_strait_token_is_kept_after_losing_the_strait_and_not_taken_by_a_later_holder():
-    """Spec §5: losing control later does not take the token away; a player who later holds
-    both ends gets nothing."""
+    """origin.md "Tokens": losing control later does not take the token away; a player who later
+    holds both ends gets nothing."""
     rules, state = reward_table()
     a = put(rules, state, 0, "AF1", 1, 1, 0)
     b = put(rules, state, 0, "EU1", 1, 1, 1)
@@ -396,8 +404,8 @@ def test_strait_token_is_kept_after_losing_the_strait_and_not_taken_by_a_later_h
 
 
 def test_several_strait_tokens_in_one_check():
-    """Spec §5: every strait completed at once is taken at once (S11 joins AF3 and SA4, S2
-    joins AF2 and EU5)."""
+    """origin.md "Strait tokens": every strait completed at once is taken at once (S11 joins AF3
+    and SA4, S2 joins AF2 and EU5)."""
     rules, state = reward_table()
     for i, t in enumerate(("AF3", "SA4", "AF2", "EU5")):
         put(rules, state, 0, t, 2, 1 + i // 3, i % 3)
@@ -407,8 +415,8 @@ def test_several_strait_tokens_in_one_check():
 
 
 def test_swap_onto_green_territory_never_takes_the_hunting_token():
-    """Spec §5: swapping into a green territory gives nothing, even when a pawn stands there
-    with the token still on it (Resettlement moves pawns without rewards)."""
+    """origin.md "Hunting tokens": swapping into a green territory gives nothing, even when a
+    pawn stands there with the token still on it (Resettlement moves pawns without rewards)."""
     from tests.origin.builders import put, table, tid
 
     rules, state = table(num_players=3)

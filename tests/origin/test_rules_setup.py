@@ -1,4 +1,5 @@
-"""Rule tests: setup (spec sections 2, 3, 5 and 6.1).
+"""Rule tests: setup (origin.md "Pawns and villages", "Rewards board and innovation tiles",
+"Tokens" and "Setup").
 
 Setup runs in ``OriginRules.initial_state`` and the ``deal_objectives`` /
 ``keep_objective`` / ``shuffle_objectives`` frames. The first decisions are the
@@ -48,8 +49,9 @@ def traits_on(rules, state, territory: int) -> tuple[int, int, int]:
 
 @pytest.mark.parametrize(("num_players", "total"), [(2, 27), (3, 27), (4, 36)])
 def test_pawn_count_depends_on_the_player_count(num_players, total):
-    """Spec §2 and §6.1 step 1: 36 pawns with 4 players (the medium set doubled), 27 all
-    different with 2 or 3 players; one of them is the neutral pawn on the board."""
+    """origin.md "Pawns and villages" and "Setup" step 1: 36 pawns with 4 players (the medium
+    set doubled), 27 all different with 2 or 3 players; one of them is the neutral pawn on the
+    board."""
     rules, state, _ = fresh(num_players)
     on_board = sum(p != -1 for p in state.pawn)
     assert on_board == 1
@@ -65,8 +67,8 @@ def test_pawn_count_depends_on_the_player_count(num_players, total):
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_neutral_short_thin_pawn_stands_on_the_origin_territory_without_village(num_players):
-    """Spec §6.1 step 2 and §2: one 1/1 pawn, any colour, on the Origin territory; it is
-    neutral (no owner, no village) and is the only pawn on the board."""
+    """origin.md "Setup" step 2 and "Pawns and villages": one 1/1 pawn, any colour, on the
+    Origin territory; it is neutral (no owner, no village) and is the only pawn on the board."""
     rules, state, _ = fresh(num_players)
     origin = rules.data.world.origin
     assert rules.data.world.territories[origin].id == "AF0"
@@ -79,8 +81,8 @@ def test_neutral_short_thin_pawn_stands_on_the_origin_territory_without_village(
 
 @pytest.mark.parametrize("colour", [0, 1, 2])
 def test_neutral_pawn_colour_is_drawn_at_random(colour):
-    """Spec §2 (adopted: random choice among the three 1/1 pawns): the drawn colour is the
-    one on the board, and that pawn is no longer in the reserve."""
+    """origin.md "Pawns and villages" (adopted: random choice among the three 1/1 pawns): the
+    drawn colour is the one on the board, and that pawn is no longer in the reserve."""
     rules = OriginRules(num_players=3, random_start_player=False)
     state = rules.initial_state(ScriptedRng([colour]))
     origin = rules.data.world.origin
@@ -91,7 +93,7 @@ def test_neutral_pawn_colour_is_drawn_at_random(colour):
 
 
 def test_neutral_colour_varies_with_the_seed():
-    """Spec §2: any of the three colours may be the neutral pawn."""
+    """origin.md "Pawns and villages": any of the three colours may be the neutral pawn."""
     colours = set()
     for seed in range(30):
         rules, state, _ = fresh(3, seed)
@@ -104,7 +106,7 @@ def test_neutral_colour_varies_with_the_seed():
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_three_objectives_dealt_one_kept_rest_back_in_the_deck(num_players):
-    """Spec §6.1 step 5: each player is dealt 3 purple cards and keeps 1; the others return
+    """origin.md "Setup" step 5: each player is dealt 3 purple cards and keeps 1; the others return
     to the purple deck; nobody holds any other card."""
     rules, state, rng = fresh(num_players, random_start_player=False)
     dealt = {}
@@ -128,7 +130,7 @@ def test_three_objectives_dealt_one_kept_rest_back_in_the_deck(num_players):
 
 
 def test_objectives_kept_in_turn_order_from_the_start_player():
-    """Spec §6.1 steps 5 and 8: the objective choices go round from the start player."""
+    """origin.md "Setup" steps 5 and 8: the objective choices go round from the start player."""
     rules = OriginRules(num_players=3, random_start_player=True)
     rng = ScriptedRng([0, 2])  # neutral colour 0, start player 2
     state = rules.initial_state(rng)
@@ -140,7 +142,7 @@ def test_objectives_kept_in_turn_order_from_the_start_player():
 
 
 def test_returned_objectives_are_shuffled_back_into_the_deck():
-    """Spec §6.1 step 5: after the keeps the purple deck is reshuffled (with a reversing
+    """origin.md "Setup" step 5: after the keeps the purple deck is reshuffled (with a reversing
     shuffle, the returned cards come out on top instead of staying at the bottom)."""
     rules = OriginRules(num_players=3, random_start_player=False)
     rng = ReversingRng([0])
@@ -155,7 +157,7 @@ def test_returned_objectives_are_shuffled_back_into_the_deck():
 
 
 def test_only_a_dealt_objective_may_be_kept():
-    """Spec §6.1 step 5: the kept card is one of the three dealt to that player."""
+    """origin.md "Setup" step 5: the kept card is one of the three dealt to that player."""
     rules, state, _ = fresh(3)
     offered = options(rules, state, "keep_objective")
     assert set(rules.layout.decode(a)[0] for a in rules.legal_actions(state)) == {
@@ -170,8 +172,9 @@ def test_only_a_dealt_objective_may_be_kept():
 
 @pytest.mark.parametrize("seed", range(5))
 def test_fifteen_face_up_tiles_three_three_three_six_and_fifteen_in_reserve(seed):
-    """Spec §3 and §6.1 step 6: 30 tiles; 15 face up (3 yellow, 3 orange, 3 purple, 6
-    brown) and 15 face down in the reserve; the level counts are the configured ones."""
+    """origin.md "Rewards board and innovation tiles" and "Setup" step 6: 30 tiles; 15 face up
+    (3 yellow, 3 orange, 3 purple, 6 brown) and 15 face down in the reserve; the level counts
+    are the configured ones."""
     rules, state, _ = fresh(3, seed)
     comps = rules.data.components
     assert Counter(comps.slot_colours) == {"yellow": 3, "orange": 3, "purple": 3, "brown": 6}
@@ -185,15 +188,15 @@ def test_fifteen_face_up_tiles_three_three_three_six_and_fifteen_in_reserve(seed
 
 
 def test_face_up_tiles_are_random():
-    """Spec §6.1 step 6: the 15 face-up tiles are drawn at random."""
+    """origin.md "Setup" step 6: the 15 face-up tiles are drawn at random."""
     layouts = {tuple(fresh(3, seed)[1].slots) for seed in range(10)}
     assert len(layouts) > 1
 
 
 @pytest.mark.parametrize("seed", range(5))
 def test_one_hunting_token_per_green_territory_one_strait_token_per_strait(seed):
-    """Spec §5 and §6.1 step 7: the 6 hunting tokens lie one per green territory, the 11
-    strait tokens one per strait, none owned yet."""
+    """origin.md "Hunting tokens" and "Setup" step 7: the 6 hunting tokens lie one per green
+    territory, the 11 strait tokens one per strait, none owned yet."""
     rules, state, _ = fresh(3, seed)
     world, comps = rules.data.world, rules.data.components
     greens = [t for t, terr in enumerate(world.territories) if terr.colour == "green"]
@@ -207,7 +210,7 @@ def test_one_hunting_token_per_green_territory_one_strait_token_per_strait(seed)
 
 
 def test_token_placement_is_random():
-    """Spec §6.1 step 7: strait and hunting tokens are placed at random."""
+    """origin.md "Setup" step 7: strait and hunting tokens are placed at random."""
     hunts, straits = set(), set()
     for seed in range(10):
         _, state, _ = fresh(3, seed)
@@ -220,7 +223,7 @@ def test_token_placement_is_random():
 
 
 def test_start_player_is_random_by_default():
-    """Spec §6.1 step 8 (RL default): a random start player, who takes the first turn."""
+    """origin.md "Setup" step 8 (RL default): a random start player, who takes the first turn."""
     starts = set()
     for seed in range(20):
         rules, state, rng = fresh(3, seed)
@@ -234,7 +237,7 @@ def test_start_player_is_random_by_default():
 
 @pytest.mark.parametrize("start", [0, 1, 2, 3])
 def test_scripted_start_player_takes_the_first_turn(start):
-    """Spec §6.1 step 8: the drawn start player takes the first turn."""
+    """origin.md "Setup" step 8: the drawn start player takes the first turn."""
     rules = OriginRules(num_players=4, random_start_player=True)
     rng = ScriptedRng([0, start])
     state = rules.initial_state(rng)
@@ -245,7 +248,7 @@ def test_scripted_start_player_takes_the_first_turn(start):
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_without_random_start_player_0_always_starts(num_players):
-    """Spec §6.1 step 8 and config ``random_start_player=False``: player_0 starts."""
+    """origin.md "Setup" step 8 and config ``random_start_player=False``: player_0 starts."""
     for seed in range(8):
         rules, state, rng = fresh(num_players, seed, random_start_player=False)
         state = finish_setup(rules, state, rng)
@@ -254,8 +257,8 @@ def test_without_random_start_player_0_always_starts(num_players):
 
 
 def test_first_turn_can_only_evolve_next_to_the_neutral_pawn():
-    """Spec §1.3 and §6.3: at the start only the 5 neighbours of the Origin territory can be
-    settled, by Evolve; there is nothing to migrate or swap."""
+    """origin.md "The map" and "Evolve": at the start only the 5 neighbours of the Origin
+    territory can be settled, by Evolve; there is nothing to migrate or swap."""
     rules, state, rng = fresh(3, 1, random_start_player=False)
     state = finish_setup(rules, state, rng)
     segments = {rules.layout.decode(a)[0] for a in rules.legal_actions(state)}

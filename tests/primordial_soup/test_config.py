@@ -1,8 +1,9 @@
-"""The Primordial Soup rules configuration (spec section 12, DESIGN.md sections 8 and 10).
+"""The Primordial Soup rules configuration (primordial_soup.md "Config fields").
 
-Every field: its default follows the spec, every bad value raises a ``ValueError`` naming the
-field and the allowed values, the config is frozen and survives ``to_dict``/``from_dict``, and
-every board layout is a connected soup of 19 spaces around the island.
+Every field: its default follows the rules reference, every bad value raises a ``ValueError``
+naming the field and the allowed values, the config is frozen and survives
+``to_dict``/``from_dict``, and every board layout is a connected soup of 19 spaces around the
+island.
 """
 
 from __future__ import annotations
@@ -26,13 +27,14 @@ from primeval.envs.primordial_soup.rules import PrimordialSoupRules
 
 FIELDS = {f.name for f in dataclasses.fields(PrimordialSoupConfig)}
 
-#: Spec section 4's proposed deck, card by card.
+#: The proposed deck of primordial_soup.md "Environment cards", card by card.
 SPEC_DECK = (
     ("none", 10), ("W", 6), ("N", 8), ("E", 12), ("S", 9), ("W", 11),
     ("E", 13), ("N", 7), ("S", 14), ("E", 10), ("W", 12),
 )
 
-#: Every field's default per spec section 12 (and the sections it points to).
+#: Every field's default per primordial_soup.md "Config fields" (and the sections it
+#: points to).
 SPEC_DEFAULTS = {
     "num_players": 4,
     "board_layout": "A",
@@ -67,18 +69,21 @@ SPEC_DEFAULTS = {
 
 
 def test_every_field_has_a_spec_default_listed():
-    """Spec §12: the test table covers every config field (a new field needs a default here)."""
+    """primordial_soup.md "Config fields": the test table covers every config field (a new field
+    needs a default here)."""
     assert set(SPEC_DEFAULTS) == FIELDS
 
 
 @pytest.mark.parametrize("name", sorted(SPEC_DEFAULTS))
 def test_default_matches_spec(name):
-    """Spec §12: each default is the rulebook value or the spec's proposed default."""
+    """primordial_soup.md "Config fields": each default is the rulebook value or the proposed
+    default."""
     assert getattr(PrimordialSoupConfig(), name) == SPEC_DEFAULTS[name]
 
 
 def test_default_environment_deck_is_the_spec_proposal():
-    """Spec §4: 11 cards, exactly one without drift, N x2 E x3 S x2 W x3, ozone 6..14."""
+    """primordial_soup.md "Environment cards": 11 cards, exactly one without drift, N x2 E x3 S
+    x2 W x3, ozone 6..14."""
     deck = PrimordialSoupConfig().environment_deck
     assert len(deck) == 11
     drifts = [d for d, _ in deck]
@@ -88,15 +93,15 @@ def test_default_environment_deck_is_the_spec_proposal():
 
 @pytest.mark.parametrize(("players", "start_damage", "tentacle"), [(4, 1, 3), (3, 0, 2)])
 def test_player_count_dependent_defaults(players, start_damage, tentacle):
-    """Spec §7 and §12: first start amoeba 1 DP with 4 players, 0 with 3; Tentacle takes 3
-    cubes (2 with 3 players)."""
+    """primordial_soup.md "Setup" and "Config fields": first start amoeba 1 DP with 4 players, 0
+    with 3; Tentacle takes 3 cubes (2 with 3 players)."""
     config = PrimordialSoupConfig(num_players=players)
     assert config.start_damage == start_damage
     assert config.tentacle_limit == tentacle
 
 
 def test_rulebook_overrides_of_derived_values():
-    """Spec §12: ``None`` means the rulebook value; an int replaces it."""
+    """primordial_soup.md "Config fields": ``None`` means the rulebook value; an int replaces it."""
     config = PrimordialSoupConfig(num_players=3, first_start_amoeba_damage=1,
                                   tentacle_max_cubes=3)
     assert config.start_damage == 1
@@ -104,18 +109,21 @@ def test_rulebook_overrides_of_derived_values():
 
 
 def test_max_rounds_follows_the_deck():
-    """Spec §4: one card at setup and one per round, so 11 cards give at most 10 rounds."""
+    """primordial_soup.md "Environment cards": one card at setup and one per round, so 11 cards
+    give at most 10 rounds."""
     assert PrimordialSoupConfig().max_rounds == 10
     assert PrimordialSoupConfig(environment_deck=(("N", 5),) * 4).max_rounds == 3
 
 
 def test_finish_zone_alternative_41():
-    """Spec §6: the finish zone starts at 42; 41 is the configurable alternative."""
+    """primordial_soup.md "The scoring ladder": the finish zone starts at 42; 41 is the
+    configurable alternative."""
     assert PrimordialSoupConfig(finish_zone_start=41).finish_zone_start == 41
 
 
 def test_environment_deck_given_as_lists_is_normalised():
-    """Spec §4 (configurable deck): lists of lists (as from JSON/YAML) become tuples."""
+    """primordial_soup.md "Environment cards" (configurable deck): lists of lists (as from
+    JSON/YAML) become tuples."""
     config = PrimordialSoupConfig(environment_deck=[["N", 7], ["none", 9]])
     assert config.environment_deck == (("N", 7), ("none", 9))
     hash(config)
@@ -190,7 +198,8 @@ BAD_VALUES = [
 
 
 def test_every_field_has_bad_values_tested():
-    """Spec §12 / DESIGN §10: every field is validated (the table below covers them all)."""
+    """primordial_soup.md "Config fields": every field is validated (the table below covers them
+    all)."""
     assert {name for name, _, _ in BAD_VALUES} == FIELDS
 
 
@@ -198,8 +207,8 @@ def test_every_field_has_bad_values_tested():
 @pytest.mark.parametrize(("name", "value", "allowed"), BAD_VALUES,
                          ids=[f"{n}={v!r}" for n, v, _ in BAD_VALUES])
 def test_bad_value_raises_value_error_naming_field_and_allowed(build, name, value, allowed):
-    """Spec §12 / DESIGN §10: a bad value raises ValueError naming the field and what is
-    allowed (wrong type, out of range, unknown layout, malformed deck)."""
+    """primordial_soup.md "Config fields": a bad value raises ValueError naming the field and
+    what is allowed (wrong type, out of range, unknown layout, malformed deck)."""
     make = PrimordialSoupConfig if build == "constructor" else PrimordialSoupConfig.from_overrides
     with pytest.raises(ValueError) as err:
         make(**{name: value})
@@ -210,14 +219,15 @@ def test_bad_value_raises_value_error_naming_field_and_allowed(build, name, valu
 
 
 def test_too_few_cubes_for_the_setup_names_the_setup_field():
-    """Spec §7: 19 spaces x 2 cubes need 38 of each colour; fewer cannot be set up."""
+    """primordial_soup.md "Setup": 19 spaces x 2 cubes need 38 of each colour; fewer cannot be
+    set up."""
     with pytest.raises(ValueError, match="setup_cubes_per_space.*cubes_per_colour"):
         PrimordialSoupConfig(cubes_per_colour=37)
     assert PrimordialSoupConfig(cubes_per_colour=38).cubes_per_colour == 38
 
 
 def test_unknown_field_name_is_rejected_by_from_overrides():
-    """DESIGN §10: an unknown field name raises ValueError naming it and the known fields."""
+    """Config validation: an unknown field name raises ValueError naming it and the known fields."""
     with pytest.raises(ValueError) as err:
         PrimordialSoupConfig.from_overrides(num_player=4)
     message = str(err.value)
@@ -227,7 +237,7 @@ def test_unknown_field_name_is_rejected_by_from_overrides():
 
 
 def test_unknown_field_name_is_rejected_by_the_rules_object():
-    """DESIGN §2: keyword overrides to the rules object go through the same validation."""
+    """Rules layer: keyword overrides to the rules object go through the same validation."""
     with pytest.raises(ValueError, match="unknown PrimordialSoupConfig field"):
         PrimordialSoupRules(finish_zone=41)
     with pytest.raises(ValueError, match="num_players"):
@@ -235,7 +245,7 @@ def test_unknown_field_name_is_rejected_by_the_rules_object():
 
 
 def test_unknown_field_name_is_rejected_by_from_dict():
-    """DESIGN §10: ``from_dict`` validates like ``from_overrides``."""
+    """Config validation: ``from_dict`` validates like ``from_overrides``."""
     d = PrimordialSoupConfig().to_dict()
     d["gene_table"] = "custom"
     with pytest.raises(ValueError, match="gene_table"):
@@ -247,14 +257,14 @@ def test_unknown_field_name_is_rejected_by_from_dict():
 
 @pytest.mark.parametrize("name", sorted(SPEC_DEFAULTS))
 def test_config_is_frozen(name):
-    """DESIGN §10: frozen config dataclass; no field can be reassigned."""
+    """Config validation: frozen config dataclass; no field can be reassigned."""
     config = PrimordialSoupConfig()
     with pytest.raises(dataclasses.FrozenInstanceError):
         setattr(config, name, SPEC_DEFAULTS[name])
 
 
 def test_config_is_hashable_and_compares_by_value():
-    """DESIGN §10: a frozen config is a value."""
+    """Config validation: a frozen config is a value."""
     assert PrimordialSoupConfig() == PrimordialSoupConfig()
     assert hash(PrimordialSoupConfig()) == hash(PrimordialSoupConfig())
     assert PrimordialSoupConfig(finish_zone_start=41) != PrimordialSoupConfig()
@@ -291,13 +301,13 @@ NON_DEFAULT = dict(
 
 
 def test_non_default_example_sets_every_field():
-    """Spec §12: the round-trip example below exercises every field."""
+    """primordial_soup.md "Config fields": the round-trip example below exercises every field."""
     assert set(NON_DEFAULT) == FIELDS
 
 
 @pytest.mark.parametrize("overrides", [{}, NON_DEFAULT], ids=["defaults", "non_default"])
 def test_to_dict_from_dict_round_trip(overrides):
-    """DESIGN §2/§8: the config survives to_dict/from_dict, also through JSON."""
+    """Rules layer and data validation: the config survives to_dict/from_dict, also through JSON."""
     config = PrimordialSoupConfig(**overrides)
     d = config.to_dict()
     assert set(d) == FIELDS
@@ -307,9 +317,11 @@ def test_to_dict_from_dict_round_trip(overrides):
         assert getattr(PrimordialSoupConfig.from_dict(d), name) == value
 
 
-# Board layouts (spec section 2.2) --------------------------------------------------------------
+# Board layouts (primordial_soup.md "Board layout")
+# --------------------------------------------------------------
 
-#: Spec §2.2's adjacency table of layout A: space -> (N, E, S, W), -1 for an edge or the island.
+#: The adjacency table of layout A (primordial_soup.md "Board layout"): space -> (N, E, S, W),
+#: -1 for an edge or the island.
 SPEC_ADJACENCY_A = {
     0: (-1, -1, 2, -1), 1: (-1, 2, 6, -1), 2: (0, 3, 7, 1), 3: (-1, 4, -1, 2),
     4: (-1, 5, 8, 3), 5: (-1, -1, 9, 4), 6: (1, 7, 10, -1), 7: (2, -1, 11, 6),
@@ -320,7 +332,8 @@ SPEC_ADJACENCY_A = {
 
 
 def test_layout_a_is_the_spec_adjacency_table():
-    """Spec §2.2: layout A (the default) has exactly the proposed adjacency table."""
+    """primordial_soup.md "Board layout": layout A (the default) has exactly the proposed
+    adjacency table."""
     board = PrimordialSoupConfig().board
     assert board.num_spaces == 19
     for space, (n, e, s, w) in SPEC_ADJACENCY_A.items():
@@ -337,8 +350,9 @@ def _cells(layout: str) -> set[tuple[int, int]]:
 
 @pytest.mark.parametrize("layout", sorted(BOARD_LAYOUTS))
 def test_every_layout_is_19_connected_spaces_around_the_island(layout):
-    """Spec §2.1/§2.2: every layout variant (A, B and the mirrors) has 19 spaces, orthogonal
-    adjacency only, all connected, and an island that no space covers and that blocks moves."""
+    """primordial_soup.md "The board" and "Board layout": every layout variant (A, B and the
+    mirrors) has 19 spaces, orthogonal adjacency only, all connected, and an island that no
+    space covers and that blocks moves."""
     board = PrimordialSoupConfig(board_layout=layout).board
     assert board.num_spaces == 19
     assert len(set(board.cells)) == 19
@@ -363,8 +377,8 @@ def test_every_layout_is_19_connected_spaces_around_the_island(layout):
 
 
 def test_layout_b_is_a_turned_180_degrees():
-    """Spec §2.2: layout B is S7's drawing, layout A turned by 180 degrees; the mirrors are
-    the west-east reflections."""
+    """primordial_soup.md "Board layout": layout B is S7's drawing, layout A turned by 180
+    degrees; the mirrors are the west-east reflections."""
     a = _cells("A")
     assert _cells("B") == {(4 - x, 4 - y) for x, y in a}
     assert _cells("A_mirror") == {(4 - x, y) for x, y in a}
@@ -374,7 +388,7 @@ def test_layout_b_is_a_turned_180_degrees():
 
 @pytest.mark.parametrize("layout", sorted(BOARD_LAYOUTS))
 def test_every_layout_plays(layout):
-    """Spec §2.2: a game can be set up on every layout variant."""
+    """primordial_soup.md "Board layout": a game can be set up on every layout variant."""
     rules = PrimordialSoupRules(board_layout=layout)
     state = rules.initial_state(np.random.default_rng(1))
     assert len(state.cubes) == 19

@@ -1,4 +1,4 @@
-"""Seeded random games with the game's invariants checked after every step (DESIGN.md §9).
+"""Seeded random games with the game's invariants checked after every step.
 
 300 games per player count through the rules, 200 per player count through ``env()``.
 """
@@ -53,7 +53,7 @@ def play_random_game(rules: PrimordialSoupRules, seed: int, check_input_kept: bo
 @pytest.mark.slow
 @pytest.mark.parametrize("num_players", [3, 4])
 def test_300_random_games_keep_invariants(num_players):
-    """DESIGN §9 invariants: cubes conserved at 55 per colour, BP never negative, gene cards
+    """Invariants: cubes conserved at 55 per colour, BP never negative, gene cards
     conserved, at most 7 amoebas, the game ends by round 10, always a legal action, apply
     never mutates its input."""
     rules = PrimordialSoupRules(num_players=num_players)
@@ -90,7 +90,7 @@ def test_200_random_games_through_env_end_cleanly(num_players):
 
 
 def test_same_seed_same_actions_same_game():
-    """DESIGN §6: the same seed and the same actions give the same game."""
+    """Determinism: the same seed and the same actions give the same game."""
     rules = PrimordialSoupRules(num_players=4)
     a, _ = play_random_game(rules, 7, check_input_kept=False)
     b, _ = play_random_game(rules, 7, check_input_kept=False)

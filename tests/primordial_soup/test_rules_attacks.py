@@ -1,5 +1,5 @@
-"""Rule tests: attacks in phase 1 (spec sections 5 and 9): Struggle for Survival, Escape,
-Defense, Armor, Persistence, and Holding following an escaping target.
+"""Rule tests: attacks in phase 1 (primordial_soup.md "Genes" and "Attacks"): Struggle for
+Survival, Escape, Defense, Armor, Persistence, and Holding following an escaping target.
 
 The usual position: player 0's amoeba #1 (the attacker, with Struggle) and player 1's
 amoeba #1 (the target) share space 13, which has no food; the environment card has no drift,
@@ -64,8 +64,9 @@ def struggle_table(target_genes=(), attacker_genes=("struggle",), **config):
 
 
 def test_struggle_offered_only_when_the_standard_meal_is_impossible():
-    """Spec §5.1 (Struggle) and §8 phase 1: an amoeba that would starve may attack another
-    amoeba on its space; with the standard meal there it must eat instead."""
+    """primordial_soup.md "Struggle for Survival" and "Phase 1: Move and feed": an amoeba that
+    would starve may attack another amoeba on its space; with the standard meal there it must
+    eat instead."""
     rules, state = struggle_table()
     assert segment_options(rules, state, "attack") == {(1, 0)}
     assert segment_options(rules, state, "pass") == {0}
@@ -78,9 +79,9 @@ def test_struggle_offered_only_when_the_standard_meal_is_impossible():
 
 
 def test_struggle_success_eats_the_target_and_leaves_1_cube_of_each_colour():
-    """Spec §9 (Struggle, success): pay 1 BP; a target without defences is removed and
-    1 cube of each colour goes into the space; the attacker neither eats, excretes nor
-    starves. The eaten amoeba misses its own phase-1 turn::
+    """primordial_soup.md "Struggle attacks" (success): pay 1 BP; a target without defences is
+    removed and 1 cube of each colour goes into the space; the attacker neither eats, excretes
+    nor starves. The eaten amoeba misses its own phase-1 turn::
 
         13: [A0 #1, B1 #1], no food  ->  13: [A0 #1], cubes [1, 1, 1, 1]
     """
@@ -95,8 +96,8 @@ def test_struggle_success_eats_the_target_and_leaves_1_cube_of_each_colour():
 
 
 def test_struggle_cubes_limited_by_the_supply():
-    """Spec §7 and §8 (limited cubes): the violent-death cubes are placed only as far as the
-    supply allows, never another colour instead."""
+    """primordial_soup.md "Components" (limited cubes): the violent-death cubes are placed only
+    as far as the supply allows, never another colour instead."""
     rules, state = struggle_table()
     set_cubes(state, 0, [2, 2, 2 + state.supply[2], 2])  # park all of colour 2 on space 0
     assert state.supply[2] == 0
@@ -105,7 +106,8 @@ def test_struggle_cubes_limited_by_the_supply():
 
 
 def test_struggle_may_target_own_amoebas():
-    """Spec §5.1 and §9 (Struggle): the target may be one's own amoeba."""
+    """primordial_soup.md "Struggle for Survival" and "Struggle attacks": the target may be
+    one's own amoeba."""
     rules, state = table()
     put(state, 0, 1, SPACE)
     put(state, 0, 2, SPACE)
@@ -120,8 +122,8 @@ def test_struggle_may_target_own_amoebas():
 
 
 def test_struggle_cannot_target_armored_amoebas():
-    """Spec §5.2 (Armor) and §9: in phase 1 armored amoebas cannot be attacked; with no
-    other target the amoeba simply starves."""
+    """primordial_soup.md "Armor" and "Struggle attacks": in phase 1 armored amoebas cannot be
+    attacked; with no other target the amoeba simply starves."""
     def position(with_third: bool):
         rules, state = table()
         put(state, 0, 1, SPACE)
@@ -143,7 +145,8 @@ def test_struggle_cannot_target_armored_amoebas():
 
 
 def test_struggle_needs_a_bp():
-    """Spec §5.1 (Struggle): an attack costs 1 BP; without BP there is no attack."""
+    """primordial_soup.md "Struggle for Survival": an attack costs 1 BP; without BP there is no
+    attack."""
     rules, state = table()
     put(state, 0, 1, SPACE)
     put(state, 1, 1, SPACE)
@@ -156,7 +159,7 @@ def test_struggle_needs_a_bp():
 
 
 def test_struggle_is_optional():
-    """Spec §5.1 (Struggle): the amoeba *may* attack; it may also starve."""
+    """primordial_soup.md "Struggle for Survival": the amoeba *may* attack; it may also starve."""
     rules, state = struggle_table()
     state = play(rules, state, "pass")
     assert damage(state, 0, 1) == 1
@@ -168,8 +171,8 @@ def test_struggle_is_optional():
 
 
 def test_defense_won_by_the_defender_makes_the_attacker_starve():
-    """Spec §5.1 (Defense) and §9: for 1 BP the attack becomes a die fight; the defender
-    rolls higher and survives; the attacker starves (+1 DP) and eats nothing."""
+    """primordial_soup.md "Defense" and "Defences": for 1 BP the attack becomes a die fight; the
+    defender rolls higher and survives; the attacker starves (+1 DP) and eats nothing."""
     rules, state = struggle_table(target_genes=("defense",))
     state = play(rules, state, "attack", 1, 0)
     assert pending(state) == ("defend", 1, 1)
@@ -184,8 +187,8 @@ def test_defense_won_by_the_defender_makes_the_attacker_starve():
 
 
 def test_defense_won_by_the_attacker_eats_the_target():
-    """Spec §5.1 (Defense) and §9 (adopted: 1 cube of each colour after a fight the
-    attacker wins): the attacker rolls higher and eats the defender."""
+    """primordial_soup.md "Defense" and "Struggle attacks" (adopted: 1 cube of each colour after
+    a fight the attacker wins): the attacker rolls higher and eats the defender."""
     rules, state = struggle_table(target_genes=("defense",))
     state = play(rules, state, "attack", 1, 0)
     state = play(rules, state, "defend", Defence.DEFENSE, dice=[6, 1])
@@ -196,7 +199,7 @@ def test_defense_won_by_the_attacker_eats_the_target():
 
 
 def test_defense_fight_ties_are_rerolled():
-    """Spec §5.1 (Defense): both roll a die, the higher wins, ties re-roll."""
+    """primordial_soup.md "Defense": both roll a die, the higher wins, ties re-roll."""
     rules, state = struggle_table(target_genes=("defense",))
     state = play(rules, state, "attack", 1, 0)
     state = play(rules, state, "defend", Defence.DEFENSE, dice=[4, 4, 1, 1, 3, 2])
@@ -205,7 +208,7 @@ def test_defense_fight_ties_are_rerolled():
 
 
 def test_defense_needs_a_bp():
-    """Spec §5.1 (Defense): the fight costs 1 BP; without BP the target cannot defend."""
+    """primordial_soup.md "Defense": the fight costs 1 BP; without BP the target cannot defend."""
     rules, state = struggle_table(target_genes=("defense",))
     state.players[1].bp = 0
     state = play(rules, state, "attack", 1, 0)
@@ -213,7 +216,7 @@ def test_defense_needs_a_bp():
 
 
 def test_the_target_may_yield_instead_of_defending():
-    """Spec §9: defences are open to the target's owner, not compulsory."""
+    """primordial_soup.md "Defences": defences are open to the target's owner, not compulsory."""
     rules, state = struggle_table(target_genes=("defense",))
     state = play(rules, state, "attack", 1, 0)
     state = play(rules, state, "pass")
@@ -225,9 +228,9 @@ def test_the_target_may_yield_instead_of_defending():
 
 
 def test_escape_out_of_turn_move_makes_the_attack_fail():
-    """Spec §5.1 (Escape) and §9: for 1 BP the target makes an out-of-turn active move; if
-    it leaves the space the attack fails and the attacker starves. The escaped amoeba does
-    not feed now; it takes its own phase-1 turn later, from the new space::
+    """primordial_soup.md "Escape" and "Defences": for 1 BP the target makes an out-of-turn
+    active move; if it leaves the space the attack fails and the attacker starves. The escaped
+    amoeba does not feed now; it takes its own phase-1 turn later, from the new space::
 
         13 -> 14   (die 3 = East)
     """
@@ -245,8 +248,8 @@ def test_escape_out_of_turn_move_makes_the_attack_fail():
 
 
 def test_escape_is_free_with_streamlining():
-    """Spec §5.1 (Streamlining, Escape): Escape moves cost no BP with Streamlining, so even
-    a player without BP can escape."""
+    """primordial_soup.md "Streamlining" (Escape): Escape moves cost no BP with Streamlining, so
+    even a player without BP can escape."""
     rules, state = struggle_table(target_genes=("escape", "streamlining"))
     state.players[1].bp = 0
     state = play(rules, state, "attack", 1, 0)
@@ -258,7 +261,7 @@ def test_escape_is_free_with_streamlining():
 
 
 def test_escape_needs_a_bp_without_streamlining():
-    """Spec §5.1 (Escape): the move costs 1 BP; without BP there is no Escape."""
+    """primordial_soup.md "Escape": the move costs 1 BP; without BP there is no Escape."""
     rules, state = struggle_table(target_genes=("escape",))
     state.players[1].bp = 0
     state = play(rules, state, "attack", 1, 0)
@@ -267,8 +270,8 @@ def test_escape_needs_a_bp_without_streamlining():
 
 @pytest.mark.parametrize(("face", "why"), [(5, "stay"), (2, "island")])
 def test_failed_escape_leaves_the_target_to_be_eaten(face, why):
-    """Spec §9 (Escape): the escape may fail (a 5, or an obstacle); then the attack goes
-    on and, with no other defence, succeeds. The BP is still spent."""
+    """primordial_soup.md "Defences" (Escape): the escape may fail (a 5, or an obstacle); then
+    the attack goes on and, with no other defence, succeeds. The BP is still spent."""
     rules, state = table()
     put(state, 0, 1, 12)  # north of 12 is the island
     put(state, 1, 1, 12)
@@ -285,7 +288,7 @@ def test_failed_escape_leaves_the_target_to_be_eaten(face, why):
 
 
 def test_escape_uses_movement_genes_and_tentacle():
-    """Spec §5.1 (Escape): all movement genes apply to the escape move: Movement II chooses
+    """primordial_soup.md "Escape": all movement genes apply to the escape move: Movement II chooses
     the direction, Tentacle takes cubes along."""
     rules, state = struggle_table(target_genes=("escape", "movement_2", "tentacle"))
     set_cubes(state, SPACE, [0, 0, 1, 3])  # still no meal for player 0 (colour 1 missing)
@@ -303,8 +306,9 @@ def test_escape_uses_movement_genes_and_tentacle():
 
 
 def test_escape_then_defense_in_one_attack():
-    """Spec §5.1 (Escape + Defense) and §9: a player with both may use both against one
-    attack, each once: a failed Escape (die 5) is followed by a Defense fight."""
+    """primordial_soup.md "Escape" (with Defense) and "Defences": a player with both may use
+    both against one attack, each once: a failed Escape (die 5) is followed by a Defense
+    fight."""
     rules, state = struggle_table(target_genes=("escape", "defense"))
     state = play(rules, state, "attack", 1, 0)
     assert segment_options(rules, state, "defend") == {Defence.ESCAPE, Defence.DEFENSE}
@@ -321,8 +325,9 @@ def test_escape_then_defense_in_one_attack():
 
 
 def test_persistence_gives_a_failed_struggle_one_free_retry():
-    """Spec §5.2 (Persistence) and §9: if a Struggle fails, one free second attempt (no
-    BP); the defender may defend again. A second failure starves the attacker."""
+    """primordial_soup.md "Persistence" and "Struggle attacks": if a Struggle fails, one free
+    second attempt (no BP); the defender may defend again. A second failure starves the
+    attacker."""
     rules, state = struggle_table(target_genes=("defense",),
                                   attacker_genes=("struggle", "persistence"))
     state = play(rules, state, "attack", 1, 0)
@@ -345,7 +350,7 @@ def test_persistence_gives_a_failed_struggle_one_free_retry():
 
 
 def test_persistence_retry_after_the_target_escaped():
-    """Spec §5.2 (Persistence): the retry may go against another amoeba still on the
+    """primordial_soup.md "Persistence": the retry may go against another amoeba still on the
     attacker's space after the first target escaped."""
     rules, state = table()
     put(state, 0, 1, SPACE)
@@ -367,7 +372,7 @@ def test_persistence_retry_after_the_target_escaped():
 
 
 def test_persistence_gives_the_defender_a_second_fight():
-    """Spec §5.2 (Persistence): a failed Defense fight gets one free second fight."""
+    """primordial_soup.md "Persistence": a failed Defense fight gets one free second fight."""
     rules, state = struggle_table(target_genes=("defense", "persistence"))
     state = play(rules, state, "attack", 1, 0)
     saved = play(rules, state, "defend", Defence.DEFENSE, dice=[5, 3, 2, 4])
@@ -382,8 +387,9 @@ def test_persistence_gives_the_defender_a_second_fight():
 
 
 def test_struggle_once_per_amoeba():
-    """Spec §5.1 (Struggle): one attack attempt per amoeba: after a failed attack (without
-    Persistence) the attacker starves at once, even with another target there."""
+    """primordial_soup.md "Struggle for Survival": one attack attempt per amoeba: after a failed
+    attack (without Persistence) the attacker starves at once, even with another target
+    there."""
     rules, state = table()
     put(state, 0, 1, SPACE)
     put(state, 1, 1, SPACE)
@@ -401,8 +407,9 @@ def test_struggle_once_per_amoeba():
 
 
 def test_attacker_follows_escaping_target_with_holding_and_feeds_there():
-    """Spec §9 (Holding follows an escaping target, S6 FAQ): the attack still ends; in
-    phase 1 the attacker may then eat normally at the new space if the food is there::
+    """primordial_soup.md "Struggle attacks" (Holding follows an escaping target, S6 FAQ): the
+    attack still ends; in phase 1 the attacker may then eat normally at the new space if the
+    food is there::
 
         13 (no food) -> 14 (food): the target escapes East, the attacker clings on
     """
@@ -423,8 +430,9 @@ def test_attacker_follows_escaping_target_with_holding_and_feeds_there():
 
 
 def test_attacker_following_escaping_target_cannot_struggle_again():
-    """Spec §5.1 (Struggle: one attempt per amoeba) and §9: after following the escaping
-    target, without food at the new space the attacker starves; no second attack."""
+    """primordial_soup.md "Struggle for Survival" (one attempt per amoeba) and "Struggle
+    attacks": after following the escaping target, without food at the new space the attacker
+    starves; no second attack."""
     rules, state = struggle_table(target_genes=("escape",),
                                   attacker_genes=("struggle", "holding"))
     set_cubes(state, 14, EMPTY)
@@ -437,8 +445,8 @@ def test_attacker_following_escaping_target_cannot_struggle_again():
 
 
 def test_struggle_offered_alongside_a_gene_meal():
-    """Spec §8 phase 1: without the standard meal, Struggle is open even when a feeding
-    gene could feed the amoeba (feeding genes never have to be used)."""
+    """primordial_soup.md "Phase 1: Move and feed": without the standard meal, Struggle is open
+    even when a feeding gene could feed the amoeba (feeding genes never have to be used)."""
     rules, state = struggle_table(attacker_genes=("struggle", "substitution"))
     set_cubes(state, SPACE, [0, 2, 2, 0])
     assert {rules.layout.decode(a)[0] for a in rules.legal_actions(state)} == {
@@ -449,7 +457,7 @@ def test_struggle_offered_alongside_a_gene_meal():
 
 
 def test_escape_with_speed_may_move_twice():
-    """Spec §5.1 (Escape): Speed applies to the escape move too (a second move, no extra
+    """primordial_soup.md "Escape": Speed applies to the escape move too (a second move, no extra
     BP); the attacker starves when the target ends elsewhere::
 
         13 -> 14 -> 9

@@ -1,7 +1,8 @@
 """Rule tests for phase 5 (natural deaths, Aggression) and phase 6 (scoring, end of game).
 
-Spec sections 6, 8 phases 5-6 and 9 (Aggression). Seat ``p`` has its ladder marker on space
-``p + 1`` unless a test moves it, so the descending order is 3, 2, 1, 0. Board layout A::
+primordial_soup.md "The scoring ladder", "Phase 5: Deaths", "Phase 6: Scoring" and "Attacks"
+(Aggression). Seat ``p`` has its ladder marker on space ``p + 1`` unless a test moves it, so the
+descending order is 3, 2, 1, 0. Board layout A::
 
         x=0  x=1  x=2  x=3  x=4
     y=0  ..    0   ..   ..   ..
@@ -48,7 +49,7 @@ def step_only(rules, state, kind: str):
 
 
 def test_natural_death_at_2_dp():
-    """Spec §8 phase 5: amoebas with 2 or more DP die; fewer survive."""
+    """primordial_soup.md "Phase 5: Deaths": amoebas with 2 or more DP die; fewer survive."""
     rules, state = table()
     put(state, 3, 1, 0, damage=1)
     put(state, 3, 2, 1, damage=2)
@@ -61,7 +62,8 @@ def test_natural_death_at_2_dp():
 
 
 def test_natural_death_at_3_dp_with_longevity():
-    """Spec §8 phase 5 / §5.1: with Longevity amoebas die only at 3 DP."""
+    """primordial_soup.md "Phase 5: Deaths" and "Longevity": with Longevity amoebas die only at
+    3 DP."""
     rules, state = table()
     give_gene(state, 3, "longevity")
     put(state, 3, 1, 0, damage=2)
@@ -74,7 +76,8 @@ def test_natural_death_at_3_dp_with_longevity():
 
 @pytest.mark.parametrize("num_players", [3, 4])
 def test_natural_death_leaves_2_cubes_of_each_colour_in_play(num_players):
-    """Spec §8 phase 5: the dead amoeba is replaced by 2 cubes of each colour in play."""
+    """primordial_soup.md "Phase 5: Deaths": the dead amoeba is replaced by 2 cubes of each
+    colour in play."""
     rules, state = table(num_players=num_players)
     put(state, 0, 3, 7, damage=2)
     before = state.copy()
@@ -85,8 +88,8 @@ def test_natural_death_leaves_2_cubes_of_each_colour_in_play(num_players):
 
 
 def test_natural_death_cubes_limited_by_the_supply():
-    """Spec §8 phase 5 / §7: cubes are placed as far as the supply allows (limited supply,
-    never another colour)."""
+    """primordial_soup.md "Phase 5: Deaths" and "Components": cubes are placed as far as the
+    supply allows (limited supply, never another colour)."""
     rules, state = table()
     set_cubes(state, 18, [2, 2 + 16, 2, 2])      # 1 cube of colour 1 left in the supply
     put(state, 0, 1, 7, damage=2)
@@ -98,8 +101,8 @@ def test_natural_death_cubes_limited_by_the_supply():
 
 
 def test_natural_deaths_in_descending_then_number_order():
-    """Spec §8 phase 5: deaths resolve in descending order, and by number within a player;
-    with a short supply the earlier deaths get the cubes.
+    """primordial_soup.md "Phase 5: Deaths": deaths resolve in descending order, and by number
+    within a player; with a short supply the earlier deaths get the cubes.
 
         supply of colour 0: 3 cubes
         seat 3 (leader): #2 on 14, #4 on 12; seat 1: #1 on 10
@@ -119,8 +122,8 @@ def test_natural_deaths_in_descending_then_number_order():
 
 
 def test_phase5_natural_deaths_first_then_aggression_in_descending_order():
-    """Spec §8 phase 5 / §9: all natural deaths first, then the Aggression turns (proposed:
-    descending order)."""
+    """primordial_soup.md "Phase 5: Deaths" and "Aggression attacks": all natural deaths first,
+    then the Aggression turns (proposed: descending order)."""
     rules, state = table()
     state.players[1].score = 9                   # order: 1, 3, 2, 0
     step_only(rules, state, "phase5")
@@ -143,8 +146,9 @@ def aggression_table(**config):
 
 
 def test_aggression_waits_for_all_natural_deaths():
-    """Spec §9 / §5.2: Aggression comes after all natural deaths, also those of players later
-    in the order; an amoeba that died naturally is no longer a target."""
+    """primordial_soup.md "Aggression attacks" and "Aggression": Aggression comes after all
+    natural deaths, also those of players later in the order; an amoeba that died naturally is
+    no longer a target."""
     rules, state = aggression_table()
     put(state, 0, 1, 5, damage=2)                # seat 0 is last in the order: dies first
     put(state, 1, 1, 5)
@@ -155,8 +159,8 @@ def test_aggression_waits_for_all_natural_deaths():
 
 
 def test_aggression_kills_a_foreign_amoeba_on_a_shared_space_for_1_bp():
-    """Spec §5.2 / §9: for 1 BP kill one foreign amoeba on a space with one of your amoebas;
-    it is replaced by 2 cubes of each colour."""
+    """primordial_soup.md "Advanced genes" and "Aggression attacks": for 1 BP kill one foreign
+    amoeba on a space with one of your amoebas; it is replaced by 2 cubes of each colour."""
     rules, state = aggression_table()
     put(state, 0, 2, 5)
     run(rules, state, {"kind": "aggression", "player": 3})
@@ -170,8 +174,8 @@ def test_aggression_kills_a_foreign_amoeba_on_a_shared_space_for_1_bp():
 
 
 def test_aggression_targets_only_foreign_amoebas_sharing_a_space():
-    """Spec §9: the target is foreign and shares a space with one of the attacker's amoebas
-    (own amoebas and amoebas elsewhere are not targets)."""
+    """primordial_soup.md "Aggression attacks": the target is foreign and shares a space with
+    one of the attacker's amoebas (own amoebas and amoebas elsewhere are not targets)."""
     rules, state = aggression_table()
     put(state, 3, 2, 5)                          # own, same space
     put(state, 3, 3, 12)
@@ -185,7 +189,8 @@ def test_aggression_targets_only_foreign_amoebas_sharing_a_space():
 
 
 def test_aggression_needs_1_bp():
-    """Spec §9: an Aggression attack costs 1 BP; without BP there is no attack."""
+    """primordial_soup.md "Aggression attacks": an Aggression attack costs 1 BP; without BP
+    there is no attack."""
     rules, state = aggression_table()
     state.players[3].bp = 0
     put(state, 0, 1, 5)
@@ -195,7 +200,8 @@ def test_aggression_needs_1_bp():
 
 
 def test_aggression_only_with_the_gene():
-    """Spec §5.2: only Aggression attacks in phase 5 (Struggle for Survival does not)."""
+    """primordial_soup.md "Aggression": only Aggression attacks in phase 5 (Struggle for
+    Survival does not)."""
     rules, state = table()
     give_gene(state, 3, "struggle")
     put(state, 3, 1, 5)
@@ -206,8 +212,8 @@ def test_aggression_only_with_the_gene():
 
 
 def test_aggression_once_per_round():
-    """Spec §5.2 / §9: Aggression is limited to once per round, against one amoeba; the
-    next round allows it again."""
+    """primordial_soup.md "Aggression" and "Aggression attacks": Aggression is limited to once
+    per round, against one amoeba; the next round allows it again."""
     rules, state = aggression_table()
     put(state, 0, 1, 5)
     put(state, 0, 2, 5)
@@ -222,7 +228,8 @@ def test_aggression_once_per_round():
 
 
 def test_armor_takes_1_dp_instead_of_dying():
-    """Spec §5.2 / §9: an armored target is not killed but takes 1 DP."""
+    """primordial_soup.md "Armor" and "Aggression attacks": an armored target is not killed but
+    takes 1 DP."""
     rules, state = aggression_table()
     give_gene(state, 0, "armor")
     put(state, 0, 1, 5)
@@ -239,8 +246,9 @@ def test_armor_takes_1_dp_instead_of_dying():
 @pytest.mark.parametrize(("longevity", "damage", "dies"),
                          [(False, 1, True), (True, 1, False), (True, 2, True)])
 def test_armor_dies_when_the_dp_reaches_its_threshold(longevity, damage, dies):
-    """Spec §5.2 / §9: the armored amoeba still dies if the DP reaches its death threshold
-    (2, or 3 with Longevity); then 2 cubes of each colour replace it."""
+    """primordial_soup.md "Armor" and "Aggression attacks": the armored amoeba still dies if the
+    DP reaches its death threshold (2, or 3 with Longevity); then 2 cubes of each colour replace
+    it."""
     rules, state = aggression_table()
     give_gene(state, 0, "armor")
     if longevity:
@@ -254,7 +262,8 @@ def test_armor_dies_when_the_dp_reaches_its_threshold(longevity, damage, dies):
 
 
 def test_armor_counts_as_success_no_persistence_retry():
-    """Spec §9 (S6 FAQ): Armor's damage counts as a success, so Persistence gives no retry."""
+    """primordial_soup.md "Aggression attacks" (S6 FAQ): Armor's damage counts as a success, so
+    Persistence gives no retry."""
     rules, state = aggression_table()
     give_gene(state, 3, "persistence")
     give_gene(state, 0, "armor")
@@ -267,8 +276,8 @@ def test_armor_counts_as_success_no_persistence_retry():
 
 
 def test_defense_won_by_the_defender_nothing_else_happens():
-    """Spec §9 (S6 FAQ): if the defender wins the Defense fight, nothing else happens; the
-    Aggression attacker does not starve or take damage."""
+    """primordial_soup.md "Defences" (S6 FAQ): if the defender wins the Defense fight, nothing
+    else happens; the Aggression attacker does not starve or take damage."""
     rules, state = aggression_table()
     give_gene(state, 0, "defense")
     put(state, 0, 1, 5)
@@ -287,8 +296,8 @@ def test_defense_won_by_the_defender_nothing_else_happens():
 
 
 def test_defense_lost_by_the_defender_kills_it():
-    """Spec §5.1 / §9: if the attacker wins the fight (ties re-roll) the target dies and
-    leaves 2 cubes of each colour."""
+    """primordial_soup.md "Basic genes" and "Defences": if the attacker wins the fight (ties
+    re-roll) the target dies and leaves 2 cubes of each colour."""
     rules, state = aggression_table()
     give_gene(state, 0, "defense")
     put(state, 0, 1, 5)
@@ -301,7 +310,8 @@ def test_defense_lost_by_the_defender_kills_it():
 
 
 def test_persistence_retries_a_failed_aggression_for_free():
-    """Spec §5.2 / §9: with Persistence a failed Aggression gets one free second attempt."""
+    """primordial_soup.md "Advanced genes" and "Aggression attacks": with Persistence a failed
+    Aggression gets one free second attempt."""
     rules, state = aggression_table()
     give_gene(state, 3, "persistence")
     give_gene(state, 0, "defense")
@@ -321,7 +331,7 @@ def test_persistence_retries_a_failed_aggression_for_free():
 
 
 def test_persistence_retry_only_once():
-    """Spec §5.2: Persistence gives one second attempt, not more."""
+    """primordial_soup.md "Persistence": Persistence gives one second attempt, not more."""
     rules, state = aggression_table()
     give_gene(state, 3, "persistence")
     give_gene(state, 0, "defense")
@@ -337,8 +347,8 @@ def test_persistence_retry_only_once():
 
 
 def test_defender_with_persistence_fights_a_second_time():
-    """Spec §5.2: Persistence also gives a failed Defense one free second attempt (here the
-    defender's: it loses the first fight and wins the second)."""
+    """primordial_soup.md "Persistence": Persistence also gives a failed Defense one free second
+    attempt (here the defender's: it loses the first fight and wins the second)."""
     rules, state = aggression_table()
     give_gene(state, 0, "defense")
     give_gene(state, 0, "persistence")
@@ -352,8 +362,9 @@ def test_defender_with_persistence_fights_a_second_time():
 
 
 def test_escape_dodges_aggression():
-    """Spec §5.1 / §9: the target may escape with an out-of-turn move for 1 BP; if it leaves
-    the space the attack fails (and the attacker takes no damage)."""
+    """primordial_soup.md "Basic genes" and "Defences": the target may escape with an
+    out-of-turn move for 1 BP; if it leaves the space the attack fails (and the attacker takes
+    no damage)."""
     rules, state = table()
     give_gene(state, 3, "aggression")
     give_gene(state, 0, "escape")
@@ -371,7 +382,8 @@ def test_escape_dodges_aggression():
 
 
 def test_blocked_escape_does_not_save_the_target():
-    """Spec §9: an Escape move may fail (an obstacle or a 5); then the attack goes on."""
+    """primordial_soup.md "Defences": an Escape move may fail (an obstacle or a 5); then the
+    attack goes on."""
     rules, state = table()
     give_gene(state, 3, "aggression")
     give_gene(state, 0, "escape")
@@ -385,8 +397,8 @@ def test_blocked_escape_does_not_save_the_target():
 
 
 def test_escape_and_defense_both_usable_against_one_attack():
-    """Spec §5.1: a player with Escape and Defense may use both against one attack, each
-    once; after a blocked Escape the Defense fight is still open."""
+    """primordial_soup.md "Basic genes": a player with Escape and Defense may use both against
+    one attack, each once; after a blocked Escape the Defense fight is still open."""
     rules, state = table()
     give_gene(state, 3, "aggression")
     give_gene(state, 0, "escape")
@@ -424,14 +436,16 @@ def leader_advance(amoebas: int = 0, genes: tuple[str, ...] = ()) -> int:
 @pytest.mark.parametrize(("amoebas", "spaces"),
                          [(0, 0), (1, 0), (2, 0), (3, 1), (4, 2), (5, 4), (6, 5), (7, 6)])
 def test_advance_table_amoebas(amoebas, spaces):
-    """Spec §6: live amoebas 0-2 -> 0, 3 -> 1, 4 -> 2, 5 -> 4, 6 -> 5, 7 -> 6."""
+    """primordial_soup.md "Advance Table": live amoebas 0-2 -> 0, 3 -> 1, 4 -> 2, 5 -> 4, 6 ->
+    5, 7 -> 6."""
     assert leader_advance(amoebas=amoebas) == spaces
 
 
 @pytest.mark.parametrize(("count", "spaces"),
                          [(0, 0), (1, 0), (2, 0), (3, 1), (4, 2), (5, 3), (6, 4), (7, 4)])
 def test_advance_table_genes(count, spaces):
-    """Spec §6: genes 0-2 -> 0, 3 -> 1, 4 -> 2, 5 -> 3, 6 or more -> 4."""
+    """primordial_soup.md "Advance Table": genes 0-2 -> 0, 3 -> 1, 4 -> 2, 5 -> 3, 6 or more ->
+    4."""
     assert leader_advance(genes=BASIC[:count]) == spaces
 
 
@@ -443,7 +457,8 @@ def test_advance_table_genes(count, spaces):
     (("ray_protection", "intelligence", "spores", "speed"), 1),  # 0 + 3
 ])
 def test_advanced_genes_count_2_ray_protection_0(genes, spaces):
-    """Spec §6 / §5: each advanced gene counts as two genes, Ray Protection as none."""
+    """primordial_soup.md "Advance Table" and "Genes": each advanced gene counts as two genes,
+    Ray Protection as none."""
     assert leader_advance(genes=genes) == spaces
 
 
@@ -453,12 +468,13 @@ def test_advanced_genes_count_2_ray_protection_0(genes, spaces):
     (7, ("armor", "persistence", "movement_2"), 6 + 4),
 ])
 def test_both_rows_are_added(amoebas, genes, spaces):
-    """Spec §6: the amoeba row and the gene row are added together."""
+    """primordial_soup.md "Advance Table": the amoeba row and the gene row are added together."""
     assert leader_advance(amoebas=amoebas, genes=genes) == spaces
 
 
 def test_amoebas_are_counted_after_phase_5():
-    """Spec §6: the amoebas are counted after phase 5 (the dead do not count)."""
+    """primordial_soup.md "Advance Table": the amoebas are counted after phase 5 (the dead do
+    not count)."""
     rules, state = table()
     for number in range(1, 5):
         put(state, 3, number, number, damage=2 if number == 4 else 0)
@@ -471,8 +487,8 @@ def test_amoebas_are_counted_after_phase_5():
 
 
 def test_leapfrog_occupied_spaces_are_not_counted():
-    """Spec §6: a move of N passes N free spaces; occupied spaces are not counted, so the
-    marker lands alone (S1: "Zugweite 7" jumping over another marker)."""
+    """primordial_soup.md "Leapfrog": a move of N passes N free spaces; occupied spaces are not
+    counted, so the marker lands alone (S1: "Zugweite 7" jumping over another marker)."""
     assert leapfrog(1, 3, {2, 3, 4}) == 7
     assert leapfrog(1, 2, {3}) == 4
     assert leapfrog(10, 7, {12}) == 18
@@ -480,7 +496,7 @@ def test_leapfrog_occupied_spaces_are_not_counted():
 
 
 def test_leapfrog_in_play():
-    """Spec §6: the last player jumps the three markers ahead of it.
+    """primordial_soup.md "Leapfrog": the last player jumps the three markers ahead of it.
 
         ladder: 1=seat0 2=seat1 3=seat2 4=seat3; seat 0 advances 2 (4 amoebas): lands on 6
     """
@@ -492,7 +508,8 @@ def test_leapfrog_in_play():
 
 
 def test_scoring_in_descending_order():
-    """Spec §8 phase 6 / §6: the leader advances first, so a follower sees the new positions.
+    """primordial_soup.md "Phase 6: Scoring" and "Order of play": the leader advances first, so
+    a follower sees the new positions.
 
         seat 3 on 4, seat 2 on 3, each advances 1: seat 3 -> 5, then seat 2 -> 4
         (ascending order would give seat 2 -> 5 and seat 3 -> 6)
@@ -512,8 +529,8 @@ def test_scoring_in_descending_order():
     (42, 41, False), (42, 42, True), (42, 50, True), (41, 40, False), (41, 41, True),
 ])
 def test_game_ends_after_phase_6_when_a_marker_is_in_the_finish_zone(zone, best, over):
-    """Spec §6: the game ends after phase 6 if any marker is in the finish zone (starting at
-    42, configurable 41); otherwise the next round begins."""
+    """primordial_soup.md "End of the game": the game ends after phase 6 if any marker is in the
+    finish zone (starting at 42, configurable 41); otherwise the next round begins."""
     rules, state = table(finish_zone_start=zone)
     state.players[1].score = best
     step_only(rules, state, "end_of_round")
@@ -529,8 +546,9 @@ def test_game_ends_after_phase_6_when_a_marker_is_in_the_finish_zone(zone, best,
 
 
 def test_game_ends_after_the_round_the_last_card_was_turned():
-    """Spec §4 / §6: the game ends after phase 6 of the round in which the last environment
-    card was turned over, even with every marker far from the finish zone."""
+    """primordial_soup.md "Environment cards" and "End of the game": the game ends after phase 6
+    of the round in which the last environment card was turned over, even with every marker far
+    from the finish zone."""
     rules, state = table(round=10)
     state.environment_deck = []
     step_only(rules, state, "end_of_round")
@@ -542,7 +560,7 @@ def test_game_ends_after_the_round_the_last_card_was_turned():
 
 
 def test_full_phase6_ends_the_game():
-    """Spec §8 phase 6: scoring, then the end check, in one phase."""
+    """primordial_soup.md "Phase 6: Scoring": scoring, then the end check, in one phase."""
     rules, state = table()
     state.players[3].score = 38
     for number in range(1, 8):
@@ -555,9 +573,10 @@ def test_full_phase6_ends_the_game():
 @pytest.mark.parametrize("num_players", [3, 4])
 @pytest.mark.parametrize("seed", range(6))
 def test_random_games_last_at_most_10_rounds_with_11_cards(num_players, seed):
-    """Spec §4 / §6: one card at setup and one per round, so 11 cards give at most 10 rounds;
-    an earlier end needs a marker in the finish zone. Markers never share a space, the
-    winner is the farthest marker and ``scores()`` are the ladder positions."""
+    """primordial_soup.md "Environment cards" and "End of the game": one card at setup and one
+    per round, so 11 cards give at most 10 rounds; an earlier end needs a marker in the finish
+    zone. Markers never share a space, the winner is the farthest marker and ``scores()`` are
+    the ladder positions."""
     rules = PrimordialSoupRules(num_players=num_players)
     rng = np.random.default_rng(seed)
     state = rules.initial_state(rng)
@@ -583,7 +602,8 @@ def test_random_games_last_at_most_10_rounds_with_11_cards(num_players, seed):
 
 
 def test_short_deck_limits_the_rounds():
-    """Spec §4: the deck length bounds the game (3 cards: at most 2 rounds)."""
+    """primordial_soup.md "Environment cards": the deck length bounds the game (3 cards: at most
+    2 rounds)."""
     rules = PrimordialSoupRules(environment_deck=(("N", 9), ("S", 9), ("none", 9)))
     rng = np.random.default_rng(3)
     state = rules.initial_state(rng)
@@ -593,8 +613,8 @@ def test_short_deck_limits_the_rounds():
 
 
 def test_scores_are_ladder_positions_and_the_farthest_wins():
-    """Spec §6: the winner is the player whose marker is farthest along; ``scores()`` are the
-    ladder positions."""
+    """primordial_soup.md "End of the game": the winner is the player whose marker is farthest
+    along; ``scores()`` are the ladder positions."""
     rules, state = table()
     for p, position in enumerate((30, 44, 12, 39)):
         state.players[p].score = position

@@ -1,6 +1,6 @@
-"""Rule tests for cell division (spec section 8 phase 4).
+"""Rule tests for cell division (primordial_soup.md "Phase 4: Cell division").
 
-Board layout A (spec section 2.2), space ids::
+Board layout A (primordial_soup.md "Board layout"), space ids::
 
         x=0  x=1  x=2  x=3  x=4
     y=0  ..    0   ..   ..   ..
@@ -49,8 +49,8 @@ def divide(rules, state, player: int = 3):
 
 
 def test_income_at_each_players_turn_in_descending_order():
-    """Spec §8 phase 4: each player receives +10 BP (at the start of their own turn),
-    descending order; unspent BP carry over."""
+    """primordial_soup.md "Phase 4: Cell division": each player receives +10 BP (at the start of
+    their own turn), descending order; unspent BP carry over."""
     rules, state = table()
     state.players[0].score = 9                   # order: 0, 3, 2, 1
     for p in range(4):
@@ -71,7 +71,8 @@ def test_income_at_each_players_turn_in_descending_order():
 
 
 def test_new_amoeba_costs_6_bp_and_enters_with_0_dp():
-    """Spec §8 phase 4: each new amoeba costs 6 BP and enters with 0 DP."""
+    """primordial_soup.md "Phase 4: Cell division": each new amoeba costs 6 BP and enters with 0
+    DP."""
     rules, state = table()
     put(state, 3, 1, 2)
     put(state, 3, 2, 7)
@@ -88,7 +89,8 @@ def test_new_amoeba_costs_6_bp_and_enters_with_0_dp():
 
 
 def test_division_rate_costs_4_bp():
-    """Spec §8 phase 4 / §5.1: with Division Rate each new amoeba costs 4 BP."""
+    """primordial_soup.md "Phase 4: Cell division" and "Division Rate": with Division Rate each
+    new amoeba costs 4 BP."""
     rules, state = table()
     give_gene(state, 3, "division_rate")
     put(state, 3, 1, 2)
@@ -102,7 +104,8 @@ def test_division_rate_costs_4_bp():
 
 
 def test_no_division_without_enough_bp():
-    """Spec §8 phase 4: a new amoeba must be paid; with too few BP the player can only pass."""
+    """primordial_soup.md "Phase 4: Cell division": a new amoeba must be paid; with too few BP
+    the player can only pass."""
     rules, state = table(income_bp=0)
     state.players[3].bp = 5
     put(state, 3, 1, 2)
@@ -113,8 +116,8 @@ def test_no_division_without_enough_bp():
 
 
 def test_only_numbers_not_on_the_board():
-    """Spec §8 phase 4 / §7: the new amoeba is one of the player's amoebas not on the board
-    (dead ones may be placed again)."""
+    """primordial_soup.md "Phase 4: Cell division" and "Components": the new amoeba is one of
+    the player's amoebas not on the board (dead ones may be placed again)."""
     rules, state = table()
     put(state, 3, 1, 2)
     put(state, 3, 3, 7)
@@ -126,8 +129,9 @@ def test_only_numbers_not_on_the_board():
 
 
 def test_space_without_own_amoebas_adjacent_to_own_foreign_allowed():
-    """Spec §8 phase 4: the space holds none of your own amoebas (foreign ones are allowed)
-    and is orthogonally adjacent to one of yours; the island is not a neighbour.
+    """primordial_soup.md "Phase 4: Cell division": the space holds none of your own amoebas
+    (foreign ones are allowed) and is orthogonally adjacent to one of yours; the island is not a
+    neighbour.
 
         own: 2 and 7; foreign: 3 (seat 0) and 11 (seat 1)
         candidates: neighbours of 2 (0, 1, 3) and of 7 (6, 11), never 2 or 7 themselves
@@ -145,7 +149,8 @@ def test_space_without_own_amoebas_adjacent_to_own_foreign_allowed():
 
 
 def test_no_diagonal_adjacency():
-    """Spec §2.1 / §8 phase 4: adjacency is orthogonal, not diagonal."""
+    """primordial_soup.md "The board" and "Phase 4: Cell division": adjacency is orthogonal, not
+    diagonal."""
     rules, state = table()
     put(state, 3, 1, 11)
     put(state, 3, 2, 12)
@@ -155,7 +160,8 @@ def test_no_diagonal_adjacency():
 
 
 def test_adjacency_includes_newly_placed_amoebas():
-    """Spec §8 phase 4: a newly placed amoeba counts for the adjacency of the next one."""
+    """primordial_soup.md "Phase 4: Cell division": a newly placed amoeba counts for the
+    adjacency of the next one."""
     rules, state = table()
     state.players[3].bp = 10
     put(state, 3, 1, 2)
@@ -169,8 +175,8 @@ def test_adjacency_includes_newly_placed_amoebas():
 
 
 def test_spores_place_anywhere_without_own_amoebas():
-    """Spec §5.1 / §8 phase 4: Spores removes the adjacency requirement (still no space with
-    one of your own amoebas)."""
+    """primordial_soup.md "Spores" and "Phase 4: Cell division": Spores removes the adjacency
+    requirement (still no space with one of your own amoebas)."""
     rules, state = table()
     give_gene(state, 3, "spores")
     put(state, 3, 1, 2)
@@ -181,8 +187,8 @@ def test_spores_place_anywhere_without_own_amoebas():
 
 
 def test_no_amoeba_on_the_board_first_one_free_anywhere():
-    """Spec §8 phase 4: with 0 amoebas on the board the first one is placed free, anywhere
-    (also on a space with foreign amoebas)."""
+    """primordial_soup.md "Phase 4: Cell division": with 0 amoebas on the board the first one is
+    placed free, anywhere (also on a space with foreign amoebas)."""
     rules, state = table()
     put(state, 0, 1, 9)
     divide(rules, state)
@@ -194,8 +200,8 @@ def test_no_amoeba_on_the_board_first_one_free_anywhere():
 
 
 def test_free_first_amoeba_even_without_bp():
-    """Spec §8 phase 4: the first amoeba is free, so a player with no BP may still place it;
-    the next ones cost the normal price."""
+    """primordial_soup.md "Phase 4: Cell division": the first amoeba is free, so a player with
+    no BP may still place it; the next ones cost the normal price."""
     rules, state = table(income_bp=0)
     state.players[3].bp = 0
     divide(rules, state)
@@ -206,8 +212,8 @@ def test_free_first_amoeba_even_without_bp():
 
 
 def test_after_the_free_amoeba_the_next_costs_the_normal_price():
-    """Spec §8 phase 4: only the first amoeba is free; the second (with one on the board)
-    costs 6 BP, and the third needs adjacency again."""
+    """primordial_soup.md "Phase 4: Cell division": only the first amoeba is free; the second
+    (with one on the board) costs 6 BP, and the third needs adjacency again."""
     rules, state = table()
     divide(rules, state)
     state = place(rules, state, 1, 0)
@@ -219,8 +225,9 @@ def test_after_the_free_amoeba_the_next_costs_the_normal_price():
 
 
 def test_exactly_one_amoeba_second_goes_anywhere_at_normal_cost():
-    """Spec §8 phase 4: with exactly 1 amoeba on the board the second may go anywhere (not
-    on the own amoeba's space), at the normal cost; then adjacency applies again."""
+    """primordial_soup.md "Phase 4: Cell division": with exactly 1 amoeba on the board the
+    second may go anywhere (not on the own amoeba's space), at the normal cost; then adjacency
+    applies again."""
     rules, state = table()
     put(state, 3, 4, 0)
     divide(rules, state)
@@ -231,8 +238,8 @@ def test_exactly_one_amoeba_second_goes_anywhere_at_normal_cost():
 
 
 def test_exactly_one_amoeba_with_division_rate():
-    """Spec §8 phase 4: the "anywhere" second amoeba costs the normal price, 4 with Division
-    Rate."""
+    """primordial_soup.md "Phase 4: Cell division": the "anywhere" second amoeba costs the
+    normal price, 4 with Division Rate."""
     rules, state = table()
     give_gene(state, 3, "division_rate")
     put(state, 3, 4, 0)
@@ -243,7 +250,8 @@ def test_exactly_one_amoeba_with_division_rate():
 
 @pytest.mark.parametrize("on_board", [6, 7])
 def test_at_most_7_amoebas(on_board):
-    """Spec §7: at most 7 amoebas per player; with all 7 on the board no division."""
+    """primordial_soup.md "Components": at most 7 amoebas per player; with all 7 on the board no
+    division."""
     rules, state = table()
     state.players[3].bp = 50
     give_gene(state, 3, "spores")
@@ -258,7 +266,8 @@ def test_at_most_7_amoebas(on_board):
 
 
 def test_pass_keeps_unspent_bp():
-    """Spec §8 phase 4: dividing is optional; unspent BP carry over (no cap)."""
+    """primordial_soup.md "Phase 4: Cell division": dividing is optional; unspent BP carry over
+    (no cap)."""
     rules, state = table()
     state.players[3].bp = 40
     put(state, 3, 1, 2)

@@ -1,4 +1,4 @@
-"""Rule tests: feeding in phase 1 (spec sections 5.1 and 8 phase 1).
+"""Rule tests: feeding in phase 1 (primordial_soup.md "Basic genes" and "Phase 1: Move and feed").
 
 Meals are written as cube counts over the three *foreign* colours relative to the eater:
 ``(a, b, c)`` = a cubes of the next seat's colour (+1), b of +2, c of +3. Cubes on a space
@@ -56,7 +56,7 @@ def eat(rules, state, meal):
 
 
 def test_4p_standard_meal_one_of_each_foreign_colour_then_excrete_two():
-    """Spec §8 phase 1 (feed, 4p): 3 cubes, one of each foreign colour; the eaten cubes go
+    """primordial_soup.md "Feeding" (4p): 3 cubes, one of each foreign colour; the eaten cubes go
     to the supply and 2 cubes of the amoeba's colour come from the supply::
 
         space 13 before [2, 2, 2, 2]  ->  after [1, 1, 4, 1]   (player 2 eats)
@@ -75,7 +75,7 @@ def test_4p_standard_meal_one_of_each_foreign_colour_then_excrete_two():
 
 
 def test_3p_meal_two_of_one_foreign_colour_and_one_of_the_other_choice():
-    """Spec §8 phase 1 (feed, 3p): two of one foreign colour and one of the other; which is
+    """primordial_soup.md "Feeding" (3p): two of one foreign colour and one of the other; which is
     doubled is a choice. Player 1 here: +1 = colour 2, +2 = colour 0."""
     rules, state = table(num_players=3)
     put(state, 1, 1, SPACE)
@@ -89,7 +89,7 @@ def test_3p_meal_two_of_one_foreign_colour_and_one_of_the_other_choice():
 
 
 def test_3p_meal_doubling_only_where_two_cubes_are_there():
-    """Spec §8 phase 1 (feed, 3p): if only one foreign colour has 2 cubes, only that one
+    """primordial_soup.md "Feeding" (3p): if only one foreign colour has 2 cubes, only that one
     can be doubled."""
     rules, state = table(num_players=3)
     put(state, 0, 1, SPACE)
@@ -105,8 +105,8 @@ def test_3p_meal_doubling_only_where_two_cubes_are_there():
 
 @pytest.mark.parametrize(("supply_left", "excreted"), [(2, 2), (1, 1), (0, 0)])
 def test_excretion_limited_by_the_supply_never_another_colour(supply_left, excreted):
-    """Spec §8 phase 1 (feed) and §7: cubes are limited to 55 per colour; if the supply of
-    the amoeba's colour is short only what is left is placed, never another colour."""
+    """primordial_soup.md "Feeding" and "Components": cubes are limited to 55 per colour; if the
+    supply of the amoeba's colour is short only what is left is placed, never another colour."""
     rules, state = table()
     put(state, 0, 1, SPACE)
     set_cubes(state, 0, [2 + 17 - supply_left, 2, 2, 2])  # park own cubes on space 0
@@ -119,7 +119,7 @@ def test_excretion_limited_by_the_supply_never_another_colour(supply_left, excre
 
 
 def test_excretion_comes_from_the_supply_even_when_eaten_cubes_return():
-    """Spec §8 phase 1 (feed): eaten cubes return to the supply; they are foreign colours,
+    """primordial_soup.md "Feeding": eaten cubes return to the supply; they are foreign colours,
     so they never pay for the excretion of an own colour that ran out."""
     rules, state = table(num_players=3)
     put(state, 0, 1, SPACE)
@@ -140,7 +140,7 @@ def test_excretion_comes_from_the_supply_even_when_eaten_cubes_return():
     (3, [9, 3, 0]),
 ])
 def test_starvation_when_any_required_cube_is_missing(num_players, cubes):
-    """Spec §8 phase 1 (feed): if any required cube is missing the amoeba starves: it eats
+    """primordial_soup.md "Feeding": if any required cube is missing the amoeba starves: it eats
     nothing (even if part of the food is there), excretes nothing, and gets +1 DP. Never
     its own colour. With no other option, starving needs no decision."""
     rules, state = table(num_players=num_players)
@@ -156,7 +156,7 @@ def test_starvation_when_any_required_cube_is_missing(num_players, cubes):
 
 
 def test_standard_meal_is_compulsory():
-    """Spec §8 phase 1 (feed): an amoeba cannot choose to starve when the standard meal is
+    """primordial_soup.md "Feeding": an amoeba cannot choose to starve when the standard meal is
     there; ``pass`` is illegal and Struggle is not offered."""
     rules, state = table()
     put(state, 0, 1, SPACE)
@@ -174,8 +174,9 @@ def test_standard_meal_is_compulsory():
 
 
 def test_substitution_4p_patterns():
-    """Spec §5.1 (Substitution, 4p): skip one foreign colour but eat one more cube: 2:2:0 or
-    3:1:0 (any colours) instead of 1:1:1; the standard meal stays possible; excretion 2."""
+    """primordial_soup.md "Substitution" (4p): skip one foreign colour but eat one more cube:
+    2:2:0 or 3:1:0 (any colours) instead of 1:1:1; the standard meal stays possible; excretion
+    2."""
     rules, state = table()
     put(state, 0, 1, SPACE)
     give_gene(state, 0, "substitution")
@@ -187,7 +188,7 @@ def test_substitution_4p_patterns():
 
 
 def test_substitution_3p_pattern():
-    """Spec §5.1 (Substitution, 3p): 4:0 instead of 2:1."""
+    """primordial_soup.md "Substitution" (3p): 4:0 instead of 2:1."""
     rules, state = table(num_players=3)
     put(state, 0, 1, SPACE)
     give_gene(state, 0, "substitution")
@@ -199,8 +200,9 @@ def test_substitution_3p_pattern():
 
 
 def test_substitution_saves_an_amoeba_but_is_optional():
-    """Spec §5.1 (Substitution) and §8 phase 1: without the standard meal a gene meal can be
-    eaten; feeding genes never have to be used, so starving stays possible."""
+    """primordial_soup.md "Substitution" and "Phase 1: Move and feed": without the standard meal
+    a gene meal can be eaten; feeding genes never have to be used, so starving stays
+    possible."""
     rules, state = table()
     put(state, 0, 1, SPACE)
     give_gene(state, 0, "substitution")
@@ -220,7 +222,7 @@ def test_substitution_saves_an_amoeba_but_is_optional():
 
 
 def test_frugality_one_cube_fewer():
-    """Spec §5.1 (Frugality, 4p only): needs one cube fewer, which one is chosen case by
+    """primordial_soup.md "Frugality" (4p only): needs one cube fewer, which one is chosen case by
     case: 1:1:0 in any colours; excretion stays 2."""
     rules, state = table()
     put(state, 0, 1, SPACE)
@@ -232,7 +234,7 @@ def test_frugality_one_cube_fewer():
 
 
 def test_frugality_saves_an_amoeba_when_one_colour_is_missing():
-    """Spec §5.1 (Frugality): with one foreign colour missing, 1:1:0 still feeds the
+    """primordial_soup.md "Frugality": with one foreign colour missing, 1:1:0 still feeds the
     amoeba (starving stays possible, feeding genes are optional)."""
     rules, state = table()
     put(state, 0, 1, SPACE)
@@ -247,7 +249,7 @@ def test_frugality_saves_an_amoeba_when_one_colour_is_missing():
 
 
 def test_frugality_and_substitution_together():
-    """Spec §5.1 (feeding genes combined): Frugality + Substitution allow 1:1:1, 2:2:0,
+    """primordial_soup.md "Combining feeding genes": Frugality + Substitution allow 1:1:1, 2:2:0,
     3:1:0, 1:1:0, 2:1:0 and 3:0:0 (any colours)."""
     rules, state = table()
     put(state, 0, 1, SPACE)
@@ -263,7 +265,7 @@ def test_frugality_and_substitution_together():
 
 
 def test_parasitism_host_pays_1_bp():
-    """Spec §5.1 (Parasitism): feed with one cube fewer if a foreign amoeba whose owner has
+    """primordial_soup.md "Parasitism": feed with one cube fewer if a foreign amoeba whose owner has
     BP shares the space; that owner pays 1 BP to the bank. No defence against it::
 
         space 13: player 0 (Parasitism), player 1 (host); colour 3 missing
@@ -287,7 +289,7 @@ def test_parasitism_host_pays_1_bp():
 
 
 def test_parasitism_choose_one_of_several_hosts():
-    """Spec §5.1 (Parasitism): with several candidates, pick one; only that owner pays."""
+    """primordial_soup.md "Parasitism": with several candidates, pick one; only that owner pays."""
     rules, state = table()
     put(state, 0, 1, SPACE)
     put(state, 1, 1, SPACE)
@@ -302,7 +304,7 @@ def test_parasitism_choose_one_of_several_hosts():
 
 @pytest.mark.parametrize("why", ["host has no BP", "host elsewhere", "only own amoeba"])
 def test_parasitism_needs_a_foreign_host_with_bp_on_the_space(why):
-    """Spec §5.1 (Parasitism): the host must be a foreign amoeba on the same space whose
+    """primordial_soup.md "Parasitism": the host must be a foreign amoeba on the same space whose
     owner still has BP; otherwise there is no Parasitism and the amoeba starves."""
     rules, state = table()
     put(state, 0, 1, SPACE)
@@ -322,8 +324,9 @@ def test_parasitism_needs_a_foreign_host_with_bp_on_the_space(why):
 
 
 def test_parasitism_optional_when_not_needed():
-    """Spec §5.1 and §10 (Parasitism, rulebook reading): no shortage is needed; with the
-    full meal there, eating it costs the host nothing; a 1:1:0 meal makes the host pay."""
+    """primordial_soup.md "Parasitism" and "Where the user's summary differs" (Parasitism,
+    rulebook reading): no shortage is needed; with the full meal there, eating it costs the host
+    nothing; a 1:1:0 meal makes the host pay."""
     rules, state = table()
     put(state, 0, 1, SPACE)
     put(state, 1, 1, SPACE)
@@ -339,7 +342,7 @@ def test_parasitism_optional_when_not_needed():
 
 
 def test_parasitism_with_frugality_host_is_optional_for_one_cube_fewer():
-    """Spec §5.1 (feeding genes combined): Frugality and Parasitism each remove up to one
+    """primordial_soup.md "Combining feeding genes": Frugality and Parasitism each remove up to one
     cube (at least one is eaten); when Frugality alone covers the meal, the host may be
     declined."""
     rules, state = table()
@@ -360,8 +363,9 @@ def test_parasitism_with_frugality_host_is_optional_for_one_cube_fewer():
 
 
 def test_parasitism_requires_shortage_variant():
-    """Spec §10 (seed reading, ``parasitism_requires_shortage=True``): Parasitism only when
-    the standard meal is missing."""
+    """primordial_soup.md "Where the user's summary differs" (seed reading,
+    ``parasitism_requires_shortage=True``): Parasitism only when the standard meal is
+    missing."""
     rules, state = table(parasitism_requires_shortage=True)
     put(state, 0, 1, SPACE)
     put(state, 1, 1, SPACE)

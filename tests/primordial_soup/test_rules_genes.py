@@ -1,8 +1,9 @@
 """Rule tests for genes: phase 2 (environment card, gene defects) and phase 3 (buying genes).
 
-Spec sections 4, 5 and 8 phases 2-3. Positions are built by hand (``builders.table``); seat
-``p`` has its ladder marker on space ``p + 1``, so the descending order (the leader first) is
-3, 2, 1, 0 with 4 players.
+primordial_soup.md "Environment cards", "Genes", "Phase 2: Environment and gene defects" and
+"Phase 3: New genes". Positions are built by hand (``builders.table``); seat ``p`` has its
+ladder marker on space ``p + 1``, so the descending order (the leader first) is 3, 2, 1, 0 with
+4 players.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from tests.primordial_soup.builders import (
     table,
 )
 
-#: Default deck indices by ozone value (spec section 4's proposed deck).
+#: Default deck indices by ozone value (primordial_soup.md "Environment cards").
 OZONE_6, OZONE_7, OZONE_14 = 1, 7, 8
 
 
@@ -48,7 +49,8 @@ def buy(rules, state, key: str):
 
 
 def test_phase2_turns_the_next_card_from_the_remaining_deck():
-    """Spec §8 phase 2 / §4: the old card goes, a new one is turned from those not yet used."""
+    """primordial_soup.md "Phase 2: Environment and gene defects" and "Environment cards": the
+    old card goes, a new one is turned from those not yet used."""
     rules, state = table()
     state.environment_card = 0
     state.environment_deck = [3, 5, 7]
@@ -59,7 +61,8 @@ def test_phase2_turns_the_next_card_from_the_remaining_deck():
 
 
 def test_phase2_never_turns_a_used_card_again():
-    """Spec §4 / §8 phase 2: each round turns one of the cards not yet turned over."""
+    """primordial_soup.md "Environment cards" and "Phase 2: Environment and gene defects": each
+    round turns one of the cards not yet turned over."""
     rules, state = table()
     rng = np.random.default_rng(7)
     seen = [state.environment_card]
@@ -74,8 +77,8 @@ def test_phase2_never_turns_a_used_card_again():
 
 
 def test_defect_is_mp_sum_above_ozone_worked_example():
-    """Spec §8 phase 2 (S1's worked example): Streamlining 4 + Speed 3 + Division Rate 5 = 12
-    against ozone 6 means paying 6."""
+    """primordial_soup.md "Phase 2: Environment and gene defects" (S1's worked example):
+    Streamlining 4 + Speed 3 + Division Rate 5 = 12 against ozone 6 means paying 6."""
     rules, state = table()
     for key in ("streamlining", "speed", "division_rate"):
         give_gene(state, 3, key)
@@ -85,7 +88,8 @@ def test_defect_is_mp_sum_above_ozone_worked_example():
 
 
 def test_ray_protection_counts_minus_2_in_the_mp_sum():
-    """Spec §8 phase 2 / §5.1: Ray Protection lowers the MP sum by 2 (12 - 2 = 10 vs 6)."""
+    """primordial_soup.md "Phase 2: Environment and gene defects" and "Ray Protection": Ray
+    Protection lowers the MP sum by 2 (12 - 2 = 10 vs 6)."""
     rules, state = table()
     for key in ("streamlining", "speed", "division_rate", "ray_protection"):
         give_gene(state, 3, key)
@@ -100,7 +104,8 @@ def test_ray_protection_counts_minus_2_in_the_mp_sum():
     (("longevity", "movement_1", "ray_protection"), 0),  # 5
 ])
 def test_defect_only_when_mp_sum_exceeds_ozone(genes, due):
-    """Spec §8 phase 2: a defect only if the MP sum is *greater than* the ozone value."""
+    """primordial_soup.md "Phase 2: Environment and gene defects": a defect only if the MP sum
+    is *greater than* the ozone value."""
     rules, state = table()
     for key in genes:
         give_gene(state, 3, key)
@@ -112,7 +117,8 @@ def test_defect_only_when_mp_sum_exceeds_ozone(genes, due):
 
 
 def test_defects_are_paid_in_descending_order():
-    """Spec §8 phase 2 / §6: the leader pays first, then down the ladder."""
+    """primordial_soup.md "Phase 2: Environment and gene defects" and "Order of play": the
+    leader pays first, then down the ladder."""
     rules, state = table()
     state.players[2].score, state.players[0].score = 9, 8  # order: 2, 0, 3, 1
     give_gene(state, 0, "longevity")        # 5 + 3 = 8 vs 7: 1
@@ -132,7 +138,8 @@ def test_defects_are_paid_in_descending_order():
 
 
 def test_defect_paid_in_bp():
-    """Spec §8 phase 2: the difference may be paid in BP, 1 each; the genes stay."""
+    """primordial_soup.md "Phase 2: Environment and gene defects": the difference may be paid in
+    BP, 1 each; the genes stay."""
     rules, state = table()
     give_gene(state, 3, "longevity")
     give_gene(state, 3, "movement_1")
@@ -144,7 +151,8 @@ def test_defect_paid_in_bp():
 
 
 def test_bp_payment_must_cover_the_rest():
-    """Spec §8 phase 2: without enough BP the player must give up genes (BP never negative)."""
+    """primordial_soup.md "Phase 2: Environment and gene defects": without enough BP the player
+    must give up genes (BP never negative)."""
     rules, state = table()
     for key in ("longevity", "division_rate", "frugality"):  # 15 vs 6: 9
         give_gene(state, 3, key)
@@ -155,7 +163,7 @@ def test_bp_payment_must_cover_the_rest():
 
 
 def test_defect_paid_by_giving_up_a_gene_worth_its_mp():
-    """Spec §8 phase 2: a given-up gene pays its MP."""
+    """primordial_soup.md "Phase 2: Environment and gene defects": a given-up gene pays its MP."""
     rules, state = table()
     for key in ("longevity", "division_rate", "frugality"):  # 15 vs 6: 9
         give_gene(state, 3, key)
@@ -170,8 +178,9 @@ def test_defect_paid_by_giving_up_a_gene_worth_its_mp():
 
 
 def test_ray_protection_given_up_pays_4():
-    """Spec §8 phase 2 / §5.1: Ray Protection given up pays 4 (not its -2 MP), and the
-    difference fixed when the card was turned does not grow when it goes."""
+    """primordial_soup.md "Phase 2: Environment and gene defects" and "Ray Protection": Ray
+    Protection given up pays 4 (not its -2 MP), and the difference fixed when the card was
+    turned does not grow when it goes."""
     rules, state = table()
     state.players[3].bp = 20
     for key in ("longevity", "division_rate", "frugality", "struggle", "ray_protection"):
@@ -186,7 +195,7 @@ def test_ray_protection_given_up_pays_4():
 
 
 def test_defect_paid_by_a_mix_of_genes_and_bp():
-    """Spec §8 phase 2: any mix of genes and BP."""
+    """primordial_soup.md "Phase 2: Environment and gene defects": any mix of genes and BP."""
     rules, state = table()
     for key in ("longevity", "division_rate", "struggle"):  # 14 vs 7: 7
         give_gene(state, 3, key)
@@ -201,7 +210,8 @@ def test_defect_paid_by_a_mix_of_genes_and_bp():
 
 
 def test_overpayment_with_a_gene_is_lost():
-    """Spec §8 phase 2: overpaying with genes is lost, with no change in BP."""
+    """primordial_soup.md "Phase 2: Environment and gene defects": overpaying with genes is
+    lost, with no change in BP."""
     rules, state = table()
     give_gene(state, 3, "longevity")
     give_gene(state, 3, "movement_1")            # 7 vs 6: 1
@@ -213,8 +223,9 @@ def test_overpayment_with_a_gene_is_lost():
 
 
 def test_given_up_gene_returns_to_supply_and_is_buyable_in_phase3():
-    """Spec §8 phase 2 / §5.2: given-up genes go back to the supply and can be bought again
-    at once (here by the same player in phase 3 of the same round)."""
+    """primordial_soup.md "Phase 2: Environment and gene defects" and "Buying advanced genes":
+    given-up genes go back to the supply and can be bought again at once (here by the same
+    player in phase 3 of the same round)."""
     rules, state = table()
     give_gene(state, 0, "longevity")
     give_gene(state, 3, "longevity")             # both copies taken
@@ -235,7 +246,8 @@ def test_given_up_gene_returns_to_supply_and_is_buyable_in_phase3():
 
 @pytest.mark.parametrize("seed", range(5))
 def test_round_1_has_no_gene_defects(seed):
-    """Spec §8 phase 2: round 1 has no defects, since nobody holds genes yet."""
+    """primordial_soup.md "Phase 2: Environment and gene defects": round 1 has no defects, since
+    nobody holds genes yet."""
     rules = PrimordialSoupRules()
     rng = np.random.default_rng(seed)
     state = rules.initial_state(rng)
@@ -254,7 +266,8 @@ def test_round_1_has_no_gene_defects(seed):
 
 
 def test_buy_turns_in_descending_order():
-    """Spec §8 phase 3 / §6: descending order, one turn each."""
+    """primordial_soup.md "Phase 3: New genes" and "Order of play": descending order, one turn
+    each."""
     rules, state = table()
     state.players[1].score = 9                   # order: 1, 3, 2, 0
     run(rules, state, {"kind": "phase3"})
@@ -267,7 +280,8 @@ def test_buy_turns_in_descending_order():
 
 
 def test_any_number_of_genes_in_one_turn_paying_the_price():
-    """Spec §8 phase 3: one turn to buy any number of affordable cards at the printed price."""
+    """primordial_soup.md "Phase 3: New genes": one turn to buy any number of affordable cards
+    at the printed price."""
     rules, state = table()
     state.players[3].bp = 12
     run(rules, state, {"kind": "phase3"})
@@ -284,8 +298,8 @@ def test_any_number_of_genes_in_one_turn_paying_the_price():
 
 @pytest.mark.parametrize("key", [g.key for g in GENES if not g.advanced])
 def test_buying_costs_the_printed_price(key):
-    """Spec §5.1 / §8 phase 3: the price in BP; a gene costing more than the BP left cannot
-    be bought."""
+    """primordial_soup.md "Basic genes" and "Phase 3: New genes": the price in BP; a gene
+    costing more than the BP left cannot be bought."""
     price = gene(key).price
     rules, state = table()
     state.players[3].bp = price
@@ -301,7 +315,8 @@ def test_buying_costs_the_printed_price(key):
 
 
 def test_stock_is_limited():
-    """Spec §8 phase 3 / §5: stock is limited; when every copy is taken nobody can buy it."""
+    """primordial_soup.md "Phase 3: New genes" and "Genes": stock is limited; when every copy is
+    taken nobody can buy it."""
     rules, state = table()
     state.players[3].bp = 20
     give_gene(state, 0, "escape")
@@ -314,8 +329,8 @@ def test_stock_is_limited():
 
 @pytest.mark.parametrize("num_players", [3, 4])
 def test_stock_is_the_copies_for_the_player_count(num_players):
-    """Spec §5 / §7: with 3 players only the cards marked "3" are used (no Frugality or
-    Parasitism); with 4 players all 30."""
+    """primordial_soup.md "Genes" and "Setup": with 3 players only the cards marked "3" are used
+    (no Frugality or Parasitism); with 4 players all 30."""
     rules, state = table(num_players=num_players)
     assert state.gene_supply == [g.copies(num_players) for g in GENES]
     assert sum(state.gene_supply) == (20 if num_players == 3 else 30)
@@ -327,7 +342,8 @@ def test_stock_is_the_copies_for_the_player_count(num_players):
 
 
 def test_stock_runs_out_after_buying_the_last_copy():
-    """Spec §8 phase 3: after a player buys the last copy the next player cannot."""
+    """primordial_soup.md "Phase 3: New genes": after a player buys the last copy the next
+    player cannot."""
     rules, state = table()
     for p in (2, 3):
         state.players[p].bp = 10
@@ -339,7 +355,8 @@ def test_stock_runs_out_after_buying_the_last_copy():
 
 
 def test_no_duplicate_genes():
-    """Spec §5.2 / §8 phase 3: nobody may own two copies of the same gene."""
+    """primordial_soup.md "Advanced genes" and "Phase 3: New genes": nobody may own two copies
+    of the same gene."""
     rules, state = table()
     state.players[3].bp = 20
     run(rules, state, {"kind": "buy", "player": 3})
@@ -359,8 +376,8 @@ ADVANCED = {
 @pytest.mark.parametrize(("advanced", "basic"),
                          [(a, b) for a, bs in ADVANCED.items() for b in bs])
 def test_predecessor_cannot_be_bought_while_holding_the_advanced_gene(advanced, basic):
-    """Spec §5.2: a player may not own a gene and its predecessor, nor buy the given-up card
-    while holding the higher gene."""
+    """primordial_soup.md "Buying advanced genes": a player may not own a gene and its
+    predecessor, nor buy the given-up card while holding the higher gene."""
     rules, state = table()
     state.players[3].bp = 30
     give_gene(state, 3, advanced)
@@ -372,8 +389,9 @@ def test_predecessor_cannot_be_bought_while_holding_the_advanced_gene(advanced, 
 @pytest.mark.parametrize(("advanced", "basic"),
                          [(a, b) for a, bs in ADVANCED.items() for b in bs])
 def test_advanced_gene_needs_the_basic_gene_owned_since_an_earlier_round(advanced, basic):
-    """Spec §5.2: the gene given up must have been acquired at least one round earlier, so a
-    basic gene bought in this phase 3 cannot be upgraded at once; without it, no purchase."""
+    """primordial_soup.md "Buying advanced genes": the gene given up must have been acquired at
+    least one round earlier, so a basic gene bought in this phase 3 cannot be upgraded at once;
+    without it, no purchase."""
     rules, state = table(round=3)
     state.players[3].bp = 30
     run(rules, state, {"kind": "buy", "player": 3})
@@ -388,8 +406,9 @@ def test_advanced_gene_needs_the_basic_gene_owned_since_an_earlier_round(advance
 @pytest.mark.parametrize(("advanced", "basic"),
                          [(a, b) for a, bs in ADVANCED.items() for b in bs])
 def test_advanced_gene_costs_price_plus_basic_gene_returned_to_supply(advanced, basic):
-    """Spec §5.2: price plus giving up the basic gene, which goes back to the supply (and can
-    be bought again, but not by the holder of the higher gene)."""
+    """primordial_soup.md "Buying advanced genes": price plus giving up the basic gene, which
+    goes back to the supply (and can be bought again, but not by the holder of the higher
+    gene)."""
     rules, state = table(round=2)
     state.players[3].bp = 10
     give_gene(state, 3, basic, acquired=1)
@@ -404,8 +423,9 @@ def test_advanced_gene_costs_price_plus_basic_gene_returned_to_supply(advanced, 
 
 
 def test_armor_with_both_defense_and_escape_returns_both():
-    """Spec §5.2 (UNKNOWN, proposed default): Armor gives up Defense or Escape; a player
-    holding both returns one as the price and the other too (no gene with its predecessor)."""
+    """primordial_soup.md "Buying advanced genes" (UNKNOWN, proposed default): Armor gives up
+    Defense or Escape; a player holding both returns one as the price and the other too (no gene
+    with its predecessor)."""
     rules, state = table(round=2)
     state.players[3].bp = 10
     give_gene(state, 3, "defense", acquired=1)
@@ -421,8 +441,8 @@ def test_armor_with_both_defense_and_escape_returns_both():
 
 
 def test_armor_with_escape_from_earlier_and_defense_bought_now():
-    """Spec §5.2: one predecessor owned since an earlier round suffices for Armor; the other,
-    bought this round, goes back too."""
+    """primordial_soup.md "Buying advanced genes": one predecessor owned since an earlier round
+    suffices for Armor; the other, bought this round, goes back too."""
     rules, state = table(round=2)
     state.players[3].bp = 20
     give_gene(state, 3, "escape", acquired=1)
@@ -435,7 +455,8 @@ def test_armor_with_escape_from_earlier_and_defense_bought_now():
 
 
 def test_bought_genes_act_at_once_division_rate():
-    """Spec §8 phase 3: new genes work at once (Division Rate in the same round's phase 4)."""
+    """primordial_soup.md "Phase 3: New genes": new genes work at once (Division Rate in the
+    same round's phase 4)."""
     rules, state = table()
     state.players[3].bp = 8
     put(state, 3, 1, 2)
@@ -450,7 +471,8 @@ def test_bought_genes_act_at_once_division_rate():
 
 
 def test_bought_genes_act_at_once_longevity():
-    """Spec §8 phase 3: new genes work at once (Longevity in the same round's phase 5)."""
+    """primordial_soup.md "Phase 3: New genes": new genes work at once (Longevity in the same
+    round's phase 5)."""
     rules, state = table()
     state.players[3].bp = 7
     put(state, 3, 1, 2, damage=2)

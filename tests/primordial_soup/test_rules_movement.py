@@ -1,6 +1,7 @@
-"""Rule tests: movement in phase 1 (spec sections 3, 5.1 and 8 phase 1).
+"""Rule tests: movement in phase 1 (primordial_soup.md "Compass and dice", "Basic genes" and
+"Phase 1: Move and feed").
 
-Board layout A (spec section 2.2); ids are row-major, ``##`` is the island::
+Board layout A (primordial_soup.md "Board layout"); ids are row-major, ``##`` is the island::
 
             x=0  x=1  x=2  x=3  x=4
     y=0 N    ..    0   ..   ..   ..
@@ -50,7 +51,7 @@ def space_of(state, player: int, number: int) -> int:
 
 @pytest.mark.parametrize(("drift", "dest"), [("W", 12), ("N", 8), ("E", 14), ("S", 18)])
 def test_drift_moves_one_space_in_the_drift_direction_for_free(drift, dest):
-    """Spec §8 phase 1 (drift): one space in the drift direction of the environment card,
+    """primordial_soup.md "Drift": one space in the drift direction of the environment card,
     at no cost::
 
         .   8   .            amoeba on 13
@@ -71,7 +72,7 @@ def test_drift_moves_one_space_in_the_drift_direction_for_free(drift, dest):
 @pytest.mark.parametrize(("space", "drift"), [(0, "W"), (0, "N"), (0, "E"), (14, "S"),
                                               (12, "N"), (7, "E"), (8, "W"), (3, "S")])
 def test_drift_blocked_by_edge_or_island_stays(space, drift):
-    """Spec §8 phase 1 (drift) and §2.1: an edge or the island stops the drift and the
+    """primordial_soup.md "Drift" and "The board": an edge or the island stops the drift and the
     amoeba stays (space 0 is the lone cell in the north row; 3, 7, 8, 12 touch the
     island)."""
     rules, state = table()
@@ -83,8 +84,8 @@ def test_drift_blocked_by_edge_or_island_stays(space, drift):
 
 
 def test_no_drift_card_means_drifting_stays():
-    """Spec §4 and §8 phase 1: on the one environment card without current, drifting
-    means staying put."""
+    """primordial_soup.md "Environment cards" and "Phase 1: Move and feed": on the one
+    environment card without current, drifting means staying put."""
     rules, state = table()
     put(state, 0, 1, 13)
     state.environment_card = card(rules, "none")
@@ -98,7 +99,8 @@ def test_no_drift_card_means_drifting_stays():
 
 @pytest.mark.parametrize(("face", "dest"), [(1, 12), (2, 8), (3, 14), (4, 18), (5, 13)])
 def test_active_move_pays_1_bp_and_follows_the_die(face, dest):
-    """Spec §3 and §8 phase 1 (move): pay 1 BP and roll: 1=W, 2=N, 3=E, 4=S, 5=stay."""
+    """primordial_soup.md "Compass and dice" and "Active move": pay 1 BP and roll: 1=W, 2=N,
+    3=E, 4=S, 5=stay."""
     rules, state = table()
     put(state, 0, 1, 13)
     state.environment_card = card(rules, "W")
@@ -109,8 +111,8 @@ def test_active_move_pays_1_bp_and_follows_the_die(face, dest):
 
 
 def test_active_move_six_is_a_free_choice_including_stay():
-    """Spec §3 (UNKNOWN, proposed default ``six_allows_stay=True``): a rolled 6 lets the
-    player choose any of N, E, S, W or stay."""
+    """primordial_soup.md "Compass and dice" (UNKNOWN, proposed default
+    ``six_allows_stay=True``): a rolled 6 lets the player choose any of N, E, S, W or stay."""
     rules, state = table()
     put(state, 0, 1, 13)
     state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE, dice=[6])
@@ -124,8 +126,8 @@ def test_active_move_six_is_a_free_choice_including_stay():
 
 
 def test_active_move_six_without_stay_when_configured():
-    """Spec §3 (strict reading, ``six_allows_stay=False``): a 6 allows only the four
-    directions."""
+    """primordial_soup.md "Compass and dice" (strict reading, ``six_allows_stay=False``): a 6
+    allows only the four directions."""
     rules, state = table(six_allows_stay=False)
     put(state, 0, 1, 13)
     state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE, dice=[6])
@@ -134,7 +136,7 @@ def test_active_move_six_without_stay_when_configured():
 
 @pytest.mark.parametrize(("space", "face"), [(0, 1), (0, 2), (5, 3), (17, 4), (7, 3)])
 def test_blocked_active_move_still_costs_the_bp(space, face):
-    """Spec §8 phase 1 (move): an obstacle (edge, island) stops the move; the amoeba stays
+    """primordial_soup.md "Active move": an obstacle (edge, island) stops the move; the amoeba stays
     and the BP is still spent."""
     rules, state = table()
     put(state, 0, 1, space)
@@ -144,8 +146,8 @@ def test_blocked_active_move_still_costs_the_bp(space, face):
 
 
 def test_active_move_needs_a_bp():
-    """Spec §8 phase 1 (move) and §7 (BP never negative): without BP only drifting is
-    possible."""
+    """primordial_soup.md "Active move" and "Components" (BP never negative): without BP only
+    drifting is possible."""
     rules, state = table()
     put(state, 0, 1, 13)
     state.players[0].bp = 0
@@ -154,7 +156,7 @@ def test_active_move_needs_a_bp():
 
 
 def test_streamlining_active_move_is_free():
-    """Spec §5.1 (Streamlining): active moves cost no BP, so even a player with 0 BP may
+    """primordial_soup.md "Streamlining": active moves cost no BP, so even a player with 0 BP may
     move actively."""
     rules, state = table()
     put(state, 0, 1, 13)
@@ -176,7 +178,7 @@ def test_streamlining_active_move_is_free():
     ((4, 6), {WEST, NORTH, EAST, SOUTH, STAY}),
 ])
 def test_movement_1_rolls_two_dice_and_uses_either(dice, choices):
-    """Spec §5.1 (Movement I): roll 2 dice and use either result (a 6 is a free choice);
+    """primordial_soup.md "Movement I": roll 2 dice and use either result (a 6 is a free choice);
     the cost stays 1 BP."""
     rules, state = table()
     put(state, 0, 1, 13)
@@ -190,7 +192,7 @@ def test_movement_1_rolls_two_dice_and_uses_either(dice, choices):
 
 
 def test_movement_1_equal_dice_leave_no_choice():
-    """Spec §5.1 (Movement I): two equal faces give one direction, taken at once."""
+    """primordial_soup.md "Movement I": two equal faces give one direction, taken at once."""
     rules, state = table()
     put(state, 0, 1, 13)
     give_gene(state, 0, "movement_1")
@@ -200,7 +202,7 @@ def test_movement_1_equal_dice_leave_no_choice():
 
 
 def test_movement_2_free_choice_including_stay_without_a_roll():
-    """Spec §5.2 (Movement II): choose any direction or stay, no roll (no die is scripted,
+    """primordial_soup.md "Movement II": choose any direction or stay, no roll (no die is scripted,
     so a roll would fail the test); the move still costs 1 BP."""
     rules, state = table()
     put(state, 0, 1, 13)
@@ -217,8 +219,8 @@ def test_movement_2_free_choice_including_stay_without_a_roll():
 
 @pytest.mark.parametrize("gene", ["speed", "persistence"])
 def test_speed_second_move_without_extra_bp_then_feeds_once(gene):
-    """Spec §5.1 (Speed; Persistence does everything Speed does): a second active move from
-    where the first ended, with a fresh roll and no extra BP; the amoeba feeds once, on the
+    """primordial_soup.md "Speed" (Persistence does everything Speed does): a second active move
+    from where the first ended, with a fresh roll and no extra BP; the amoeba feeds once, on the
     final space::
 
         12 <- 13        first move W (die 1)
@@ -243,7 +245,7 @@ def test_speed_second_move_without_extra_bp_then_feeds_once(gene):
 
 
 def test_speed_second_move_is_optional():
-    """Spec §5.1 (Speed): the amoeba *may* move twice; declining keeps the first move."""
+    """primordial_soup.md "Speed": the amoeba *may* move twice; declining keeps the first move."""
     rules, state = table()
     put(state, 0, 1, 13)
     give_gene(state, 0, "speed")
@@ -254,7 +256,7 @@ def test_speed_second_move_is_optional():
 
 
 def test_speed_no_second_move_after_drift():
-    """Spec §5.1 (Speed): no double drift and no drift+move mix."""
+    """primordial_soup.md "Speed": no double drift and no drift+move mix."""
     rules, state = table()
     put(state, 0, 1, 13)
     give_gene(state, 0, "speed")
@@ -268,8 +270,8 @@ def test_speed_no_second_move_after_drift():
 
 
 def test_holding_may_stay_instead_of_moving():
-    """Spec §5.1 (Holding, first function) and §8 phase 1: stay in place instead of
-    drifting or moving, for free. Without Holding there is no such choice."""
+    """primordial_soup.md "Holding" (first function) and "Phase 1: Move and feed": stay in place
+    instead of drifting or moving, for free. Without Holding there is no such choice."""
     rules, state = table()
     put(state, 0, 1, 13)
     put(state, 1, 1, 13)
@@ -285,7 +287,7 @@ def test_holding_may_stay_instead_of_moving():
 
 
 def test_holding_clings_to_an_opposing_amoeba_leaving_the_space():
-    """Spec §5.1 (Holding, second function): when an opposing amoeba leaves the space, the
+    """primordial_soup.md "Holding" (second function): when an opposing amoeba leaves the space, the
     Holding amoeba may cling to it and moves along; its owner decides::
 
         12 <- 13      player 0's amoeba drifts W; player 1's Holding amoeba clings
@@ -308,7 +310,8 @@ def test_holding_clings_to_an_opposing_amoeba_leaving_the_space():
 
 
 def test_holding_does_not_follow_own_amoebas_by_default():
-    """Spec §5.1 and §10 (Holding: only an *opposing* amoeba, the rulebook reading)."""
+    """primordial_soup.md "Holding" and "Where the user's summary differs" (Holding: only an
+    *opposing* amoeba, the rulebook reading)."""
     rules, state = table()
     put(state, 0, 1, 13)
     put(state, 0, 2, 13)
@@ -320,8 +323,8 @@ def test_holding_does_not_follow_own_amoebas_by_default():
 
 
 def test_holding_follows_own_amoebas_with_the_seed_reading():
-    """Spec §10 (seed reading, ``holding_follows_own=True``): Holding may follow one's own
-    amoebas too."""
+    """primordial_soup.md "Where the user's summary differs" (seed reading,
+    ``holding_follows_own=True``): Holding may follow one's own amoebas too."""
     rules, state = table(holding_follows_own=True)
     put(state, 0, 1, 13)
     put(state, 0, 2, 13)
@@ -334,7 +337,7 @@ def test_holding_follows_own_amoebas_with_the_seed_reading():
 
 
 def test_holding_cling_is_declared_after_the_movers_tentacle_cubes():
-    """Spec §5.1 (Holding): the cling is declared after the move direction is fixed and
+    """primordial_soup.md "Holding": the cling is declared after the move direction is fixed and
     after the mover's Tentacle cubes are known."""
     rules, state = table()
     put(state, 0, 1, 13)
@@ -354,8 +357,9 @@ def test_holding_cling_is_declared_after_the_movers_tentacle_cubes():
 
 
 def test_clinging_amoeba_takes_its_own_turn_later_from_the_new_space():
-    """Spec §9 (UNKNOWN, proposed default): an amoeba carried by Holding does not feed at
-    the new space at once; it still takes its own phase-1 turn later, from there::
+    """primordial_soup.md "Relocation: Tentacle and Holding" (UNKNOWN, proposed default): an
+    amoeba carried by Holding does not feed at the new space at once; it still takes its own
+    phase-1 turn later, from there::
 
         11 <- 12 <- 13    player 0 drifts 13->12 carrying player 1's amoeba, which
                           later drifts on 12->11 in its own turn
@@ -379,8 +383,9 @@ def test_clinging_amoeba_takes_its_own_turn_later_from_the_new_space():
 
 
 def test_clinging_amoeba_that_already_moved_gets_no_second_turn():
-    """Spec §8 phase 1 and §9: each amoeba takes one phase-1 turn; one carried by Holding
-    after its own turn does not move or feed again."""
+    """primordial_soup.md "Phase 1: Move and feed" and "Relocation: Tentacle and Holding": each
+    amoeba takes one phase-1 turn; one carried by Holding after its own turn does not move or
+    feed again."""
     rules, state = table()
     state.players[0].score, state.players[1].score = 2, 1  # player 1 goes first
     put(state, 0, 1, 11)
@@ -400,8 +405,9 @@ def test_clinging_amoeba_that_already_moved_gets_no_second_turn():
 
 
 def test_relocated_amoeba_feeds_at_once_when_configured():
-    """Spec §9 (UNKNOWN; ``relocated_amoeba_feeds=True``, the non-default reading): an
-    amoeba carried by Holding feeds at its new space at once."""
+    """primordial_soup.md "Relocation: Tentacle and Holding" (UNKNOWN;
+    ``relocated_amoeba_feeds=True``, the non-default reading): an amoeba carried by Holding
+    feeds at its new space at once."""
     rules, state = table(relocated_amoeba_feeds=True)
     put(state, 0, 1, 13)
     put(state, 1, 1, 13)
@@ -418,8 +424,9 @@ def test_relocated_amoeba_feeds_at_once_when_configured():
 
 
 def test_relocated_amoeba_feeding_replaces_its_later_turn():
-    """Spec §9 (UNKNOWN; ``relocated_amoeba_feeds=True``): the carried amoeba feeds once at
-    its new space and does not take its own phase-1 turn afterwards."""
+    """primordial_soup.md "Relocation: Tentacle and Holding" (UNKNOWN;
+    ``relocated_amoeba_feeds=True``): the carried amoeba feeds once at its new space and does
+    not take its own phase-1 turn afterwards."""
     rules, state = table(relocated_amoeba_feeds=True)
     put(state, 0, 1, 13)
     put(state, 1, 1, 13)
@@ -446,7 +453,7 @@ def tentacle_options(rules, state) -> set[tuple[int, ...]]:
 
 
 def test_tentacle_takes_up_to_3_cubes_in_4p():
-    """Spec §5.1 (Tentacle): on relocating, take up to 3 cubes (any colours present) from
+    """primordial_soup.md "Tentacle": on relocating, take up to 3 cubes (any colours present) from
     the space left, for free; taking none is allowed."""
     rules, state = table()
     put(state, 0, 1, 13)
@@ -460,7 +467,7 @@ def test_tentacle_takes_up_to_3_cubes_in_4p():
 
 
 def test_tentacle_takes_up_to_2_cubes_in_3p():
-    """Spec §5.1 (Tentacle): 2 cubes at most in a 3-player game (and no fourth colour)."""
+    """primordial_soup.md "Tentacle": 2 cubes at most in a 3-player game (and no fourth colour)."""
     rules, state = table(num_players=3)
     put(state, 0, 1, 13)
     give_gene(state, 0, "tentacle")
@@ -470,7 +477,7 @@ def test_tentacle_takes_up_to_2_cubes_in_3p():
 
 
 def test_tentacle_only_cubes_present():
-    """Spec §5.1 (Tentacle): only cubes that are on the space left can be taken."""
+    """primordial_soup.md "Tentacle": only cubes that are on the space left can be taken."""
     rules, state = table()
     put(state, 0, 1, 13)
     give_gene(state, 0, "tentacle")
@@ -481,7 +488,7 @@ def test_tentacle_only_cubes_present():
 
 
 def test_tentacle_cubes_are_carried_to_the_new_space_on_drift():
-    """Spec §5.1 (Tentacle): whenever the amoeba is relocated, drift included, the taken
+    """primordial_soup.md "Tentacle": whenever the amoeba is relocated, drift included, the taken
     cubes move with it. Colours in the take are relative to the mover (player 2 here:
     +0 = colour 2, +1 = colour 3, +2 = colour 0)."""
     rules, state = table()
@@ -497,7 +504,7 @@ def test_tentacle_cubes_are_carried_to_the_new_space_on_drift():
 
 
 def test_tentacle_not_offered_when_the_move_is_blocked_or_the_space_is_empty():
-    """Spec §5.1 (Tentacle): cubes are taken only when the amoeba is relocated, and only
+    """primordial_soup.md "Tentacle": cubes are taken only when the amoeba is relocated, and only
     if there are cubes to take."""
     rules, state = table()
     put(state, 0, 1, 0)
@@ -516,8 +523,9 @@ def test_tentacle_not_offered_when_the_move_is_blocked_or_the_space_is_empty():
 
 
 def test_phase_1_amoebas_in_number_order_players_ascending():
-    """Spec §8 phase 1 and §6 (order of play): ascending order (the last-placed player
-    first); each player finishes all their amoebas in numerical order before the next."""
+    """primordial_soup.md "Phase 1: Move and feed" and "Order of play": ascending order (the
+    last-placed player first); each player finishes all their amoebas in numerical order before
+    the next."""
     rules, state = table()
     for p, score in enumerate([3, 1, 4, 2]):  # ascending: 1, 3, 0, 2
         state.players[p].score = score

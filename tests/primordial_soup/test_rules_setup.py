@@ -1,6 +1,8 @@
-"""Rule tests: setup (spec sections 6-7), the board (section 2) and the engine contract.
+"""Rule tests: setup (primordial_soup.md "The scoring ladder" and "Setup"), the board
+(primordial_soup.md "The board") and the engine contract.
 
-Board layout A (spec section 2.2), the default; ids are row-major, ``##`` is the island::
+Board layout A (primordial_soup.md "Board layout"), the default; ids are row-major, ``##`` is
+the island::
 
             x=0  x=1  x=2  x=3  x=4
     y=0 N    ..    0   ..   ..   ..
@@ -55,8 +57,8 @@ def choose_start_spaces(rules, state, spaces: list[int]):
 
 
 def test_start_order_highest_roll_chooses_first():
-    """Spec §6 (start positions): everyone rolls 2 dice; the highest roller picks a ladder
-    start space first, then the 2nd highest, and so on."""
+    """primordial_soup.md "Start positions": everyone rolls 2 dice; the highest roller picks a
+    ladder start space first, then the 2nd highest, and so on."""
     # p0 rolls 2, p1 12, p2 7, p3 5  ->  p1, p2, p3, p0
     rules, state = new_game(4, [1, 1, 6, 6, 3, 4, 2, 3])
     assert rules.decision_name(state) == "start_space"
@@ -66,7 +68,7 @@ def test_start_order_highest_roll_chooses_first():
 
 
 def test_start_order_tie_is_rerolled_by_the_tied_players_only():
-    """Spec §6 (start positions): ties re-roll. Only the tied players roll again."""
+    """primordial_soup.md "Start positions": ties re-roll. Only the tied players roll again."""
     # first roll: p0 7, p1 12, p2 7, p3 3; re-roll of p0 and p2: p0 3, p2 10
     rules, state = new_game(4, [3, 4, 6, 6, 2, 5, 1, 2, 1, 2, 5, 5])
     _, choosers = choose_start_spaces(rules, state, [1, 2, 3, 4])
@@ -74,7 +76,7 @@ def test_start_order_tie_is_rerolled_by_the_tied_players_only():
 
 
 def test_start_order_tie_in_the_reroll_is_rerolled_again():
-    """Spec §6 (start positions): ties re-roll, as often as needed (three-way tie, then a
+    """primordial_soup.md "Start positions": ties re-roll, as often as needed (three-way tie, then a
     two-way tie among the re-rollers)."""
     # first roll: 8, 8, 8, 12; re-roll of p0..p2: 5, 5, 9; re-roll of p0, p1: 2, 6
     rules, state = new_game(
@@ -84,7 +86,7 @@ def test_start_order_tie_in_the_reroll_is_rerolled_again():
 
 
 def test_start_order_two_separate_ties():
-    """Spec §6 (start positions): two separate ties (7-7 and 9-9) are each re-rolled; the
+    """primordial_soup.md "Start positions": two separate ties (7-7 and 9-9) are each re-rolled; the
     re-rolls only order the players within their tie."""
     # first roll: p0 7, p1 7, p2 9, p3 9; each tie re-rolls 12 against 2 (first player wins)
     rules, state = new_game(4, [3, 4, 2, 5, 4, 5, 3, 6] + [6, 6, 1, 1] * 2)
@@ -94,7 +96,7 @@ def test_start_order_two_separate_ties():
 
 @pytest.mark.parametrize("num_players", [3, 4])
 def test_start_spaces_are_a_free_choice_among_free_spaces(num_players):
-    """Spec §6 (start positions): markers go on ladder spaces 1..4 (1..3 with 3 players);
+    """primordial_soup.md "Start positions": markers go on ladder spaces 1..4 (1..3 with 3 players);
     each chooser picks any space still free."""
     rolls = [6, 6, 5, 5, 4, 4, 3, 3][: 2 * num_players]
     rules, state = new_game(num_players, rolls)
@@ -121,8 +123,8 @@ def place_all_start_amoebas(rules, state, spaces: list[int]):
 
 
 def test_start_amoebas_4p_first_ascending_with_1_dp_then_descending_with_0():
-    """Spec §7 steps 6-7 (4p): in ascending ladder order (space 1 first) each player places
-    a first amoeba with 1 DP; then in descending order a second one with 0 DP."""
+    """primordial_soup.md "Setup" steps 6-7 (4p): in ascending ladder order (space 1 first) each
+    player places a first amoeba with 1 DP; then in descending order a second one with 0 DP."""
     rules, state = new_game(4, [6, 6, 5, 5, 4, 4, 3, 3])
     # ladder: p0 on 3, p1 on 1, p2 on 4, p3 on 2  ->  ascending p1 p3 p0 p2
     state, _ = choose_start_spaces(rules, state, [3, 1, 4, 2])
@@ -131,7 +133,8 @@ def test_start_amoebas_4p_first_ascending_with_1_dp_then_descending_with_0():
 
 
 def test_start_amoebas_3p_first_one_has_no_damage():
-    """Spec §7 step 6 (3p): the first start amoeba gets no DP in a 3-player game."""
+    """primordial_soup.md "Setup" step 6 (3p): the first start amoeba gets no DP in a 3-player
+    game."""
     rules, state = new_game(3, [6, 6, 5, 5, 4, 4])
     state, _ = choose_start_spaces(rules, state, [1, 2, 3])
     state, placed = place_all_start_amoebas(rules, state, [0, 5, 15, 14, 7, 8])
@@ -139,8 +142,8 @@ def test_start_amoebas_3p_first_one_has_no_damage():
 
 
 def test_start_amoeba_any_number_on_a_space_with_no_amoeba():
-    """Spec §7 steps 6-8: a start amoeba, any number 1..7, goes on a space with no amoeba at
-    all (own or foreign); after setup no space holds more than one amoeba."""
+    """primordial_soup.md "Setup" steps 6-8: a start amoeba, any number 1..7, goes on a space
+    with no amoeba at all (own or foreign); after setup no space holds more than one amoeba."""
     rules, state = new_game(4, [6, 6, 5, 5, 4, 4, 3, 3])
     state, _ = choose_start_spaces(rules, state, [1, 2, 3, 4])
     first = rules.current_player(state)
@@ -157,8 +160,8 @@ def test_start_amoeba_any_number_on_a_space_with_no_amoeba():
 
 
 def test_start_amoeba_not_on_a_space_where_an_own_amoeba_stands():
-    """Spec §7 step 7: the second start amoeba also needs a space with no amoeba, so it
-    cannot join the player's own first amoeba."""
+    """primordial_soup.md "Setup" step 7: the second start amoeba also needs a space with no
+    amoeba, so it cannot join the player's own first amoeba."""
     rules, state = new_game(3, [6, 6, 5, 5, 4, 4])
     state, _ = choose_start_spaces(rules, state, [1, 2, 3])
     state, _ = place_all_start_amoebas(rules, state, [0, 5, 15])
@@ -171,8 +174,9 @@ def test_start_amoeba_not_on_a_space_where_an_own_amoeba_stands():
 
 
 def test_after_setup_round_1_starts_with_the_last_placed_players_first_move():
-    """Spec §7 and §8 phase 1: after the start amoebas round 1 begins; phase 1 is ascending,
-    so the player on ladder space 1 moves first, with its lowest-numbered amoeba."""
+    """primordial_soup.md "Setup" and "Phase 1: Move and feed": after the start amoebas round 1
+    begins; phase 1 is ascending, so the player on ladder space 1 moves first, with its
+    lowest-numbered amoeba."""
     rules, state = new_game(4, [6, 6, 5, 5, 4, 4, 3, 3])
     state, _ = choose_start_spaces(rules, state, [2, 4, 1, 3])  # p2 is on space 1
     state, _ = place_all_start_amoebas(rules, state, [0, 5, 15, 14, 7, 8, 11, 13])
@@ -187,8 +191,9 @@ def test_after_setup_round_1_starts_with_the_last_placed_players_first_move():
 
 @pytest.mark.parametrize("num_players", [3, 4])
 def test_setup_cubes_two_of_each_colour_in_play_per_space(num_players):
-    """Spec §7 step 2: 2 cubes of each colour in play on each of the 19 spaces; 55 per
-    colour in all, so 17 of each stay in the supply. Colours not in play are removed."""
+    """primordial_soup.md "Setup" step 2: 2 cubes of each colour in play on each of the 19
+    spaces; 55 per colour in all, so 17 of each stay in the supply. Colours not in play are
+    removed."""
     rules, state = new_game(num_players, [6, 6, 5, 5, 4, 4, 3, 3][: 2 * num_players])
     assert len(state.cubes) == 19
     assert all(space == [2] * num_players for space in state.cubes)
@@ -198,7 +203,7 @@ def test_setup_cubes_two_of_each_colour_in_play_per_space(num_players):
 
 @pytest.mark.parametrize("num_players", [3, 4])
 def test_setup_each_player_has_4_bp_and_no_genes(num_players):
-    """Spec §7 step 1: each player takes one colour, its 7 amoebas and 4 BP."""
+    """primordial_soup.md "Setup" step 1: each player takes one colour, its 7 amoebas and 4 BP."""
     _, state = new_game(num_players, [6, 6, 5, 5, 4, 4, 3, 3][: 2 * num_players])
     for ps in state.players:
         assert ps.bp == 4
@@ -209,8 +214,9 @@ def test_setup_each_player_has_4_bp_and_no_genes(num_players):
 
 @pytest.mark.parametrize(("num_players", "cards"), [(3, 20), (4, 30)])
 def test_gene_supply_3p_uses_the_20_cards_marked_3_and_4p_all_30(num_players, cards):
-    """Spec §5 and §7 step 3: 30 gene cards with 4 players (25 basic + 5 advanced), only
-    the 20 cards marked "3" with 3 players (16 + 4); Frugality and Parasitism have none."""
+    """primordial_soup.md "Genes" and "Setup" step 3: 30 gene cards with 4 players (25 basic + 5
+    advanced), only the 20 cards marked "3" with 3 players (16 + 4); Frugality and Parasitism
+    have none."""
     _, state = new_game(num_players, [6, 6, 5, 5, 4, 4, 3, 3][: 2 * num_players])
     assert sum(state.gene_supply) == cards
     advanced = sum(n for g, n in zip(GENES, state.gene_supply, strict=True) if g.advanced)
@@ -221,8 +227,8 @@ def test_gene_supply_3p_uses_the_20_cards_marked_3_and_4p_all_30(num_players, ca
 
 
 def test_environment_card_is_turned_at_setup():
-    """Spec §7 step 4: shuffle the environment cards and place one face up; it sets the
-    drift for round 1 and is no longer in the deck."""
+    """primordial_soup.md "Setup" step 4: shuffle the environment cards and place one face up;
+    it sets the drift for round 1 and is no longer in the deck."""
     rules, state = new_game(4, [6, 6, 5, 5, 4, 4, 3, 3])
     deck = rules.config.environment_deck
     assert 0 <= state.environment_card < len(deck)
@@ -234,7 +240,8 @@ def test_environment_card_is_turned_at_setup():
 
 # Board -------------------------------------------------------------------------------------
 
-#: Spec §2.2, adjacency table of layout A: id: (N, E, S, W); None = edge or island.
+#: primordial_soup.md "Board layout", adjacency table of layout A: id: (N, E, S, W); None = edge
+#: or island.
 LAYOUT_A_TABLE = {
     0: (None, None, 2, None),
     1: (None, 2, 6, None),
@@ -260,8 +267,8 @@ LAYOUT_A_TABLE = {
 
 @pytest.mark.parametrize("space", sorted(LAYOUT_A_TABLE))
 def test_layout_a_adjacency_matches_the_spec_table(space):
-    """Spec §2.2 (layout A adjacency table): neighbours N, E, S, W of every space; an edge
-    or the island blocks (no neighbour)."""
+    """primordial_soup.md "Board layout" (layout A adjacency table): neighbours N, E, S, W of
+    every space; an edge or the island blocks (no neighbour)."""
     board = PrimordialSoupRules().board
     west, north, east, south, stay = board.neighbours[space]
     got = tuple(None if n < 0 else n for n in (north, east, south, west))
@@ -270,8 +277,8 @@ def test_layout_a_adjacency_matches_the_spec_table(space):
 
 
 def test_layout_a_has_19_spaces_around_the_island():
-    """Spec §2.1: 19 spaces; the island (compass) in the soup is out of bounds. The four
-    spaces around it have no neighbour towards it::
+    """primordial_soup.md "The board": 19 spaces; the island (compass) in the soup is out of
+    bounds. The four spaces around it have no neighbour towards it::
 
         .  .  3  .  .
         .  7  ## 8  .
@@ -294,7 +301,7 @@ def test_layout_a_has_19_spaces_around_the_island():
 
 
 def test_illegal_action_raises_naming_action_phase_and_legal_choices():
-    """DESIGN §2 (rules layer): ``apply`` raises ``IllegalActionError`` naming the action,
+    """Rules layer: ``apply`` raises ``IllegalActionError`` naming the action,
     its meaning, the phase and the legal choices; the state is left unchanged."""
     rules, state = table()
     put(state, 0, 1, 7)
@@ -316,7 +323,7 @@ def test_illegal_action_raises_naming_action_phase_and_legal_choices():
 
 @pytest.mark.parametrize("action", [-1, 10**6])
 def test_out_of_range_action_raises_and_leaves_state(action):
-    """DESIGN §2 (rules layer): an action id outside the layout is illegal too; the message
+    """Rules layer: an action id outside the layout is illegal too; the message
     says so and lists the legal choices."""
     rules, state = new_game(4, [6, 6, 5, 5, 4, 4, 3, 3])
     before = state.to_dict()
@@ -329,7 +336,7 @@ def test_out_of_range_action_raises_and_leaves_state(action):
 @pytest.mark.parametrize("num_players", [3, 4])
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_random_play_never_mutates_input_and_conserves_cubes(num_players, seed):
-    """DESIGN §9 (invariants) and spec §7: over random play, ``apply`` never mutates its
+    """primordial_soup.md "Setup": over random play, ``apply`` never mutates its
     input, 55 cubes of each colour stay in the game, and BP never go negative."""
     rules = PrimordialSoupRules(num_players=num_players)
     rng = np.random.default_rng(seed)

@@ -1,4 +1,4 @@
-"""Playing cards (spec sections 4 and 6.7).
+"""Playing cards (origin.md "Cards" and "Playing cards").
 
 Up to one card of each colour per turn, only on one's own turn (several objectives in the
 final round). Yellow: the effect at once, then discarded (out of the game). Orange: needs a

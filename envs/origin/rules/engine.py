@@ -40,7 +40,7 @@ class OriginRules(FrameRules):
         self.layout = build_layout(self.data)
 
     def initial_state(self, rng: np.random.Generator) -> OriginState:
-        """Set up the table (spec section 6.1) and play until the first decision."""
+        """Set up the table (origin.md "Setup") and play until the first decision."""
         state = setup.set_up_table(self, rng)
         self.advance(state, rng)
         return state

@@ -1,4 +1,4 @@
-"""Objective (purple) card conditions (spec section 4.1): each condition kind once.
+"""Objective (purple) card conditions (origin.md "Objective cards"): each condition kind once.
 
 "Your pawns" are the pawns standing on your villages; the neutral Origin pawn never counts.
 """

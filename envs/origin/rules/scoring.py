@@ -1,4 +1,4 @@
-"""Final scoring and the tie-break (spec section 6.9)."""
+"""Final scoring and the tie-break (origin.md "Final scoring")."""
 
 from __future__ import annotations
 

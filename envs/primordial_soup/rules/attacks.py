@@ -1,5 +1,5 @@
-"""Attacks (spec sections 5 and 9): Struggle for Survival, Aggression, Escape, Defense,
-Armor and Persistence.
+"""Attacks (primordial_soup.md "Genes" and "Attacks"): Struggle for Survival, Aggression,
+Escape, Defense, Armor and Persistence.
 
 An attack is a step with stages. The attacked amoeba's owner decides on Escape and Defense
 (each at most once per attack, in any order); a failed Struggle, Defense fight or Aggression

@@ -1,4 +1,4 @@
-"""Natural death (spec section 8 phase 5)."""
+"""Natural death (primordial_soup.md "Phase 5: Deaths")."""
 
 from __future__ import annotations
 

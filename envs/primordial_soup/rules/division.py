@@ -1,4 +1,5 @@
-"""Cell division (spec section 8 phase 4): income, new amoebas, Spores, the 0/1 cases."""
+"""Cell division (primordial_soup.md "Phase 4: Cell division"): income, new amoebas, Spores, the
+0/1 cases."""
 
 from __future__ import annotations
 

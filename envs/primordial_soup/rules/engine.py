@@ -51,7 +51,7 @@ class PrimordialSoupRules(FrameRules):
     # Setup -----------------------------------------------------------------------------------
 
     def initial_state(self, rng: np.random.Generator) -> GameState:
-        """Set up the table (spec section 7) and play until the first decision."""
+        """Set up the table (primordial_soup.md "Setup") and play until the first decision."""
         state = setup.set_up_table(self, rng)
         self.advance(state, rng)
         return state

@@ -1,4 +1,5 @@
-"""Feeding (spec sections 5.1 and 8 phase 1): meals, excretion, starvation, feeding genes.
+"""Feeding (primordial_soup.md "Basic genes" and "Phase 1: Move and feed"): meals, excretion,
+starvation, feeding genes.
 
 A meal is 3 cubes of foreign colours: one of each with 4 players; two of one and one of the
 other with 3 players. Substitution replaces the pattern (4 players 2:2:0 or 3:1:0; 3 players

@@ -1,4 +1,5 @@
-"""Genes (spec sections 5 and 8 phases 2-3): gene defects and buying genes."""
+"""Genes (primordial_soup.md "Genes", "Phase 2: Environment and gene defects" and "Phase 3: New
+genes"): gene defects and buying genes."""
 
 from __future__ import annotations
 

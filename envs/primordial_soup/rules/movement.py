@@ -1,4 +1,5 @@
-"""Movement (spec sections 3, 5, 8 phase 1): drift, active moves, Speed, Tentacle, Holding.
+"""Movement (primordial_soup.md "Compass and dice", "Genes" and "Phase 1: Move and feed"):
+drift, active moves, Speed, Tentacle, Holding.
 
 An active move pays 1 BP (0 with Streamlining) and rolls one die for the direction
 (1=W 2=N 3=E 4=S 5=stay 6=free choice); Movement I rolls two dice and uses either, Movement II
@@ -151,7 +152,7 @@ def relocate(rules, state, frame, rng) -> None:
     """Carry out a relocation in three stages: Tentacle, then Holding, then the move.
 
     Holding owners declare after the direction is fixed and the mover's Tentacle cubes are
-    known (spec section 5.1).
+    known (primordial_soup.md "Basic genes").
     """
     player, src = frame["player"], frame["src"]
     if frame["stage"] == "tentacle":

@@ -1,4 +1,5 @@
-"""The round (spec section 8): six phases, each in ascending or descending ladder order."""
+"""The round (primordial_soup.md "The round"): six phases, each in ascending or descending
+ladder order."""
 
 from __future__ import annotations
 

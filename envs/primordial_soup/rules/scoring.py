@@ -1,4 +1,5 @@
-"""Phase 6 and the end of the game (spec section 6): Advance Table, leapfrog, winner."""
+"""Phase 6 and the end of the game (primordial_soup.md "Phase 6: Scoring" and "End of the
+game"): Advance Table, leapfrog, winner."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The rule-based Origin agent: legal, deterministic, sensible, and far better than random play.
 
-The hand-built positions use the shipped map (a reconstruction, spec section 1.3); the parts
+The hand-built positions use the shipped map (a reconstruction, origin.md "The map"); the parts
 that matter here::
 
     AF1 (yellow) ==S1== EU1 (orange) - EU2 (yellow) - EU4 (purple) - EU7 (green, Steppe)

@@ -1,7 +1,7 @@
 """The rule-based Primordial Soup agent: legal, deterministic, sensible, and far better than
 random play.
 
-Board layout A (spec section 2.2); ids are row-major, ``##`` is the island::
+Board layout A (primordial_soup.md "Board layout"); ids are row-major, ``##`` is the island::
 
             x=0  x=1  x=2  x=3  x=4
     y=0 N    ..    0   ..   ..   ..
