@@ -4,7 +4,7 @@ loop before: a copy of every old loop is kept here and compared over a few seeds
 The golden transcripts (test_golden.py, byte-identical files) cover ``uniform`` through the
 AEC loop for one seed per game and player count; these cover the rest: the benchmark's
 ``uniform_float``, the memory benchmark's and the tests' ``advance``, ``primeval render``,
-the fuzzer's chooser and the rules-level loop of ``tests/random_play.py``.
+the fuzzer's chooser and the rules-level loop of ``tests/helpers.py``.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def test_benchmark_loop_plays_its_old_games(game, players):
 
 @pytest.mark.parametrize(("game", "players"), CASES)
 def test_advance_plays_as_the_old_step_loops(game, players):
-    """tests/random_play.advance and bench._play_some before: ``steps`` agent steps of
+    """tests/helpers.advance and bench._play_some before: ``steps`` agent steps of
     ``rng.choice(np.flatnonzero(mask))`` (``None`` for finished agents), the first stopping
     when every agent has left, the second starting a new game then."""
     def old_play_some(env, steps, rng):
@@ -180,7 +180,7 @@ def test_fuzz_plays_its_old_games():
 
 @pytest.mark.parametrize(("game", "players"), CASES)
 def test_rules_level_loop_plays_the_old_checked_games(game, players):
-    """tests/random_play.play_checked_game before: set up and applied with ``default_rng(seed)``,
+    """tests/helpers.play_checked_game before: set up and applied with ``default_rng(seed)``,
     ``rng.choice`` of ``rules.legal_mask`` with ``default_rng(seed + 10_000)``."""
     rules = get_game(game).raw_env(players).rules
     for seed in SEEDS:

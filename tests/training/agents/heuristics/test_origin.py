@@ -31,7 +31,7 @@ from primeval.envs.origin.rules import OriginRules
 from primeval.envs.origin.rules.objectives import holds
 from primeval.training.agents import RandomAgent
 from primeval.training.agents.heuristics import OriginHeuristic
-from tests.origin.builders import cid, give_card, put, run, table, tid
+from tests.envs.origin.builders import cid, give_card, put, run, table, tid
 from tests.training.agents.heuristics.against_random import main, play_games
 
 

@@ -32,7 +32,7 @@ from primeval.envs.primordial_soup.rules import PrimordialSoupRules
 from primeval.envs.primordial_soup.rules.common import mutation_points
 from primeval.training.agents import RandomAgent
 from primeval.training.agents.heuristics import PrimordialSoupHeuristic
-from tests.primordial_soup.builders import give_gene, put, run, set_cubes, table
+from tests.envs.primordial_soup.builders import give_gene, put, run, set_cubes, table
 from tests.training.agents.heuristics.against_random import main, play_games
 
 EMPTY = [0, 0, 0, 0]

@@ -18,9 +18,9 @@ from primeval.envs.origin.encoders_fast import Filler
 from primeval.envs.origin.encoders_features import OriginFeatures
 from primeval.envs.origin.encoders_reference import ReferenceEncoder
 from primeval.envs.origin.rules import OriginRules
-from tests.origin.builders import table
-from tests.origin.test_encoders import example_frames
-from tests.random_play import play_checked_game
+from tests.envs.origin.builders import table
+from tests.envs.origin.test_encoders import example_frames
+from tests.helpers import play_checked_game
 
 #: Every encoder of the envs, by a name for the test ids.
 LAYOUTS = {

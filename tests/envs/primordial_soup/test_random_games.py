@@ -12,7 +12,7 @@ from primeval.envs import primordial_soup_v0
 from primeval.envs.primordial_soup.data import GENES
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
 from primeval.envs.primordial_soup.rules.genes import SUCCESSORS
-from tests.random_play import play_checked_game
+from tests.helpers import play_checked_game
 
 
 def check_invariants(rules: PrimordialSoupRules, state) -> None:

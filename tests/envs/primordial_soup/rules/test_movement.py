@@ -20,7 +20,7 @@ import pytest
 
 from primeval.envs.primordial_soup.actions import MEAL_INDEX, TAKE_INDEX, TAKES, MoveChoice
 from primeval.envs.primordial_soup.data import EAST, NORTH, SOUTH, STAY, WEST
-from tests.primordial_soup.builders import (
+from tests.envs.primordial_soup.builders import (
     give_gene,
     pending,
     play,

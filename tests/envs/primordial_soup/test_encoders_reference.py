@@ -15,8 +15,8 @@ import pytest
 from primeval.envs.primordial_soup.encoders import ENCODERS
 from primeval.envs.primordial_soup.encoders_reference import ReferenceEncoder
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
-from tests.primordial_soup.test_encoders import example_states, make_rules
-from tests.random_play import play_checked_game
+from tests.envs.primordial_soup.test_encoders import example_states, make_rules
+from tests.helpers import play_checked_game
 
 ENCODER_NAMES = sorted(ENCODERS)
 

@@ -17,7 +17,7 @@ import pytest
 from primeval.envs.core.errors import IllegalActionError
 from primeval.envs.origin.rules import OriginRules
 from primeval.envs.origin.state import EMPTY, NEUTRAL, Deck
-from tests.origin.builders import ScriptedRng, act, count_cards, count_tiles, options, tid
+from tests.envs.origin.builders import ScriptedRng, act, count_cards, count_tiles, options, tid
 
 
 class ReversingRng(ScriptedRng):

@@ -9,8 +9,8 @@ import pytest
 from primeval.envs.origin.rules import OriginRules
 from primeval.envs.origin.view import OriginView
 from primeval.envs.origin.view_text import MAX_WIDTH, card_label, objective_text, to_text
-from tests.origin.builders import cid, give_card, put, table, tid
-from tests.origin.test_encoders import example_frames, random_states
+from tests.envs.origin.builders import cid, give_card, put, table, tid
+from tests.envs.origin.test_encoders import example_frames, random_states
 
 
 def _position():

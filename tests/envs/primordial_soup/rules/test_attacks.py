@@ -18,7 +18,7 @@ from __future__ import annotations
 import pytest
 
 from primeval.envs.primordial_soup.actions import MEAL_INDEX, TAKE_INDEX, Defence, MoveChoice
-from tests.primordial_soup.builders import (
+from tests.envs.primordial_soup.builders import (
     give_gene,
     pending,
     play,

@@ -16,7 +16,7 @@ import pytest
 from primeval.envs.origin.actions import RewardChoice
 from primeval.envs.origin.rules import OriginRules, scoring
 from primeval.envs.origin.rules.turn import end_condition
-from tests.origin.builders import (
+from tests.envs.origin.builders import (
     act,
     give_card,
     options,
@@ -26,7 +26,7 @@ from tests.origin.builders import (
     table,
     tid,
 )
-from tests.origin.invariants import play_random_game
+from tests.envs.origin.invariants import play_random_game
 
 
 def play_turn(rules, state, rng):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
-from tests.random_play import play_checked_game
+from tests.helpers import play_checked_game
 
 GAMES_PER_PLAYER_COUNT = 500
 FIRST_SEED = 100_000

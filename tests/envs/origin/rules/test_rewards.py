@@ -17,7 +17,7 @@ import pytest
 
 from primeval.envs.origin.actions import BrownRewardChoice, RewardChoice
 from primeval.envs.origin.rules import tiles
-from tests.origin.builders import (
+from tests.envs.origin.builders import (
     ScriptedRng,
     act,
     give_card,
@@ -417,7 +417,7 @@ def test_several_strait_tokens_in_one_check():
 def test_swap_onto_green_territory_never_takes_the_hunting_token():
     """origin.md "Hunting tokens": swapping into a green territory gives nothing, even when a
     pawn stands there with the token still on it (Resettlement moves pawns without rewards)."""
-    from tests.origin.builders import put, table, tid
+    from tests.envs.origin.builders import put, table, tid
 
     rules, state = table(num_players=3)
     savanna = put(rules, state, 1, "AF6", height=1, width=1)

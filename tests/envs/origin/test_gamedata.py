@@ -592,7 +592,7 @@ def test_a_game_on_a_users_map_runs(tmp_path):
 
 def test_a_users_own_card_parameters_drive_the_rules(tmp_path):
     """origin.md "Cards": effects are data; a Forced March of +3 gives range +3."""
-    from tests.origin.builders import act, cid, give_card, put, table
+    from tests.envs.origin.builders import act, cid, give_card, put, table
 
     raw = shipped("cards")
     raw["yellow"][2]["effect"]["amount"] = 3

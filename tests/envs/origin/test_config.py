@@ -228,7 +228,7 @@ def test_num_players_sets_the_seats_and_the_pawns():
 def test_score_tiebreak_adds_cards_in_hand_as_hundredths():
     """origin.md "Tie-break": each card in hand is worth 1 point; the tie-break (cards in hand)
     is added to ``scores`` as hundredths only with ``score_tiebreak``."""
-    from tests.origin.builders import give_card, table
+    from tests.envs.origin.builders import give_card, table
 
     for tiebreak, expected in ((True, 2.02), (False, 2.0)):
         rules, state = table(score_tiebreak=tiebreak)

@@ -21,7 +21,7 @@ from primeval.envs.primordial_soup.actions import Defence
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
 from primeval.envs.primordial_soup.rules.registry import STEPS
 from primeval.envs.primordial_soup.rules.scoring import advance_distance, leapfrog
-from tests.primordial_soup.builders import (
+from tests.envs.primordial_soup.builders import (
     ScriptedDice,
     act,
     give_gene,

@@ -21,8 +21,8 @@ from primeval.envs.origin.rules import scoring
 from primeval.envs.origin.rules.moves import move_range
 from primeval.envs.origin.rules.pawns import compatible
 from primeval.envs.origin.state import EMPTY, Deck
-from tests.origin import builders
-from tests.origin.builders import (
+from tests.envs.origin import builders
+from tests.envs.origin.builders import (
     ScriptedRng,
     act,
     cid,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.primordial_soup.builders import act, give_gene, put, run, table
+from tests.envs.primordial_soup.builders import act, give_gene, put, run, table
 
 ALL_SPACES = set(range(19))
 

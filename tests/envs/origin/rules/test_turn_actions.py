@@ -31,7 +31,7 @@ from primeval.envs.origin.rules.moves import (
     swap_sources,
 )
 from primeval.envs.origin.state import EMPTY, NEUTRAL, Deck
-from tests.origin.builders import (
+from tests.envs.origin.builders import (
     act,
     cid,
     give_card,

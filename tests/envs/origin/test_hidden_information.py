@@ -20,7 +20,7 @@ from primeval.envs.origin.rules import OriginRules
 from primeval.envs.origin.state import OriginState
 from primeval.envs.origin.view import OriginView
 from primeval.envs.origin.view_text import card_label
-from tests.origin.builders import act, cid, give_card, table
+from tests.envs.origin.builders import act, cid, give_card, table
 
 
 def known_cards(state: OriginState, observer: int) -> set[int]:

@@ -12,7 +12,7 @@ import pytest
 
 from primeval.envs import origin_v0
 from primeval.envs.origin.rules import OriginRules
-from tests.origin.invariants import play_random_game
+from tests.envs.origin.invariants import play_random_game
 
 
 @pytest.mark.slow

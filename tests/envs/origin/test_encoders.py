@@ -22,7 +22,7 @@ from primeval.envs.origin.gamedata import TERRITORY_COLOURS
 from primeval.envs.origin.rules import OriginRules, scoring
 from primeval.envs.origin.rules.registry import REGISTRY
 from primeval.envs.origin.state import EMPTY, NEUTRAL
-from tests.origin.builders import cid, give_card, put, table, tid
+from tests.envs.origin.builders import cid, give_card, put, table, tid
 
 
 def example_frames(rules: OriginRules, state) -> list[dict]:

@@ -20,7 +20,7 @@ import pytest
 from primeval.envs.core.errors import IllegalActionError
 from primeval.envs.primordial_soup.data import GENE_INDEX, GENES
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
-from tests.primordial_soup.builders import (
+from tests.envs.primordial_soup.builders import (
     ScriptedDice,
     assert_conserved,
     play,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from primeval.envs.origin.rules.turn import end_condition
 from primeval.envs.origin.state import EMPTY, NEUTRAL
-from tests.origin.builders import count_cards, count_tiles
-from tests.random_play import play_checked_game
+from tests.envs.origin.builders import count_cards, count_tiles
+from tests.helpers import play_checked_game
 
 
 def pawn_copies(rules) -> list[int]:

@@ -22,8 +22,8 @@ from primeval.envs.origin.gamedata import YELLOW_EFFECTS
 from primeval.envs.origin.rules.cards import YELLOW
 from primeval.envs.origin.rules.pawns import compatible
 from primeval.envs.origin.state import EMPTY, Deck
-from tests.origin import builders
-from tests.origin.builders import (
+from tests.envs.origin import builders
+from tests.envs.origin.builders import (
     ScriptedRng,
     act,
     cid,

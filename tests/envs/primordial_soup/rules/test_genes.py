@@ -13,7 +13,7 @@ import pytest
 
 from primeval.envs.primordial_soup.data import GENE_INDEX, GENES, gene
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
-from tests.primordial_soup.builders import (
+from tests.envs.primordial_soup.builders import (
     ScriptedDice,
     act,
     give_gene,

@@ -14,7 +14,7 @@ import pytest
 
 from primeval.envs.core.errors import IllegalActionError
 from primeval.envs.primordial_soup.actions import MEAL_INDEX, MEALS
-from tests.primordial_soup.builders import (
+from tests.envs.primordial_soup.builders import (
     ScriptedDice,
     assert_conserved,
     give_gene,

@@ -25,8 +25,8 @@ from primeval.envs.origin.gamedata import OBJECTIVE_CONDITIONS
 from primeval.envs.origin.rules import scoring
 from primeval.envs.origin.rules.objectives import CONDITIONS, holds
 from primeval.envs.origin.state import Deck
-from tests.origin import builders
-from tests.origin.builders import act, cid, give_card, options, pawn_type, table
+from tests.envs.origin import builders
+from tests.envs.origin.builders import act, cid, give_card, options, pawn_type, table
 
 WHITE, BROWN, BLACK = 0, 1, 2
 
