@@ -2,7 +2,7 @@
 with the blocks of the last observations kept.
 
 :class:`Filler` writes the same features as :func:`~primeval.envs.origin.encoders_reference.
-observe` (``tests/origin/test_encoders_reference.py`` proves it along random games), laid out
+observe` (``tests/envs/origin/test_encoders_reference.py`` proves it along random games), laid out
 where the encoder says (:meth:`Filler.set_layout`). Encoding runs on every agent step, so:
 
 * ``fill`` lists the flat positions of the one-hot entries, and the raw values (mostly

@@ -6,7 +6,7 @@ the observer's hand), each writing the pieces of :mod:`~primeval.envs.origin.enc
 by name with :meth:`FeatureBuilder.view` / :meth:`FeatureBuilder.write`, counts divided by the
 features' ``denominators``. It keeps no caches and knows no positions. The encoders the envs
 use (:mod:`~primeval.envs.origin.encoders`) write the same arrays through the fast path
-(:mod:`~primeval.envs.origin.encoders_fast`); ``tests/origin/test_encoders_reference.py``
+(:mod:`~primeval.envs.origin.encoders_fast`); ``tests/envs/origin/test_encoders_reference.py``
 proves them equal observation by observation along random games.
 
 Adding a feature: declare its piece (and denominator) in ``encoders_features``, write it

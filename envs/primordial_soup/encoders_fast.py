@@ -2,7 +2,7 @@
 positions.
 
 :class:`Filler` writes the same vector as :func:`~primeval.envs.primordial_soup.
-encoders_reference.observe` (``tests/primordial_soup/test_encoders_reference.py`` proves it
+encoders_reference.observe` (``tests/envs/primordial_soup/test_encoders_reference.py`` proves it
 along random games), but lists the writes in plain Python lists and stores them with a few
 numpy operations: encoding runs on every agent step, and on these short lists that is much
 cheaper than many small numpy calls. The stores are

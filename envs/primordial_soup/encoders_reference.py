@@ -6,7 +6,7 @@ the pieces of :mod:`~primeval.envs.primordial_soup.encoders_features` by name wi
 :meth:`FeatureBuilder.view` / :meth:`FeatureBuilder.write`. It keeps no caches and knows no
 positions. The encoders the envs use (:mod:`~primeval.envs.primordial_soup.encoders`) write the
 same arrays through the fast path (:mod:`~primeval.envs.primordial_soup.encoders_fast`);
-``tests/primordial_soup/test_encoders_reference.py`` proves them equal observation by
+``tests/envs/primordial_soup/test_encoders_reference.py`` proves them equal observation by
 observation along random games.
 
 Adding a feature: declare its piece (and scale) in ``encoders_features``, write it here, and
