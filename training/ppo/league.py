@@ -17,8 +17,10 @@ every snapshot that played, whether the learner finished ahead of it. Its OpenSk
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -82,6 +84,26 @@ def pfsp_weights(chances: np.ndarray, mode: str, power: float) -> np.ndarray:
     return raw / total if total > 0 else np.full(len(chances), 1.0 / len(chances))
 
 
+@contextlib.contextmanager
+def global_generators_kept() -> Iterator[None]:
+    """Within the block, whatever reseeds or draws from the global generators (loading a
+    model does both: SB3 seeds ``random``, ``numpy.random`` and torch with the saved seed,
+    and building the policy draws its initial weights) leaves them as they were. Training
+    draws from them (SB3 shuffles its minibatches with ``numpy.random``), so a snapshot
+    loaded mid-run must not change what training does next."""
+    import random
+
+    import torch
+
+    py_state, np_state = random.getstate(), np.random.get_state()
+    with torch.random.fork_rng(devices=[]):
+        try:
+            yield
+        finally:
+            random.setstate(py_state)
+            np.random.set_state(np_state)
+
+
 class League:
     """The members, the opponent draws and the ratings of one run (see the module docstring).
 
@@ -139,11 +161,8 @@ class League:
                 raise RuntimeError("the league has no current policy yet (set_current)")
             return self.current
         if name not in self._loaded:
-            import torch
-
             member = self.members[name]
-            with torch.random.fork_rng(devices=[]):  # building a policy draws initial
-                # weights from torch's generator: training's own draws stay as they were
+            with global_generators_kept():
                 agent = PolicyAgent(self.run_dir / member.path, deterministic=False)
             agent.name = name
             self._loaded[name] = agent

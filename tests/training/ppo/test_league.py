@@ -134,3 +134,26 @@ def test_a_tiny_league_run_end_to_end_and_resumed(tmp_path):
     assert set(names) <= set(resumed)
     assert resumed["heuristic"]["games"] >= names["heuristic"]["games"]
     assert json.loads((run / "eval.json").read_text())["total_steps"] == 3072
+
+
+def test_loading_a_snapshot_leaves_the_global_generators_as_they_were(tmp_path,
+                                                                     untrained_checkpoint):
+    """SB3's load reseeds random, numpy.random and torch; training shuffles with numpy's."""
+    import random
+    import shutil
+
+    import torch
+
+    league = league_of(tmp_path)
+    shutil.copy(untrained_checkpoint(), tmp_path / "step_7.zip")
+    league.add_snapshot(7, tmp_path / "step_7.zip")
+    random.seed(1)
+    np.random.seed(1)  # noqa: NPY002  (the global generators are what is checked)
+    torch.manual_seed(1)
+    expected = (random.random(), np.random.random(), float(torch.rand(1)))  # noqa: NPY002
+    random.seed(1)
+    np.random.seed(1)  # noqa: NPY002
+    torch.manual_seed(1)
+    agent = league.policy("step_7")
+    assert agent.name == "step_7"
+    assert (random.random(), np.random.random(), float(torch.rand(1))) == expected  # noqa: NPY002
