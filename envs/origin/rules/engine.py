@@ -16,6 +16,7 @@ from primeval.envs.origin.rules import (  # noqa: F401  (register the frames)
     turn,
 )
 from primeval.envs.origin.rules.registry import REGISTRY
+from primeval.envs.origin.rules.turn import end_condition
 from primeval.envs.origin.state import EMPTY, NEUTRAL, PHASES, OriginState
 
 
@@ -109,9 +110,48 @@ class OriginRules(FrameRules):
              "hunting tokens not conserved")
         need(sorted(state.strait_value) == sorted(comps.strait_tokens),
              "strait tokens not conserved")
+        self._check_board(state)
         need(state.phase in PHASES, f"unknown phase {state.phase!r}")
         kinds = set(self.registry.decisions) | set(self.registry.steps)
         need(all(f.get("kind") in kinds for f in state.stack), "unknown frame kind in the stack")
+
+    def _check_board(self, state: OriginState) -> None:
+        """The Origin, the tile columns and the tokens hold as the rules leave them."""
+        data, n = self.data, self.num_players
+        world, comps = data.world, data.components
+        origin = world.origin
+        need(state.owner[origin] == NEUTRAL and state.pawn[origin] >= 0
+             and comps.pawn_types[state.pawn[origin]][:2] == (1, 1),
+             "the Origin territory holds the neutral 1/1 pawn")
+        need(all(o != NEUTRAL for t, o in enumerate(state.owner) if t != origin),
+             "only the Origin territory holds the neutral pawn")
+        for p, cols in enumerate(state.columns):
+            for col in cols:
+                need(list(col) == list(range(1, len(col) + 1)), f"player {p}: tile column "
+                     f"{list(col)} is not stacked level 1, 2, ... from the bottom")
+        greens = {t for t, terr in enumerate(world.territories) if terr.colour == "green"}
+        for t in range(world.size):
+            tid = world.territories[t].id
+            owner = state.hunt_owner[t]
+            need(owner in (-1, *range(n)), f"{tid}: hunting token owner {owner} is not a seat")
+            if t not in greens:
+                need(state.hunt_value[t] == 0 and owner == -1,
+                     f"{tid}: a hunting token on a territory that is not green")
+            elif state.owner[t] != EMPTY:
+                need(owner != -1, f"{tid}: a pawn stands there but its hunting token was "
+                     "not taken")
+        for s, owner in enumerate(state.strait_owner):
+            need(owner in (-1, *range(n)), f"strait {s}: token owner {owner} is not a seat")
+        if len(state.stack) == 1 and state.stack[0]["kind"] == "turn":  # nothing pending
+            need(state.stack[0]["player"] == state.current, "the turn frame's player is not "
+                 "the current player")
+            for s, (a, b) in enumerate(world.straits):
+                need(not (state.owner[a] >= 0 and state.owner[a] == state.owner[b]
+                          and state.strait_owner[s] == -1),
+                     f"strait {s}: one player holds both ends but its token was not claimed")
+        if state.phase != "setup":
+            need(state.end_triggered or end_condition(self, state) is None,
+                 "an end condition holds but the end is not triggered")
 
     def describe_fields(self, state: OriginState, frame: dict) -> dict:
         """The frame's fields, its ``territory`` by the territory's id (``AF1``)."""

@@ -24,6 +24,7 @@ from primeval.envs.primordial_soup.rules import (  # noqa: F401  (register the f
     scoring,
     setup,
 )
+from primeval.envs.primordial_soup.rules.genes import SUCCESSORS
 from primeval.envs.primordial_soup.rules.registry import REGISTRY
 from primeval.envs.primordial_soup.state import PHASES, GameState
 
@@ -108,6 +109,16 @@ class PrimordialSoupRules(FrameRules):
                                                   strict=True)):
                 need(0 <= dp <= threshold and (sp >= 0 or dp == 0),
                      f"player {p} amoeba #{amoeba + 1}: damage {dp} out of bounds")
+        for p, ps in enumerate(state.players):
+            for basic, higher in SUCCESSORS.items():
+                held = [h for h in higher if h in ps.genes]
+                need(not (basic in ps.genes and held), f"player {p}: holds {basic} and its "
+                     f"successor {held[0] if held else ''} (a successor replaces it)")
+        if state.round >= 1:
+            need(len({ps.score for ps in state.players}) == n,
+                 "two score markers share a space of the scoring ladder")
+        need(0 <= state.round <= c.max_rounds, f"round {state.round}: the game has "
+             f"{c.max_rounds} rounds")
         need(state.phase in PHASES, f"unknown phase {state.phase!r}")
         need(0 <= state.environment_card < len(c.environment_deck), "unknown environment card")
         kinds = set(self.registry.decisions) | set(self.registry.steps)

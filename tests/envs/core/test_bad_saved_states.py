@@ -154,3 +154,54 @@ def test_a_truncated_game_saved_while_agents_leave_loads(game):
     assert fresh.get_state() == env.get_state()
     while fresh.agents:
         fresh.step(None)
+
+
+def _origin_column(d):
+    cols = d["game_state"]["columns"]
+    column = next(col for player in cols for col in player if len(col) >= 2)
+    column.reverse()  # e.g. [[2, 1]]: a level-2 tile under a level-1 one
+
+
+def _origin_strait_owner(d):
+    d["game_state"]["strait_owner"][0] = 7  # no seat 7 in a 3-player game
+
+
+def _origin_token_off_green(d):
+    gs = d["game_state"]
+    off_green = next(t for t, v in enumerate(gs["hunt_value"]) if v == 0)
+    gs["hunt_owner"][off_green] = 0
+
+
+def _soup_gene_and_successor(d):
+    """Player 0 given Defense and Armor, its successor, from the supply."""
+    from primeval.envs.primordial_soup.data import GENES
+
+    gs = d["game_state"]
+    keys = [g.key for g in GENES]
+    for gene in ("defense", "armor"):
+        gs["players"][0]["genes"][gene] = 1
+        gs["gene_supply"][keys.index(gene)] -= 1
+
+
+RULE_DAMAGE = [
+    ("origin", "tile_column_out_of_order", _origin_column, "is not stacked level 1, 2"),
+    ("origin", "strait_owner_not_a_seat", _origin_strait_owner, "token owner 7 is not a seat"),
+    ("origin", "hunting_token_off_green", _origin_token_off_green,
+     "a hunting token on a territory that is not green"),
+    ("primordial_soup", "gene_with_its_successor", _soup_gene_and_successor,
+     "and its successor"),
+]
+
+
+@pytest.mark.parametrize(("game", "case", "damage", "message"), RULE_DAMAGE,
+                         ids=[c for _, c, _, _ in RULE_DAMAGE])
+def test_a_position_the_rules_cannot_reach_is_refused(game, case, damage, message):
+    """The rules' own invariant check (``check_state``, run by ``set_state``) refuses a
+    position that breaks a rule, naming it; the env is left as it was."""
+    env = mid_game(game, seed=1, steps=40)
+    data = json.loads(json.dumps(mid_game(game, seed=2, steps=70).get_state()))
+    damage(data)
+    before = env.get_state()
+    with pytest.raises(StateError, match=message):
+        env.set_state(data)
+    assert env.get_state() == before
