@@ -25,9 +25,9 @@ import numpy as np
 import pytest
 
 from primeval.envs import primordial_soup_v0
-from primeval.envs.primordial_soup.actions import LAYOUT, MEALS, TAKES
+from primeval.envs.primordial_soup.actions import LAYOUT, MEALS, TAKES, Defence, MoveChoice
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
-from primeval.envs.primordial_soup.data import GENE_INDEX, GENES
+from primeval.envs.primordial_soup.data import EAST, GENE_INDEX, GENES, NORTH, SOUTH, STAY, WEST
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
 from primeval.envs.primordial_soup.rules.common import mutation_points
 from primeval.training.agents import RandomAgent
@@ -36,7 +36,7 @@ from tests.envs.primordial_soup.builders import give_gene, put, run, set_cubes, 
 from tests.training.agents.heuristics.against_random import main, play_games
 
 EMPTY = [0, 0, 0, 0]
-W, N, E, S, STAY = range(5)
+W, N, E, S = WEST, NORTH, EAST, SOUTH
 
 
 def card(rules, drift: str) -> int:
@@ -179,7 +179,7 @@ def test_drifts_when_the_drift_destination_has_food():
     put(state, 0, 1, 13)
     state.environment_card = card(rules, "E")
     run(rules, state, {"kind": "amoeba_turns", "player": 0})
-    assert decide(PrimordialSoupHeuristic(rules), rules, state) == ("move", 0)
+    assert decide(PrimordialSoupHeuristic(rules), rules, state) == ("move", MoveChoice.DRIFT)
 
 
 def test_pays_for_an_active_move_when_the_drift_destination_is_bare():
@@ -190,7 +190,7 @@ def test_pays_for_an_active_move_when_the_drift_destination_is_bare():
     set_cubes(state, 14, EMPTY)
     state.environment_card = card(rules, "E")
     run(rules, state, {"kind": "amoeba_turns", "player": 0})
-    assert decide(PrimordialSoupHeuristic(rules), rules, state) == ("move", 1)
+    assert decide(PrimordialSoupHeuristic(rules), rules, state) == ("move", MoveChoice.ACTIVE_MOVE)
 
 
 def test_stays_put_with_holding_when_only_the_current_space_has_food():
@@ -202,7 +202,7 @@ def test_stays_put_with_holding_when_only_the_current_space_has_food():
         set_cubes(state, space, EMPTY)
     state.environment_card = card(rules, "E")
     run(rules, state, {"kind": "amoeba_turns", "player": 0})
-    assert decide(PrimordialSoupHeuristic(rules), rules, state) == ("move", 2)
+    assert decide(PrimordialSoupHeuristic(rules), rules, state) == ("move", MoveChoice.HOLD)
 
 
 def test_movement_2_and_a_six_choose_the_direction_with_food():
@@ -251,7 +251,7 @@ def test_defends_an_attacked_amoeba_when_affordable():
     run(rules, state, {"kind": "feed", "player": 0, "amoeba": 0, "struggle_used": False})
     state = rules.apply(state, LAYOUT.encode("attack", 1, 0), np.random.default_rng(0))
     assert state.stack[-1]["kind"] == "defend"
-    assert decide(PrimordialSoupHeuristic(rules), rules, state) == ("defend", 1)
+    assert decide(PrimordialSoupHeuristic(rules), rules, state) == ("defend", Defence.DEFENSE)
 
 
 def test_tentacle_takes_foreign_cubes_that_complete_a_meal():
@@ -263,7 +263,7 @@ def test_tentacle_takes_foreign_cubes_that_complete_a_meal():
     set_cubes(state, 14, [0, 1, 1, 0])
     state.environment_card = card(rules, "E")
     run(rules, state, {"kind": "amoeba_turns", "player": 0})
-    state = rules.apply(state, LAYOUT.encode("move", 0), np.random.default_rng(0))
+    state = rules.apply(state, LAYOUT.encode("move", MoveChoice.DRIFT), np.random.default_rng(0))
     assert state.stack[-1]["kind"] == "tentacle"
     segment, index = decide(PrimordialSoupHeuristic(rules), rules, state)
     assert segment == "tentacle"
@@ -282,7 +282,7 @@ def test_clings_when_the_destination_has_more_food():
     set_cubes(state, 13, EMPTY)
     state.environment_card = card(rules, "E")
     run(rules, state, {"kind": "amoeba_turns", "player": 0})
-    state = rules.apply(state, LAYOUT.encode("move", 0), np.random.default_rng(0))
+    state = rules.apply(state, LAYOUT.encode("move", MoveChoice.DRIFT), np.random.default_rng(0))
     assert state.stack[-1]["kind"] == "cling"
     assert decide(PrimordialSoupHeuristic(rules), rules, state) == ("cling", 0)
 
