@@ -60,6 +60,11 @@ class PrimordialSoupConfig:
         relocated_amoeba_feeds: Whether an amoeba moved by Escape or carried by Holding feeds
             at its new space at once. Unknown in the rulebook; the proposed default is no
             (it still takes its own phase-1 turn later if it has not had it).
+        holding_tentacle: Whether an amoeba clinging with Holding may also use its owner's
+            Tentacle (the user's summary and the Z-Man FAQ: yes, the default): right after
+            its cling it may take up to ``tentacle_limit`` cubes from the space it leaves,
+            from those the mover (and earlier clinging amoebas) left there. ``False`` is the
+            v0 reading: only the mover takes cubes.
         armor_with_both: Armor bought by a player holding both Defense and Escape: the only
             reading implemented is ``"return_both"`` (one pays, the other must go because a
             gene and its predecessor may not be held together).
@@ -90,6 +95,7 @@ class PrimordialSoupConfig:
     parasitism_requires_shortage: bool = False
     holding_follows_own: bool = False
     relocated_amoeba_feeds: bool = False
+    holding_tentacle: bool = True
     armor_with_both: str = "return_both"
     start_order_dice: int = 2
     max_amoebas: int = 7
@@ -123,7 +129,7 @@ class PrimordialSoupConfig:
             cards.append((str(card[0]), int(card[1])))
         object.__setattr__(self, "environment_deck", tuple(cards))
         for name in ("six_allows_stay", "parasitism_requires_shortage", "holding_follows_own",
-                     "relocated_amoeba_feeds"):
+                     "relocated_amoeba_feeds", "holding_tentacle"):
             if not isinstance(getattr(self, name), bool):
                 raise bad(name, "True or False")
         minimums = {

@@ -33,6 +33,7 @@ from primeval.envs.primordial_soup.encoders_features import (
     MAX_AMOEBAS,
     MAX_DICE,
     MOVE_MODES,
+    RELOCATION_DECISIONS,
     SoupFeatures,
 )
 from primeval.envs.primordial_soup.state import PHASES, GameState
@@ -259,6 +260,14 @@ class Filler:
                 space = state.players[player].amoeba_space[amoeba]
                 if space >= 0:
                     ones.append(at["acting_space"] + space)
+        if frame["kind"] in RELOCATION_DECISIONS:
+            for fr in reversed(state.stack):
+                if fr.get("kind") == "relocate":
+                    for colour, count in enumerate(fr.get("carry") or ()):
+                        if count:
+                            index.append(at["carried_cubes"] + (colour - seat) % n)
+                            values.append(count / scale["carried_cubes"])
+                    break
         if frame.keys() <= _ACTOR_FIELDS:
             return
         mode = frame.get("mode")

@@ -63,6 +63,7 @@ __all__ = [
     "MP_SCALE",
     "OZONE_SCALE",
     "PLAYER_PIECES",
+    "RELOCATION_DECISIONS",
     "ROUND_SCALE",
     "SCORE_SCALE",
     "SPATIAL_PIECES",
@@ -96,6 +97,8 @@ FRAME_FLAGS: tuple[str, ...] = (
     "defense_used",  # defend: Defense already used against this attack
     "optional",  # parasite_host: the meal can also be eaten without a host
 )
+#: Decision kinds during a relocation, whose observation carries the cubes taken along so far.
+RELOCATION_DECISIONS: tuple[str, ...] = ("tentacle", "cling")
 #: Values of ``mode`` ("direction", "move_again") and ``attack_kind`` ("defend", "retry").
 MOVE_MODES: tuple[str, ...] = ("turn", "escape")
 ATTACK_KINDS: tuple[str, ...] = ("struggle", "aggression")
@@ -129,6 +132,8 @@ GLOBAL_PIECES: tuple[tuple[str, int | tuple[int, ...], str], ...] = (
     ("frame_flags", len(FRAME_FLAGS), "boolean frame fields, FRAME_FLAGS order"),
     ("defect_remaining", 1, "defect: mutation points still to pay / MP_SCALE"),
     ("meal", 3, "parasite_host: the meal over relative foreign colours +1..+3 / MEAL_SCALE"),
+    ("carried_cubes", MAX_PLAYERS,
+     "tentacle/cling: cubes already taken along by the move, per relative colour / CUBE_SCALE"),
     ("start_damage", 1, "place_start: damage of the start amoeba / damage scale"),
     ("seat_present", MAX_PLAYERS, "1 for relative seats that hold a player"),
     ("bp", MAX_PLAYERS, "biological points / BP_SCALE"),
@@ -217,6 +222,7 @@ class SoupFeatures:
         self.scale: dict[str, float] = {
             "defect_remaining": MP_SCALE,
             "meal": MEAL_SCALE,
+            "carried_cubes": CUBE_SCALE,
             "start_damage": self.damage_scale,
             "bp": BP_SCALE,
             "score": SCORE_SCALE,

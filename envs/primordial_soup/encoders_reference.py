@@ -35,6 +35,7 @@ from primeval.envs.primordial_soup.encoders_features import (
     MAX_AMOEBAS,
     MAX_DICE,
     MOVE_MODES,
+    RELOCATION_DECISIONS,
     SoupFeatures,
 )
 from primeval.envs.primordial_soup.state import PHASES, GameState, PlayerState
@@ -81,6 +82,19 @@ def _decision_context(f: SoupFeatures, out: np.ndarray, state: GameState, seat: 
     fb.view(out, "decision")[DECISION_KINDS.index(kind)] = 1.0
     _actor(f, out, state, frame, seat)
     _frame_fields(f, out, frame, seat, n)
+    if kind in RELOCATION_DECISIONS:
+        _carried_cubes(f, out, state, seat)
+
+
+def _carried_cubes(f: SoupFeatures, out: np.ndarray, state: GameState, seat: int) -> None:
+    """The cubes the relocation in progress takes along so far (Tentacle), by relative colour."""
+    n = state.num_players
+    reloc = next((fr for fr in reversed(state.stack) if fr.get("kind") == "relocate"), None)
+    if reloc is None:
+        return
+    view = f.features.view(out, "carried_cubes")
+    for colour, count in enumerate(reloc.get("carry") or ()):
+        view[_relative(colour, seat, n)] = count / f.scale["carried_cubes"]
 
 
 def _actor(f: SoupFeatures, out: np.ndarray, state: GameState, frame: dict, seat: int) -> None:

@@ -74,8 +74,12 @@ def _describe_frame(state: GameState, f: dict[str, Any]) -> str:
         what = " (escape)" if f.get("mode") == "escape" else ""
         return f"{who} decides whether {am}{at} moves again{what}"
     if kind == "tentacle":
+        clinging = ""
+        if "mover_player" in f:
+            mover = _amoeba_name(f["mover_player"], f.get("mover_amoeba", -1))
+            clinging = f", clinging to {mover}"
         return (f"{who} chooses the cubes {am} takes along with Tentacle "
-                f"from space {f.get('space')} to space {f.get('dest')}")
+                f"from space {f.get('space')} to space {f.get('dest')}{clinging}")
     if kind == "cling":
         mover = _amoeba_name(f.get("mover_player", -1), f.get("mover_amoeba", -1))
         return (f"{who} decides whether {am} clings to {mover} "

@@ -5,7 +5,8 @@ An active move pays 1 BP (0 with Streamlining) and rolls one die for the directi
 (1=W 2=N 3=E 4=S 5=stay 6=free choice); Movement I rolls two dice and uses either, Movement II
 chooses freely. Edges and the island block a move: the amoeba stays and the BP is spent.
 Every relocation (drift, active move, Escape) lets Tentacle take cubes from the space left and
-lets opposing Holding amoebas on that space cling on; the same machinery serves Escape.
+lets opposing Holding amoebas on that space cling on; a clinging amoeba may use its own
+Tentacle too (``holding_tentacle``). The same machinery serves Escape.
 """
 
 from __future__ import annotations
@@ -152,13 +153,14 @@ def relocate(rules, state, frame, rng) -> None:
     """Carry out a relocation in three stages: Tentacle, then Holding, then the move.
 
     Holding owners declare after the direction is fixed and the mover's Tentacle cubes are
-    known (primordial_soup.md "Basic genes").
+    known (primordial_soup.md "Holding"); with ``holding_tentacle`` each clinging amoeba with
+    Tentacle then takes its own cubes, right after its cling. ``carry`` holds every cube taken
+    along (by absolute colour), the mover's and the clinging amoebas' together.
     """
     player, src = frame["player"], frame["src"]
     if frame["stage"] == "tentacle":
         frame["stage"] = "cling"
-        ps = state.players[player]
-        if ps.has("tentacle") and rules.config.tentacle_limit > 0 and any(state.cubes[src]):
+        if _may_take(rules, state, player, frame):
             state.stack.append(
                 {"kind": "tentacle", "player": player, "amoeba": frame["amoeba"], "space": src,
                  "dest": frame["dest"]}
@@ -219,6 +221,19 @@ def cling_candidates(rules, state, frame) -> list[tuple[int, int]]:
     return result
 
 
+def tentacle_available(state, reloc: dict) -> list[int]:
+    """Cubes (by absolute colour) on the space being left that are not yet taken along."""
+    carry = reloc["carry"] or (0,) * state.num_players
+    return [c - t for c, t in zip(state.cubes[reloc["src"]], carry, strict=True)]
+
+
+def _may_take(rules, state, player: int, reloc: dict) -> bool:
+    """Whether ``player``'s Tentacle can take a cube along in this relocation (no dead end:
+    only when a cube is left to take)."""
+    return (state.players[player].has("tentacle") and rules.config.tentacle_limit > 0
+            and any(tentacle_available(state, reloc)))
+
+
 def _relocation_below(state) -> dict:
     for f in reversed(state.stack):
         if f["kind"] == "relocate":
@@ -228,12 +243,15 @@ def _relocation_below(state) -> dict:
 
 @decision("tentacle", "player_{player} chooses cubes for amoeba #{number} to take (Tentacle)")
 class Tentacle:
-    """Tentacle: on every relocation take up to 3 cubes (2 with 3 players) along, for free."""
+    """Tentacle: on every relocation take up to 3 cubes (2 with 3 players) along, for free.
+
+    A clinging amoeba's take (``holding_tentacle``) has ``mover_player``/``mover_amoeba`` in
+    its frame and chooses among the cubes the earlier takes left."""
 
     @staticmethod
     def legal(rules, state, frame, mask) -> None:
         player, n = frame["player"], state.num_players
-        cubes = state.cubes[frame["space"]]
+        cubes = tentacle_available(state, _relocation_below(state))
         here = [cubes[absolute(state, player, k)] if k < n else 0 for k in range(4)]
         limit = rules.config.tentacle_limit
         view = rules.layout.segment_view(mask, "tentacle")
@@ -247,16 +265,18 @@ class Tentacle:
         state.stack.pop()
         if segment == "tentacle":
             take = TAKES[index]
-            carry = [0] * state.num_players
+            reloc = _relocation_below(state)
+            carry = list(reloc["carry"] or (0,) * state.num_players)
             for k, count in enumerate(take[: state.num_players]):
-                carry[absolute(state, frame["player"], k)] = count
-            _relocation_below(state)["carry"] = tuple(carry)
+                carry[absolute(state, frame["player"], k)] += count
+            reloc["carry"] = tuple(carry)
 
 
 @decision("cling", "player_{player} may let amoeba #{number} cling to the leaving amoeba")
 class Cling:
     """Holding, second function: when an opposing amoeba leaves the space, cling and move
-    along with it."""
+    along with it; with ``holding_tentacle`` the clinging amoeba's Tentacle may then take
+    cubes along too (primordial_soup.md "Holding")."""
 
     @staticmethod
     def legal(rules, state, frame, mask) -> None:
@@ -268,4 +288,11 @@ class Cling:
         state.stack.pop()
         if segment == "cling":
             reloc = _relocation_below(state)
-            reloc["followers"] = reloc["followers"] + ((frame["player"], frame["amoeba"]),)
+            q, b = frame["player"], frame["amoeba"]
+            reloc["followers"] = reloc["followers"] + ((q, b),)
+            if rules.config.holding_tentacle and _may_take(rules, state, q, reloc):
+                state.stack.append(
+                    {"kind": "tentacle", "player": q, "amoeba": b, "space": frame["space"],
+                     "dest": frame["dest"], "mover_player": frame["mover_player"],
+                     "mover_amoeba": frame["mover_amoeba"]}
+                )

@@ -107,9 +107,23 @@ def make_state(num_players: int = 4, stack: list[dict] | None = None) -> GameSta
     )
 
 
+def relocation_states(num_players: int) -> list[GameState]:
+    """A relocation in progress (the mover took cubes with Tentacle) with a cling decision,
+    then the clinging amoeba's own Tentacle decision, on top."""
+    carry = (0, 2, 1, 0)[:num_players]
+    reloc = {"kind": "relocate", "player": 0, "amoeba": 0, "src": 8, "dest": 9,
+             "mode": "turn", "stage": "execute", "carry": carry, "followers": ((1, 1),)}
+    cling = dict(EXAMPLE_FRAMES[6])
+    take = {"kind": "tentacle", "player": 1, "amoeba": 1, "space": 8, "dest": 9,
+            "mover_player": 0, "mover_amoeba": 0}
+    return [make_state(num_players, stack=[dict(reloc), cling]),
+            make_state(num_players, stack=[dict(reloc), take])]
+
+
 def example_states(num_players: int) -> list[GameState]:
     """The mid-game state with every example decision frame on top, plus edge cases."""
     states = [make_state(num_players, stack=[dict(f)]) for f in EXAMPLE_FRAMES]
+    states += relocation_states(num_players)
     states.append(make_state(num_players, stack=[]))
     states.append(make_state(num_players, stack=[{"kind": "phase2"}]))
     setup = make_state(num_players, stack=[{"kind": "start_space", "player": 0}])
@@ -132,11 +146,21 @@ def rotate(state: GameState, seat: int) -> GameState:
     out.players = [state.players[p].copy() for p in order]
     out.cubes = [[row[c] for c in order] for row in state.cubes]
     out.supply = [state.supply[c] for c in order]
-    out.stack = [
-        {k: ((v - seat) % n if k in PLAYER_KEYS and v >= 0 else v) for k, v in f.items()}
-        for f in state.stack
-    ]
+    out.stack = [{k: _rotated(k, v, seat, order) for k, v in f.items()} for f in state.stack]
     return out
+
+
+def _rotated(key: str, value, seat: int, order: list[int]):
+    """A frame field with seats renumbered: seat fields, colour vectors (``carry``) and the
+    ``followers`` of a relocation."""
+    n = len(order)
+    if key in PLAYER_KEYS and value >= 0:
+        return (value - seat) % n
+    if key == "carry" and value:
+        return tuple(value[c] for c in order)
+    if key == "followers":
+        return tuple(((q - seat) % n, b) for q, b in value)
+    return value
 
 
 ENCODER_CLASSES = [FlatEncoder, PlanesEncoder]
@@ -247,6 +271,23 @@ def test_decision_context_changes_encoding():
     assert encoder.view(direction, "allowed_directions").tolist() == [1, 0, 1, 1, 0]
     assert encoder.view(direction, "move_step").tolist() == [0, 1]
     assert encoder.view(direction, "move_mode").tolist() == [1, 0]
+
+
+def test_relocation_decisions_carry_the_cubes_taken_along():
+    """A cling decision and a clinging amoeba's Tentacle decision (Holding with Tentacle) show
+    the cubes the move already takes along, by colour relative to the observer, and the
+    mover; other decisions show none."""
+    encoder = FlatEncoder(make_rules(4))
+    for state in relocation_states(4):
+        for seat in range(4):
+            o = encoder.encode(state, seat)
+            carried = [0.0] * 4
+            carried[(1 - seat) % 4], carried[(2 - seat) % 4] = 0.2, 0.1
+            assert np.allclose(encoder.view(o, "carried_cubes"), carried)
+            assert encoder.view(o, "other_player")[(0 - seat) % 4] == 1
+            assert encoder.view(o, "other_amoeba")[0] == 1
+    plain = encoder.encode(make_state(4, stack=[dict(EXAMPLE_FRAMES[5])]), 0)
+    assert not encoder.view(plain, "carried_cubes").any()
 
 
 def test_no_decision_encodes_none():

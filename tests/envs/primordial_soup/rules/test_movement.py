@@ -356,6 +356,73 @@ def test_holding_cling_is_declared_after_the_movers_tentacle_cubes():
     assert state.cubes[12] == [2, 4, 2, 2]
 
 
+def test_holding_with_tentacle_the_clinging_amoeba_takes_cubes_along_too():
+    """primordial_soup.md "Holding" and "Tentacle" (the user's summary and the Z-Man FAQ; the
+    default ``holding_tentacle=True``): an amoeba clinging to a leaving amoeba still uses its
+    own Tentacle. It decides right after its cling, up to its own limit, among the cubes the
+    mover's Tentacle left on the space; all of them arrive with the amoebas::
+
+        12 <- 13      player 0 moves W taking 2 of colour 1; player 1 clings and takes
+                      1 of colour 2 and 2 of colour 3 (its relative +1 and +2)
+    """
+    rules, state = table()
+    put(state, 0, 1, 13)
+    put(state, 1, 1, 13)
+    give_gene(state, 0, "tentacle")
+    give_gene(state, 1, "holding")
+    give_gene(state, 1, "tentacle")
+    state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE, dice=[1])
+    state = play(rules, state, "tentacle", TAKE_INDEX[(0, 2, 0, 0)])
+    assert pending(state) == ("cling", 1, 1)
+    state = play(rules, state, "cling")
+    assert pending(state) == ("tentacle", 1, 1)
+    assert rules.current_player(state) == 1
+    # player 1's relative colours: +0 = 1 (none left: the mover took both), +1 = 2, +2 = 3,
+    # +3 = 0
+    options = tentacle_options(rules, state)
+    assert max(sum(t) for t in options) == 3
+    assert all(t[0] == 0 for t in options)
+    assert (0, 1, 2, 0) in options
+    state = play(rules, state, "tentacle", TAKE_INDEX[(0, 1, 2, 0)])
+    assert (space_of(state, 0, 1), space_of(state, 1, 1)) == (12, 12)
+    assert state.cubes[13] == [2, 0, 1, 0]
+    assert state.cubes[12] == [2, 4, 3, 4]
+    assert pending(state) == ("feed", 0, 1)
+
+
+def test_holding_with_tentacle_takes_nothing_with_the_v0_reading():
+    """primordial_soup.md "Holding" (``holding_tentacle=False``, the v0 reading): only the mover
+    takes cubes; the clinging amoeba's Tentacle is not asked."""
+    rules, state = table(holding_tentacle=False)
+    put(state, 0, 1, 13)
+    put(state, 1, 1, 13)
+    give_gene(state, 1, "holding")
+    give_gene(state, 1, "tentacle")
+    state.environment_card = card(rules, "W")
+    state = play(rules, turn(rules, state), "move", MoveChoice.DRIFT)
+    state = play(rules, state, "cling")
+    assert pending(state) == ("feed", 0, 1)
+    assert state.cubes[13] == [2, 2, 2, 2]
+
+
+def test_holding_with_tentacle_not_asked_when_the_mover_took_every_cube():
+    """primordial_soup.md "Holding" and "Tentacle" (no dead ends): the clinging amoeba's
+    Tentacle is asked only when a cube is left on the space, and letting go asks nothing."""
+    rules, state = table()
+    put(state, 0, 1, 13)
+    put(state, 1, 1, 13)
+    set_cubes(state, 13, [0, 2, 1, 0])
+    give_gene(state, 0, "tentacle")
+    give_gene(state, 1, "holding")
+    give_gene(state, 1, "tentacle")
+    state = play(rules, turn(rules, state), "move", MoveChoice.ACTIVE_MOVE, dice=[1])
+    let_go = play(rules, state, "tentacle", TAKE_INDEX[(0, 2, 1, 0)])
+    state = play(rules, let_go, "cling")
+    assert pending(state) == ("feed", 0, 1)
+    assert state.cubes[12] == [2, 4, 3, 2]
+    assert pending(play(rules, let_go, "pass")) == ("feed", 0, 1)
+
+
 def test_clinging_amoeba_takes_its_own_turn_later_from_the_new_space():
     """primordial_soup.md "Relocation: Tentacle and Holding" (UNKNOWN, proposed default): an
     amoeba carried by Holding does not feed at the new space at once; it still takes its own

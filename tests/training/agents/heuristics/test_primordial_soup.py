@@ -254,6 +254,26 @@ def test_defends_an_attacked_amoeba_when_affordable():
     assert decide(PrimordialSoupHeuristic(rules), rules, state) == ("defend", Defence.DEFENSE)
 
 
+def test_clinging_amoeba_takes_cubes_with_its_tentacle():
+    """Player 1's amoeba (Holding, Tentacle) clings to player 0's amoeba drifting 13 -> 14,
+    where colour 0 (its relative +3) is missing: it takes that colour along."""
+    rules, state = table()
+    put(state, 0, 1, 13)
+    put(state, 1, 1, 13)
+    give_gene(state, 1, "holding")
+    give_gene(state, 1, "tentacle")
+    set_cubes(state, 14, [0, 1, 1, 1])
+    state.environment_card = card(rules, "E")
+    run(rules, state, {"kind": "amoeba_turns", "player": 0})
+    state = rules.apply(state, LAYOUT.encode("move", MoveChoice.DRIFT), np.random.default_rng(0))
+    state = rules.apply(state, LAYOUT.encode("cling"), np.random.default_rng(0))
+    assert state.stack[-1]["kind"] == "tentacle" and state.stack[-1]["player"] == 1
+    segment, index = decide(PrimordialSoupHeuristic(rules), rules, state)
+    assert segment == "tentacle"
+    take = TAKES[index]
+    assert take[0] == 0 and take[3] >= 1
+
+
 def test_tentacle_takes_foreign_cubes_that_complete_a_meal():
     """Moving 13 -> 14 with Tentacle; 14 lacks colour 3 (relative +3): take it along, and
     never the own colour."""

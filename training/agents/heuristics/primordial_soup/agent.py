@@ -174,6 +174,8 @@ class PrimordialSoupHeuristic(_Evaluation, RuleBasedAgent):
         return LAYOUT.encode("move_again") if again > stay + 0.05 else _PASS
 
     def _decide_tentacle(self, rules, state, frame, player, mask):
+        """Take the foreign cubes that best complete a meal at the destination (the mover's
+        take and a clinging amoeba's alike: the mask leaves only the cubes still there)."""
         ps = state.players[player]
         dest_here = self._foreign(state, player, frame["dest"])
         table = self._table(state, ps)
