@@ -65,6 +65,10 @@ class PrimordialSoupConfig:
             its cling it may take up to ``tentacle_limit`` cubes from the space it leaves,
             from those the mover (and earlier clinging amoebas) left there. ``False`` is the
             v0 reading: only the mover takes cubes.
+        escape_after_lost_defense: Whether an attacked amoeba that loses its Defense fight
+            (after Persistence's second fight, if any) may still use Escape, at Escape's usual
+            price, before it is eaten (the user's summary: Defense first, then Escape; the
+            default). ``False`` is the v0 reading: a lost fight ends the attack at once.
         armor_with_both: Armor bought by a player holding both Defense and Escape: the only
             reading implemented is ``"return_both"`` (one pays, the other must go because a
             gene and its predecessor may not be held together).
@@ -96,6 +100,7 @@ class PrimordialSoupConfig:
     holding_follows_own: bool = False
     relocated_amoeba_feeds: bool = False
     holding_tentacle: bool = True
+    escape_after_lost_defense: bool = True
     armor_with_both: str = "return_both"
     start_order_dice: int = 2
     max_amoebas: int = 7
@@ -129,7 +134,8 @@ class PrimordialSoupConfig:
             cards.append((str(card[0]), int(card[1])))
         object.__setattr__(self, "environment_deck", tuple(cards))
         for name in ("six_allows_stay", "parasitism_requires_shortage", "holding_follows_own",
-                     "relocated_amoeba_feeds", "holding_tentacle"):
+                     "relocated_amoeba_feeds", "holding_tentacle",
+                     "escape_after_lost_defense"):
             if not isinstance(getattr(self, name), bool):
                 raise bad(name, "True or False")
         minimums = {

@@ -2,8 +2,9 @@
 Escape, Defense, Armor and Persistence.
 
 An attack is a step with stages. The attacked amoeba's owner decides on Escape and Defense
-(each at most once per attack, in any order); a failed Struggle, Defense fight or Aggression
-gets one free retry with Persistence.
+(each at most once per attack, in any order: a failed Escape leaves Defense open, and with
+``escape_after_lost_defense`` a lost Defense fight leaves Escape open); a failed Struggle,
+Defense fight or Aggression gets one free retry with Persistence.
 """
 
 from __future__ import annotations
@@ -123,7 +124,10 @@ def attack(rules, state, frame, rng) -> None:
 @decision("defend", "player_{player} defends amoeba #{number} against an attack")
 class Defend:
     """The attacked amoeba's owner may use Escape (an out-of-turn active move for 1 BP, free
-    with Streamlining) and Defense (a die fight for 1 BP), or yield (``pass``)."""
+    with Streamlining) and Defense (a die fight for 1 BP), or yield (``pass``).
+
+    After a lost fight (``defense_used`` set and the decision offered again) only Escape and
+    ``pass`` remain: passing lets the attacker eat the amoeba."""
 
     @staticmethod
     def legal(rules, state, frame, mask) -> None:
@@ -151,7 +155,12 @@ class Defend:
             won = _fight(state, rng)
             if not won and ps.has("persistence"):
                 won = _fight(state, rng)  # Persistence: one free second fight
-            attack_frame["stage"] = "failure" if won else "success"
+            if won:
+                attack_frame["stage"] = "failure"
+            elif not (rules.config.escape_after_lost_defense
+                      and Defence.ESCAPE in _defences(rules, state, attack_frame)):
+                attack_frame["stage"] = "success"
+            # else: the stage stays "defend", so Escape is offered before the attacker eats
 
 
 @decision("retry", "player_{player} may attack again (Persistence)")

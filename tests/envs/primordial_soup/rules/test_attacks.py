@@ -321,6 +321,93 @@ def test_escape_then_defense_in_one_attack():
     assert state.players[1].bp == 2
 
 
+def test_defense_then_escape_after_a_lost_fight():
+    """primordial_soup.md "Defences" (Defense, then Escape; the user's summary: a player with
+    both may defend first and escape afterwards; ``escape_after_lost_defense=True``): after a
+    lost Defense fight the owner may still escape, at Escape's usual 1 BP; if the amoeba gets
+    away the attack fails and the attacker starves::
+
+        13 -> 14   (fight 6:1 lost, then die 3 = East)
+    """
+    rules, state = struggle_table(target_genes=("escape", "defense"))
+    state = play(rules, state, "attack", 1, 0)
+    state = play(rules, state, "defend", Defence.DEFENSE, dice=[6, 1])
+    assert pending(state) == ("defend", 1, 1)
+    assert space_of(state, 1, 1) == SPACE
+    assert segment_options(rules, state, "defend") == {Defence.ESCAPE}
+    assert segment_options(rules, state, "pass") == {0}
+    escaped = play(rules, state, "defend", Defence.ESCAPE, dice=[3])
+    assert space_of(escaped, 1, 1) == 14
+    assert damage(escaped, 0, 1) == 1
+    assert [escaped.players[0].bp, escaped.players[1].bp] == [3, 2]
+    assert escaped.cubes[SPACE] == EMPTY
+    assert pending(escaped) == ("move", 1, 1)
+    yielded = play(rules, state, "pass")
+    assert space_of(yielded, 1, 1) == -1
+    assert yielded.cubes[SPACE] == [1, 1, 1, 1]
+    assert damage(yielded, 0, 1) == 0
+
+
+def test_defense_then_failed_escape_leaves_the_target_to_be_eaten():
+    """primordial_soup.md "Defences": after a lost fight, a failed Escape (die 5) ends the
+    defences (each once per attack) and the attacker eats the target."""
+    rules, state = struggle_table(target_genes=("escape", "defense"))
+    state = play(rules, state, "attack", 1, 0)
+    state = play(rules, state, "defend", Defence.DEFENSE, dice=[6, 1])
+    state = play(rules, state, "defend", Defence.ESCAPE, dice=[5])
+    assert space_of(state, 1, 1) == -1
+    assert state.players[1].bp == 2
+    assert damage(state, 0, 1) == 0
+
+
+def test_defense_then_escape_needs_a_bp_for_the_escape():
+    """primordial_soup.md "Defences" (no dead ends): Escape after a lost fight costs what Escape
+    costs; a player whose last BP paid for the fight is not offered it and the amoeba is eaten
+    at once (with Streamlining the Escape is free and still offered)."""
+    rules, state = struggle_table(target_genes=("escape", "defense"))
+    state.players[1].bp = 1
+    eaten = play(rules, play(rules, state, "attack", 1, 0), "defend", Defence.DEFENSE,
+                 dice=[6, 1])
+    assert space_of(eaten, 1, 1) == -1
+    rules, state = struggle_table(target_genes=("escape", "defense", "streamlining"))
+    state.players[1].bp = 1
+    state = play(rules, play(rules, state, "attack", 1, 0), "defend", Defence.DEFENSE,
+                 dice=[6, 1])
+    assert pending(state) == ("defend", 1, 1)
+    state = play(rules, state, "defend", Defence.ESCAPE, dice=[4])
+    assert (space_of(state, 1, 1), state.players[1].bp) == (18, 0)
+
+
+def test_defense_lost_ends_the_attack_with_the_v0_reading():
+    """primordial_soup.md "Defences" (``escape_after_lost_defense=False``, the v0 reading): a lost
+    Defense fight lets the attacker eat at once, Escape or not."""
+    rules, state = struggle_table(target_genes=("escape", "defense"),
+                                  escape_after_lost_defense=False)
+    state = play(rules, state, "attack", 1, 0)
+    state = play(rules, state, "defend", Defence.DEFENSE, dice=[6, 1])
+    assert space_of(state, 1, 1) == -1
+    assert state.stack == []
+
+
+def test_defense_then_escape_against_aggression():
+    """primordial_soup.md "Aggression attacks" and "Defences": in phase 5 too, a target that
+    loses its Defense fight may still escape; the Aggression attacker does not starve."""
+    rules, state = table(phase="deaths")
+    put(state, 0, 1, SPACE)
+    put(state, 1, 1, SPACE)
+    give_gene(state, 0, "aggression")
+    give_gene(state, 1, "defense")
+    give_gene(state, 1, "escape")
+    run(rules, state, {"kind": "aggression", "player": 0})
+    state = play(rules, state, "attack", 1, 0)
+    state = play(rules, state, "defend", Defence.DEFENSE, dice=[6, 1])
+    assert segment_options(rules, state, "defend") == {Defence.ESCAPE}
+    state = play(rules, state, "defend", Defence.ESCAPE, dice=[1])
+    assert space_of(state, 1, 1) == 12
+    assert damage(state, 0, 1) == 0
+    assert [state.players[0].bp, state.players[1].bp] == [3, 2]
+
+
 # Persistence -------------------------------------------------------------------------------
 
 

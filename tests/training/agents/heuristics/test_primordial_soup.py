@@ -32,7 +32,14 @@ from primeval.envs.primordial_soup.rules import PrimordialSoupRules
 from primeval.envs.primordial_soup.rules.common import mutation_points
 from primeval.training.agents import RandomAgent
 from primeval.training.agents.heuristics import PrimordialSoupHeuristic
-from tests.envs.primordial_soup.builders import give_gene, put, run, set_cubes, table
+from tests.envs.primordial_soup.builders import (
+    ScriptedDice,
+    give_gene,
+    put,
+    run,
+    set_cubes,
+    table,
+)
 from tests.training.agents.heuristics.against_random import main, play_games
 
 EMPTY = [0, 0, 0, 0]
@@ -252,6 +259,22 @@ def test_defends_an_attacked_amoeba_when_affordable():
     state = rules.apply(state, LAYOUT.encode("attack", 1, 0), np.random.default_rng(0))
     assert state.stack[-1]["kind"] == "defend"
     assert decide(PrimordialSoupHeuristic(rules), rules, state) == ("defend", Defence.DEFENSE)
+
+
+def test_escapes_after_losing_the_defense_fight():
+    """Player 1 (Defense and Escape) lost its Defense fight: it escapes rather than be eaten."""
+    rules, state = table()
+    put(state, 0, 1, 13)
+    put(state, 1, 1, 13)
+    set_cubes(state, 13, EMPTY)
+    give_gene(state, 0, "struggle")
+    give_gene(state, 1, "defense")
+    give_gene(state, 1, "escape")
+    run(rules, state, {"kind": "feed", "player": 0, "amoeba": 0, "struggle_used": False})
+    state = rules.apply(state, LAYOUT.encode("attack", 1, 0), np.random.default_rng(0))
+    state = rules.apply(state, LAYOUT.encode("defend", Defence.DEFENSE), ScriptedDice([6, 1]))
+    assert state.stack[-1]["kind"] == "defend" and state.stack[-1]["defense_used"]
+    assert decide(PrimordialSoupHeuristic(rules), rules, state) == ("defend", Defence.ESCAPE)
 
 
 def test_clinging_amoeba_takes_cubes_with_its_tentacle():

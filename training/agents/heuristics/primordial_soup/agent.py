@@ -279,6 +279,10 @@ class PrimordialSoupHeuristic(_Evaluation, RuleBasedAgent):
         return _SEG_OFFSET["parasite_host"] + best
 
     def _decide_defend(self, rules, state, frame, player, mask):
+        """Defend whenever affordable: with both open, the likelier of Escape and Defense first
+        (the other stays open if it fails: Escape then Defense, or a lost fight then Escape),
+        so the second BP is spent less often; after a lost fight, escape rather than be
+        eaten."""
         amoeba = frame["amoeba"]
         ps = state.players[player]
         can_escape = bool(mask[_SEG_OFFSET["defend"]])
