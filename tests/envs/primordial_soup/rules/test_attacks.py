@@ -557,3 +557,22 @@ def test_escape_with_speed_may_move_twice():
     assert space_of(state, 1, 1) == 9
     assert state.players[1].bp == 3
     assert damage(state, 0, 1) == 1
+
+
+def test_defense_then_escape_the_attacker_may_follow_with_holding():
+    """primordial_soup.md "Defences" and "Struggle attacks" (Holding follows an escaping target):
+    after a lost fight the target escapes; an attacker with Holding may cling on, the attack
+    ends and the attacker eats at the new space, as after any Escape::
+
+        13 (no food) -> 14 (food): fight lost 6:1, the target escapes East, the attacker clings
+    """
+    rules, state = struggle_table(target_genes=("escape", "defense"),
+                                  attacker_genes=("struggle", "holding"))
+    state = play(rules, state, "attack", 1, 0)
+    state = play(rules, state, "defend", Defence.DEFENSE, dice=[6, 1])
+    state = play(rules, state, "defend", Defence.ESCAPE, dice=[3])
+    assert pending(state) == ("cling", 0, 1)
+    state = play(rules, state, "cling")
+    assert (space_of(state, 0, 1), space_of(state, 1, 1)) == (14, 14)
+    assert pending(state) == ("feed", 0, 1)
+    assert segment_options(rules, state, "attack") == set()
