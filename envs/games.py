@@ -76,7 +76,7 @@ class Game:
 GAMES: dict[str, Game] = {
     game.name: game
     for game in (
-        Game("primordial_soup", "Primordial Soup", 0, (3, 4), 4, ("flat", "planes"),
+        Game("primordial_soup", "Primordial Soup", 1, (3, 4), 4, ("flat", "planes"),
              "PrimordialSoup",
              "num_players=4 (3|4), obs_encoder='flat'|'planes', render_mode, max_steps, "
              "reward_mode='rank'|'win'|'score', **PrimordialSoupConfig fields"),

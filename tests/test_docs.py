@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from primeval.envs import origin_v0, primordial_soup_v0
+from primeval.envs import origin_v0, primordial_soup_v1
 
 
-@pytest.mark.parametrize("module", [primordial_soup_v0, origin_v0])
+@pytest.mark.parametrize("module", [primordial_soup_v1, origin_v0])
 def test_docstring_matches_the_action_layout_and_encoder_pieces(module):
     env = module.raw_env()
     doc = module.__doc__

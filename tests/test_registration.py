@@ -11,7 +11,7 @@ import primeval
 from primeval.registration import ENTRIES
 
 
-@pytest.mark.parametrize(("env_id", "players"), [("primeval/primordial_soup-v0", 3),
+@pytest.mark.parametrize(("env_id", "players"), [("primeval/primordial_soup-v1", 3),
                                                   ("primeval/origin-v0", 4)])
 def test_pettingzoo_make(env_id, players):
     env = pettingzoo.make("aec", env_id, num_players=players)
@@ -23,7 +23,7 @@ def test_pettingzoo_make(env_id, players):
                           same.observe(same.agent_selection)["observation"])
 
 
-@pytest.mark.parametrize(("env_id", "players"), [("primeval/PrimordialSoup-v0", 4),
+@pytest.mark.parametrize(("env_id", "players"), [("primeval/PrimordialSoup-v1", 4),
                                                   ("primeval/Origin-v0", 3)])
 def test_gymnasium_make_single_agent(env_id, players):
     env = gymnasium.make(env_id, num_players=players, opponent="random")
@@ -37,7 +37,7 @@ def test_gymnasium_make_single_agent(env_id, players):
 def test_sb3_make_vec_env():
     from stable_baselines3.common.env_util import make_vec_env
 
-    venv = make_vec_env("primeval/PrimordialSoup-v0", n_envs=2,
+    venv = make_vec_env("primeval/PrimordialSoup-v1", n_envs=2,
                         env_kwargs={"num_players": 4, "opponent": "heuristic"})
     assert venv.reset().shape[0] == 2
     masks = venv.env_method("action_masks")

@@ -1,4 +1,4 @@
-"""The Gymnasium entry point of ``primeval/PrimordialSoup-v0`` and ``primeval/Origin-v0``."""
+"""The Gymnasium entry point of ``primeval/PrimordialSoup-v1`` and ``primeval/Origin-v0``."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ class SingleAgentEnv(gymnasium.Env):
     """Gymnasium env over a primeval AEC env with the other seats played by opponents.
 
     Args:
-        aec_env: A primeval AEC env (``primordial_soup_v0.raw_env(...)`` or ``env(...)``).
+        aec_env: A primeval AEC env (``primordial_soup_v1.raw_env(...)`` or ``env(...)``).
         opponents: One agent for every other seat, a list of agents (one is drawn per seat
             and episode: a pool), or a callable ``rng -> agent``. Default: random agents.
         learner_seat: A fixed seat, or ``None`` for a random seat each episode.

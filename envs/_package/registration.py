@@ -2,9 +2,9 @@
 
 ``import primeval`` registers, for every game of :data:`primeval.envs.games.GAMES`:
 
-* AEC (``pettingzoo.make("aec", id, **kwargs)``): ``primeval/primordial_soup-v0``,
+* AEC (``pettingzoo.make("aec", id, **kwargs)``): ``primeval/primordial_soup-v1``,
   ``primeval/origin-v0`` (each game's ``env()``, with PettingZoo's safety wrappers);
-* Gymnasium (``gymnasium.make(id, **kwargs)``): ``primeval/PrimordialSoup-v0``,
+* Gymnasium (``gymnasium.make(id, **kwargs)``): ``primeval/PrimordialSoup-v1``,
   ``primeval/Origin-v0``, the single-agent view with opponents inside ``step()``
   (``primeval.training.gym_env``).
 

@@ -6,7 +6,7 @@ generator and the PettingZoo bookkeeping. A game's ``env.py`` only sets ``metada
 builds the three::
 
     class raw_env(TurnBasedAECEnv):
-        metadata = {"name": "primordial_soup_v0", "is_parallelizable": False,
+        metadata = {"name": "primordial_soup_v1", "is_parallelizable": False,
                     "render_modes": list(PrimordialSoupView.render_modes)}
 
         def __init__(self, num_players=4, obs_encoder="flat", **kwargs):

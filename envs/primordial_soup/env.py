@@ -2,7 +2,7 @@
 
 | | |
 |---|---|
-| Import | `from primeval.envs import primordial_soup_v0` |
+| Import | `from primeval.envs import primordial_soup_v1` |
 | Actions | Discrete(290), masked |
 | Parallel API | No (`is_parallelizable=False`) |
 | Agents | `player_0 ... player_{n-1}`, n = 3 or 4 |
@@ -54,7 +54,7 @@ illegal action ends the game with -1 for the offender; through ``raw_env`` it ra
 
 ## Arguments
 
-``primordial_soup_v0.env(num_players=4, obs_encoder="flat", render_mode=None,
+``primordial_soup_v1.env(num_players=4, obs_encoder="flat", render_mode=None,
 max_steps=None, reward_mode="rank", **config_overrides)``: ``config_overrides`` are fields of
 :class:`PrimordialSoupConfig` (for example ``board_layout="B"``, ``finish_zone_start=41``,
 ``six_allows_stay=False``); unknown names or bad values raise ``ValueError``.
@@ -65,6 +65,13 @@ compass, the ladder and the players (drawn with matplotlib: ``pip install primev
 
 ## Version history
 
+* v1 (issue 15): two rules v0 lacked, both from the user's summary (and the Z-Man FAQ):
+  an amoeba clinging with Holding may use its Tentacle too (it takes cubes along right after
+  its cling; config ``holding_tentacle``), and an attacked amoeba that loses its Defense fight
+  may still escape (Defense, then Escape; ``escape_after_lost_defense``). The observation
+  gains the piece ``carried_cubes`` (the cubes a move takes along, at tentacle and cling
+  decisions). ``holding_tentacle=False, escape_after_lost_defense=False`` plays the v0
+  rules, but v0 saved states are refused and ``primordial_soup_v0`` no longer imports.
 * v0: first release.
 """
 
@@ -89,7 +96,7 @@ class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
     """Primordial Soup without PettingZoo's safety wrappers; see the module docstring."""
 
     metadata = {
-        "name": "primordial_soup_v0",
+        "name": "primordial_soup_v1",
         "render_modes": list(PrimordialSoupView.render_modes),
         "is_parallelizable": False,
         "render_fps": 1,

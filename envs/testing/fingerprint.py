@@ -18,7 +18,7 @@ import numpy as np
 
 #: (module, player counts, encoders) for every game whose behaviour is fingerprinted.
 CASES: tuple[tuple[str, tuple[int, ...], tuple[str, ...]], ...] = (
-    ("primordial_soup_v0", (3, 4), ("flat", "planes")),
+    ("primordial_soup_v1", (3, 4), ("flat", "planes")),
     ("origin_v0", (2, 3, 4), ("flat", "graph")),
 )
 

@@ -1,7 +1,7 @@
 """Golden transcripts: one seeded random game per game and player count, written out as text.
 
 A transcript (``tests/golden/<game>_<players>p.txt``) starts with a header naming the env and
-its version (``primordial_soup_v0``), the registered id, the seed, ``max_steps``, the reward
+its version (``primordial_soup_v1``), the registered id, the seed, ``max_steps``, the reward
 mode and the rules config. Then, for every decision: the acting agent, the phase and the
 decision kind, the state text (``render()`` in ``"ansi"`` mode), every legal action (id and
 readable name) and the chosen one; and at the end the final state text, the scores and the
@@ -12,7 +12,7 @@ env is reset with the same seed. There is one transcript for every game of the c
 
 ``tests/envs/testing/test_golden.py`` (part of ``make test``) plays every game again and
 compares it with the stored file. A transcript changes only when the rules change, and a
-rules change bumps the env version (``primordial_soup_v0`` -> ``primordial_soup_v1``). The
+rules change bumps the env version (``primordial_soup_v1`` -> ``primordial_soup_v2``). The
 files are written only by an explicit command, from the repository root::
 
     primeval golden --regenerate    # or: python -m primeval.envs.testing.golden --regenerate

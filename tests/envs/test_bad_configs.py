@@ -40,7 +40,7 @@ def test_bad_game_config(game, kwargs, message, build):
     through ``env()``, ``raw_env()`` and the registered id."""
     module = GAMES[game]
     factory = {"env": module.env, "raw_env": module.raw_env,
-               "registry": lambda **kw: make(f"primeval/{game}-v0", **kw)}[build]
+               "registry": lambda **kw: make(module.aec_id, **kw)}[build]
     with pytest.raises(ValueError) as err:
         factory(**kwargs)
     assert message in str(err.value)

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from pettingzoo.test import render_test
 
-from primeval.envs import origin_v0, primordial_soup_v0
+from primeval.envs import origin_v0, primordial_soup_v1
 from primeval.envs.origin import view_picture as origin_picture
 from primeval.envs.origin.gamedata import load_map
 from primeval.envs.primordial_soup import view_picture as soup_picture
 from primeval.training.cli import main
 
-GAMES = {"primordial_soup": primordial_soup_v0, "origin": origin_v0}
+GAMES = {"primordial_soup": primordial_soup_v1, "origin": origin_v0}
 SIZES = {"primordial_soup": (soup_picture.HEIGHT, soup_picture.WIDTH),
          "origin": (origin_picture.HEIGHT, origin_picture.WIDTH)}
 CASES = [("primordial_soup", 3), ("primordial_soup", 4), ("origin", 2), ("origin", 3),
@@ -110,8 +110,8 @@ def test_render_mode_validation(game):
 def test_matplotlib_is_imported_only_when_drawing():
     code = textwrap.dedent("""
         import sys
-        from primeval.envs import origin_v0, primordial_soup_v0
-        for module in (primordial_soup_v0, origin_v0):
+        from primeval.envs import origin_v0, primordial_soup_v1
+        for module in (primordial_soup_v1, origin_v0):
             env = module.env(render_mode="rgb_array")
             env.reset(seed=0)
         assert "matplotlib" not in sys.modules, "imported too early"

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from primeval.envs import origin_v0, primordial_soup_v0
+from primeval.envs import origin_v0, primordial_soup_v1
 from primeval.envs.core.agents import RandomAgent, agent_action
 from primeval.envs.games import GAMES
 from primeval.wrappers.single_agent import SingleAgentEnv
@@ -37,7 +37,7 @@ def test_sb3_check_env():
     """Stable-Baselines3's check_env passes."""
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
-    sb3_check_env(SingleAgentEnv(primordial_soup_v0.env(num_players=4)), warn=True)
+    sb3_check_env(SingleAgentEnv(primordial_soup_v1.env(num_players=4)), warn=True)
 
 
 def play(env, seed=0):
@@ -67,17 +67,17 @@ def test_reward_is_the_learners_final_rank_reward(game, players):
 
 def test_seat_is_random_per_episode_and_can_be_fixed():
     """Seats rotate across episodes by default; learner_seat fixes it."""
-    env = SingleAgentEnv(primordial_soup_v0.raw_env(num_players=4))
+    env = SingleAgentEnv(primordial_soup_v1.raw_env(num_players=4))
     seats = {env.reset(seed=s)[1]["seat"] for s in range(20)}
     assert seats == {0, 1, 2, 3}
-    fixed = SingleAgentEnv(primordial_soup_v0.raw_env(num_players=4), learner_seat=2)
+    fixed = SingleAgentEnv(primordial_soup_v1.raw_env(num_players=4), learner_seat=2)
     assert {fixed.reset(seed=s)[1]["seat"] for s in range(5)} == {2}
 
 
 def test_opponents_act_only_on_their_turns():
     """Opponents are called only for their own seats' decisions, never the learner's."""
     rec = Recorder()
-    env = SingleAgentEnv(primordial_soup_v0.raw_env(num_players=4), opponents=rec)
+    env = SingleAgentEnv(primordial_soup_v1.raw_env(num_players=4), opponents=rec)
     play(env, seed=1)
     seat = env.game.possible_agents.index(env.learner)
     assert rec.calls and all(s == p and s != seat for s, p in rec.calls)
@@ -100,7 +100,7 @@ def test_only_opponents_that_read_observations_get_one():
         uses_observation = False
 
     for opponent in (MaskOnly(), Observer()):
-        env = SingleAgentEnv(primordial_soup_v0.raw_env(num_players=3), opponents=opponent)
+        env = SingleAgentEnv(primordial_soup_v1.raw_env(num_players=3), opponents=opponent)
         play(env, seed=2)
         assert opponent.seen
         if isinstance(opponent, MaskOnly):
@@ -140,7 +140,7 @@ def test_agent_action_gives_the_seat_its_mask_state_and_observation_if_read():
 def test_random_agent_is_the_default_opponent_and_refuses_an_empty_mask():
     """``RandomAgent`` is the wrapper's default opponent, seeded at construction or per
     episode; the same seed gives the same choices; a mask with nothing legal is an error."""
-    assert isinstance(SingleAgentEnv(primordial_soup_v0.raw_env()).opponents, RandomAgent)
+    assert isinstance(SingleAgentEnv(primordial_soup_v1.raw_env()).opponents, RandomAgent)
     mask = np.zeros(20, dtype=np.int8)
     mask[[2, 5, 11, 17]] = 1
     seeded = RandomAgent(7)
@@ -157,7 +157,7 @@ def test_random_agent_is_the_default_opponent_and_refuses_an_empty_mask():
 def test_opponent_pool_is_sampled_per_seat():
     """A list of opponents is a pool: each seat draws one per episode."""
     a, b = Recorder(), Recorder()
-    env = SingleAgentEnv(primordial_soup_v0.raw_env(num_players=4), opponents=[a, b])
+    env = SingleAgentEnv(primordial_soup_v1.raw_env(num_players=4), opponents=[a, b])
     for s in range(6):
         play(env, seed=s)
     assert a.calls and b.calls
@@ -165,7 +165,7 @@ def test_opponent_pool_is_sampled_per_seat():
 
 def test_shaping_adds_the_change_of_the_score_lead():
     """With shaping the return is the rank reward plus shaping x (final lead - initial)."""
-    env = SingleAgentEnv(primordial_soup_v0.raw_env(num_players=4), opponents=RandomAgent(3),
+    env = SingleAgentEnv(primordial_soup_v1.raw_env(num_players=4), opponents=RandomAgent(3),
                          shaping=0.1, learner_seat=0)
     env.reset(seed=4)
     start = env.game.rules.scores(env.game.game_state)
@@ -178,7 +178,7 @@ def test_shaping_adds_the_change_of_the_score_lead():
 
 
 def test_step_after_the_end_raises():
-    env = SingleAgentEnv(primordial_soup_v0.raw_env(num_players=3))
+    env = SingleAgentEnv(primordial_soup_v1.raw_env(num_players=3))
     play(env)
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)

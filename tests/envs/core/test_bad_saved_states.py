@@ -4,6 +4,7 @@ clear error, and the env left as it was."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -27,6 +28,11 @@ def _entry(key, value):
     def damage(d):
         d[key][d["agents"][0]] = value
     return damage
+
+
+def _next_version(d):
+    """The same game one env version later (``origin_v0`` -> ``origin_v1``)."""
+    d["env"] = re.sub(r"_v(\d+)$", lambda m: f"_v{int(m[1]) + 1}", d["env"])
 
 
 def _wrong_selection(d):
@@ -62,8 +68,7 @@ def _other_players(game):
 
 BAD_STATES = [
     ("another_game", _foreign, "(another game or another version)"),
-    ("another_env_version", lambda g: lambda d: d.update(env=d["env"].replace("_v0", "_v1")),
-     "_v1', this env is"),
+    ("another_env_version", lambda g: _next_version, "', this env is"),
     ("another_format_version", lambda g: _set("format_version", 2),
      "saved-state format version 2, this primeval reads 1"),
     ("another_config", _other_players, "rules config differs from this env's in "
@@ -117,6 +122,19 @@ def test_bad_saved_state(game, case, damage, message):
     assert env.get_state() == before
     advance(env, 5)
     assert env.num_steps == 45
+
+
+def test_a_primordial_soup_v0_state_is_refused_by_v1():
+    """Primordial Soup v1 changed the rules (issue 15): a state saved by v0 is refused, naming
+    both versions, and the env plays on."""
+    env = mid_game("primordial_soup", seed=1, steps=40)
+    data = json.loads(json.dumps(mid_game("primordial_soup", seed=2, steps=70).get_state()))
+    data["env"] = "primordial_soup_v0"
+    before = env.get_state()
+    with pytest.raises(StateError, match="'primordial_soup_v0', this env is "
+                                         "'primordial_soup_v1'"):
+        env.set_state(data)
+    assert env.get_state() == before
 
 
 @pytest.mark.parametrize("game", GAMES)

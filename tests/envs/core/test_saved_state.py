@@ -9,11 +9,11 @@ import pickle
 import numpy as np
 import pytest
 
-from primeval.envs import origin_v0, primordial_soup_v0
+from primeval.envs import origin_v0, primordial_soup_v1
 from primeval.envs.core.saved_state import StateError
 from primeval.envs.testing.random_play import advance
 
-CASES = [(primordial_soup_v0, 3), (primordial_soup_v0, 4), (origin_v0, 2), (origin_v0, 3),
+CASES = [(primordial_soup_v1, 3), (primordial_soup_v1, 4), (origin_v0, 2), (origin_v0, 3),
          (origin_v0, 4)]
 
 
@@ -109,13 +109,13 @@ def loaded(module, players=3, steps=40):
     return env
 
 
-@pytest.mark.parametrize("module", [primordial_soup_v0, origin_v0])
+@pytest.mark.parametrize("module", [primordial_soup_v1, origin_v0])
 def test_bad_states_are_refused_and_change_nothing(module):
     """Another game, another version, another config or a damaged dict: StateError with the
     reason; the env is unchanged."""
     env = loaded(module)
     good = env.get_state()
-    other = (origin_v0 if module is primordial_soup_v0 else primordial_soup_v0)
+    other = (origin_v0 if module is primordial_soup_v1 else primordial_soup_v1)
     foreign = loaded(other).get_state()
     before = env.get_state()
 
@@ -138,7 +138,7 @@ def test_bad_states_are_refused_and_change_nothing(module):
         ([1, 2, 3], "expected a dict"),
     ]
     broken = copy.deepcopy(good)
-    if module is primordial_soup_v0:
+    if module is primordial_soup_v1:
         broken["game_state"]["supply"][0] += 1
     else:
         broken["game_state"]["hands"][0].append(0)
@@ -153,9 +153,9 @@ def test_bad_states_are_refused_and_change_nothing(module):
 
 
 def test_set_state_before_reset_works_and_get_state_before_reset_is_refused():
-    env = primordial_soup_v0.raw_env(num_players=3)
+    env = primordial_soup_v1.raw_env(num_players=3)
     with pytest.raises(StateError, match="reset"):
         env.get_state()
-    source = loaded(primordial_soup_v0)
+    source = loaded(primordial_soup_v1)
     env.set_state(source.get_state())
     same_future(source, env, np.random.default_rng(5))

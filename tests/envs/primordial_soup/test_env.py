@@ -1,4 +1,4 @@
-"""The PettingZoo contract of ``primordial_soup_v0`` (issue: Environment section)."""
+"""The PettingZoo contract of ``primordial_soup_v1`` (issue: Environment section)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from primeval.envs import primordial_soup_v0
+from primeval.envs import primordial_soup_v1
 from primeval.envs.core.errors import IllegalActionError
 
 
@@ -17,7 +17,7 @@ from primeval.envs.core.errors import IllegalActionError
 @pytest.mark.parametrize("encoder", ["flat", "planes"])
 def test_pettingzoo_api_test(num_players, encoder):
     """PettingZoo's api_test passes for 3 and 4 players and both encoders."""
-    api_test(primordial_soup_v0.env(num_players=num_players, obs_encoder=encoder),
+    api_test(primordial_soup_v1.env(num_players=num_players, obs_encoder=encoder),
              num_cycles=300)
 
 
@@ -25,23 +25,37 @@ def test_pettingzoo_api_test(num_players, encoder):
 @pytest.mark.parametrize("encoder", ["flat", "planes"])
 def test_pettingzoo_seed_test(num_players, encoder):
     """PettingZoo's seed_test: the same seed gives the same observations and actions."""
-    seed_test(functools.partial(primordial_soup_v0.env, num_players=num_players,
+    seed_test(functools.partial(primordial_soup_v1.env, num_players=num_players,
                                 obs_encoder=encoder), num_cycles=300)
 
 
 def test_metadata_and_agents():
     """Metadata names the env, it is not parallelizable, renders ansi, human and rgb_array."""
-    env = primordial_soup_v0.env(num_players=3)
+    env = primordial_soup_v1.env(num_players=3)
     env.reset(seed=0)
-    assert env.metadata["name"] == "primordial_soup_v0"
+    assert env.metadata["name"] == "primordial_soup_v1"
     assert env.metadata["is_parallelizable"] is False
     assert env.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
 
 
+def test_v0_is_retired_with_an_import_error_naming_v1():
+    """v1 changed the rules (issue 15): importing v0 fails and says what to use and why."""
+    import importlib
+    import sys
+
+    sys.modules.pop("primeval.envs.primordial_soup_v0", None)
+    with pytest.raises(ImportError, match="primordial_soup_v1") as err:
+        importlib.import_module("primeval.envs.primordial_soup_v0")
+    assert "Holding with Tentacle" in str(err.value)
+    assert "Defense, then Escape" in str(err.value)
+    with pytest.raises(ImportError, match="use primordial_soup_v1"):
+        from primeval.envs import primordial_soup_v0  # noqa: F401
+
+
 def test_mask_is_int8_and_zero_for_agents_not_to_act():
     """Observations carry an int8 mask; it is all zeros for every agent but the selected."""
-    env = primordial_soup_v0.raw_env(num_players=4)
+    env = primordial_soup_v1.raw_env(num_players=4)
     env.reset(seed=1)
     rng = np.random.default_rng(0)
     for _ in range(200):
@@ -58,7 +72,7 @@ def test_mask_is_int8_and_zero_for_agents_not_to_act():
 
 def test_infos_name_phase_and_decision():
     """``infos[agent]["phase"]`` names the phase; ``"decision"`` the pending decision."""
-    env = primordial_soup_v0.raw_env(num_players=4)
+    env = primordial_soup_v1.raw_env(num_players=4)
     env.reset(seed=2)
     info = env.infos[env.agent_selection]
     assert info["phase"] == "setup"
@@ -75,7 +89,7 @@ def test_infos_name_phase_and_decision():
 def test_illegal_action_raises_with_meaning_phase_and_legal_choices():
     """The raw env raises IllegalActionError naming the id, its meaning, the phase and some
     legal choices; nothing changes."""
-    env = primordial_soup_v0.raw_env(num_players=4)
+    env = primordial_soup_v1.raw_env(num_players=4)
     env.reset(seed=3)
     mask = env.observe(env.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
@@ -96,7 +110,7 @@ def test_illegal_action_raises_with_meaning_phase_and_legal_choices():
 @pytest.mark.parametrize("bad", [1.5, None, "3", True, 10_000, -1])
 def test_bad_action_types_and_ranges_raise_clearly(bad):
     """Non-integers and out-of-range ids raise an IllegalActionError saying what is wrong."""
-    env = primordial_soup_v0.raw_env(num_players=3)
+    env = primordial_soup_v1.raw_env(num_players=3)
     env.reset(seed=4)
     before = env.game_state.to_dict()
     with pytest.raises(IllegalActionError) as err:
@@ -107,7 +121,7 @@ def test_bad_action_types_and_ranges_raise_clearly(bad):
 
 def test_numpy_integer_actions_are_accepted():
     """numpy integer scalars are valid actions (as policies return them)."""
-    env = primordial_soup_v0.raw_env(num_players=3)
+    env = primordial_soup_v1.raw_env(num_players=3)
     env.reset(seed=5)
     mask = env.observe(env.agent_selection)["action_mask"]
     env.step(np.int64(np.flatnonzero(mask)[0]))
@@ -115,7 +129,7 @@ def test_numpy_integer_actions_are_accepted():
 
 def test_illegal_action_through_env_ends_game_with_minus_one():
     """Through ``env()`` an illegal action ends the game with -1 for the offender."""
-    env = primordial_soup_v0.env(num_players=4)
+    env = primordial_soup_v1.env(num_players=4)
     env.reset(seed=6)
     agent = env.agent_selection
     mask = env.observe(agent)["action_mask"]
@@ -126,19 +140,19 @@ def test_illegal_action_through_env_ends_game_with_minus_one():
 
 def test_config_overrides_reach_the_rules_and_bad_ones_raise():
     """Keyword overrides are PrimordialSoupConfig fields; unknown ones raise ValueError."""
-    env = primordial_soup_v0.raw_env(num_players=3, finish_zone_start=41, board_layout="B")
+    env = primordial_soup_v1.raw_env(num_players=3, finish_zone_start=41, board_layout="B")
     assert env.unwrapped.rules.config.finish_zone_start == 41
     with pytest.raises(ValueError, match="no_such_rule"):
-        primordial_soup_v0.raw_env(no_such_rule=1)
+        primordial_soup_v1.raw_env(no_such_rule=1)
     with pytest.raises(ValueError, match="num_players"):
-        primordial_soup_v0.raw_env(num_players=5)
+        primordial_soup_v1.raw_env(num_players=5)
     with pytest.raises(ValueError, match="obs_encoder|encoder"):
-        primordial_soup_v0.raw_env(obs_encoder="pixels")
+        primordial_soup_v1.raw_env(obs_encoder="pixels")
 
 
 def test_render_ansi_returns_the_board_text():
     """render_mode="ansi" returns the text board."""
-    env = primordial_soup_v0.env(num_players=3, render_mode="ansi")
+    env = primordial_soup_v1.env(num_players=3, render_mode="ansi")
     env.reset(seed=7)
     text = env.render()
     assert isinstance(text, str) and "player_0" in text
@@ -146,7 +160,7 @@ def test_render_ansi_returns_the_board_text():
 
 def test_pickle_keeps_a_game_in_progress():
     """A pickled env continues the same game."""
-    env = primordial_soup_v0.raw_env(num_players=4)
+    env = primordial_soup_v1.raw_env(num_players=4)
     env.reset(seed=8)
     rng = np.random.default_rng(1)
     for _ in range(50):
@@ -161,5 +175,5 @@ def test_pickle_keeps_a_game_in_progress():
 
 def test_docstring_lists_every_action_segment():
     """The module docstring carries the action table."""
-    for name in primordial_soup_v0.raw_env(num_players=3).rules.layout.names:
-        assert name in primordial_soup_v0.__doc__
+    for name in primordial_soup_v1.raw_env(num_players=3).rules.layout.names:
+        assert name in primordial_soup_v1.__doc__

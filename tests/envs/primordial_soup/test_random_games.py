@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from primeval.envs import primordial_soup_v0
+from primeval.envs import primordial_soup_v1
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
 from tests.helpers import play_checked_game
 
@@ -46,7 +46,7 @@ def test_200_random_games_through_env_end_cleanly(num_players):
     """200 random games per player count through ``env()`` (with PettingZoo's wrappers) end
     with every agent terminated and rank rewards summing to 0."""
     for seed in range(200):
-        env = primordial_soup_v0.env(num_players=num_players)
+        env = primordial_soup_v1.env(num_players=num_players)
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
         totals = dict.fromkeys(env.possible_agents, 0.0)

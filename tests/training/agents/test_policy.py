@@ -9,7 +9,7 @@ pytest.importorskip("sb3_contrib")
 
 import torch  # noqa: E402
 
-from primeval.envs import primordial_soup_v0  # noqa: E402
+from primeval.envs import primordial_soup_v1  # noqa: E402
 from primeval.training.agents.policy import PolicyAgent  # noqa: E402
 
 
@@ -24,7 +24,7 @@ def _choices(agent: PolicyAgent, obs, mask, n=40) -> list[int]:
 
 
 def test_sampling_is_seeded_and_ignores_torch_global_state(checkpoint):
-    env = primordial_soup_v0.env(num_players=3)
+    env = primordial_soup_v1.env(num_players=3)
     env.reset(seed=3)
     obs = env.last()[0]
     legal = np.flatnonzero(obs["action_mask"])

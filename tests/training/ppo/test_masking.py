@@ -18,7 +18,7 @@ from sb3_contrib.common.maskable.distributions import (  # noqa: E402
     MaskableCategoricalDistribution,
 )
 
-from primeval.envs import origin_v0, primordial_soup_v0  # noqa: E402
+from primeval.envs import origin_v0, primordial_soup_v1  # noqa: E402
 from primeval.training.agents.policy import PolicyAgent  # noqa: E402
 from primeval.training.ppo.masking import (  # noqa: E402
     MaskedActorCriticPolicy,
@@ -132,7 +132,7 @@ def _models(env):
 
 @pytest.mark.parametrize("game", ["primordial_soup", "origin"])
 def test_policy_has_mlp_policys_network_and_values(game):
-    module = {"primordial_soup": primordial_soup_v0, "origin": origin_v0}[game]
+    module = {"primordial_soup": primordial_soup_v1, "origin": origin_v0}[game]
     env = SingleAgentEnv(module.raw_env(num_players=3))
     ours, theirs = _models(env)
     assert isinstance(ours.policy.action_dist, MaskedCategoricalDistribution)
@@ -166,7 +166,7 @@ def test_policy_has_mlp_policys_network_and_values(game):
 
 
 def test_policy_learns_saves_and_loads(tmp_path):
-    env = SingleAgentEnv(primordial_soup_v0.raw_env(num_players=3))
+    env = SingleAgentEnv(primordial_soup_v1.raw_env(num_players=3))
     model, _ = _models(env)
     model.learn(64)
     path = tmp_path / "model.zip"
@@ -176,7 +176,7 @@ def test_policy_learns_saves_and_loads(tmp_path):
     assert all(torch.equal(a, b) for a, b in zip(model.policy.state_dict().values(),
                                                  loaded.policy.state_dict().values(),
                                                  strict=True))
-    game = primordial_soup_v0.env(num_players=3)
+    game = primordial_soup_v1.env(num_players=3)
     game.reset(seed=1)
     observation = game.last()[0]
     for deterministic in (True, False):

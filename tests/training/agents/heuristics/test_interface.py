@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from primeval.envs import origin_v0, primordial_soup_v0
+from primeval.envs import origin_v0, primordial_soup_v1
 from primeval.training.agents.heuristics import OriginHeuristic, PrimordialSoupHeuristic
 
-AGENTS = [(PrimordialSoupHeuristic, primordial_soup_v0, 4), (OriginHeuristic, origin_v0, 3)]
+AGENTS = [(PrimordialSoupHeuristic, primordial_soup_v1, 4), (OriginHeuristic, origin_v0, 3)]
 IDS = ["primordial_soup", "origin"]
 
 

@@ -10,7 +10,7 @@ Board layout A (primordial_soup.md "Board layout"); ids are row-major, ``##`` is
     y=3     10    11   12   13   14
     y=4 S   15    16   17   18   ..
 
-The win-rate test plays seeded games through ``primordial_soup_v0.raw_env``: one heuristic
+The win-rate test plays seeded games through ``primordial_soup_v1.raw_env``: one heuristic
 seat (rotated) against RandomAgents (``against_random.play_games``); also usable as a
 script::
 
@@ -24,7 +24,7 @@ import sys
 import numpy as np
 import pytest
 
-from primeval.envs import primordial_soup_v0
+from primeval.envs import primordial_soup_v1
 from primeval.envs.primordial_soup.actions import LAYOUT, MEALS, TAKES, Defence, MoveChoice
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
 from primeval.envs.primordial_soup.data import EAST, GENE_INDEX, GENES, NORTH, SOUTH, STAY, WEST
@@ -65,7 +65,7 @@ def decide(agent, rules, state) -> tuple[str, object]:
 @pytest.mark.parametrize(("num_players", "threshold"), [(4, 0.5), (3, 0.67)])
 def test_beats_random_players_clearly(num_players, threshold):
     """40 seeded games against random seats: well above chance (25% / 33%)."""
-    result = play_games(PrimordialSoupHeuristic, primordial_soup_v0, num_players, 40, seed=1)
+    result = play_games(PrimordialSoupHeuristic, primordial_soup_v1, num_players, 40, seed=1)
     assert result["win_rate"] >= threshold, result
     assert result["score"] > result["others_score"] + 8, result
     assert result["fallbacks"] == 0, result
@@ -128,7 +128,7 @@ def test_always_legal_and_covered_in_every_seat_with_every_gene(num_players, ove
 @pytest.mark.parametrize("num_players", [3, 4])
 def test_always_legal_against_random_players_through_env(num_players):
     """Through ``env()`` (which ends the game on an illegal action), mixed with random seats."""
-    env = primordial_soup_v0.env(num_players=num_players)
+    env = primordial_soup_v1.env(num_players=num_players)
     heuristic = PrimordialSoupHeuristic(seed=3)  # default rules, built lazily
     random_agent = RandomAgent(seed=3)
     for game in range(6):
@@ -415,4 +415,4 @@ def test_picks_the_farthest_free_start_space():
 # Script use -------------------------------------------------------------------------------
 
 if __name__ == "__main__":  # pragma: no cover
-    main(PrimordialSoupHeuristic, primordial_soup_v0, (4, 3), sys.argv)
+    main(PrimordialSoupHeuristic, primordial_soup_v1, (4, 3), sys.argv)

@@ -29,10 +29,10 @@ falls back to a uniformly random legal action from its own seeded generator (cou
 
 Usage::
 
-    from primeval.envs import primordial_soup_v0
+    from primeval.envs import primordial_soup_v1
     from primeval.training.agents.heuristics import PrimordialSoupHeuristic
 
-    env = primordial_soup_v0.raw_env(num_players=4)
+    env = primordial_soup_v1.raw_env(num_players=4)
     agent = PrimordialSoupHeuristic(env.unwrapped.rules, seed=0)
     action = agent.act(obs["observation"], obs["action_mask"],
                        state=env.unwrapped.game_state, seat=seat)
