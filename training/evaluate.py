@@ -101,6 +101,27 @@ def play_game(env, seat_agents: list[Agent], seed: int,
     return game.rules.scores(game.game_state)
 
 
+def count_game(results: list[AgentResult], ratings: list, model: Any,
+               seat_of: dict[int, int], scores: list[float]) -> None:
+    """Count one game: agent ``i`` (a key of ``seat_of``) sat in seat ``seat_of[i]``; its
+    result gets the game, its rank, score and share of the win, and ``ratings[i]`` its
+    OpenSkill update (``model.rate``, the agents in ``seat_of``'s order)."""
+    ranks = ranks_of(scores)
+    best = min(ranks)
+    winners = sum(r == best for r in ranks)
+    for i, seat in seat_of.items():
+        res = results[i]
+        res.games += 1
+        res.ranks.append(ranks[seat])
+        res.scores.append(scores[seat])
+        if ranks[seat] == best:
+            res.wins += 1.0 / winners
+    players = list(seat_of)
+    new = model.rate([[ratings[i]] for i in players], ranks=[ranks[seat_of[i]] for i in players])
+    for i, (rating,) in zip(players, new, strict=True):
+        ratings[i] = rating
+
+
 def game_record(env, agents_by_seat: list[str], seed: int, actions: list[int],
                 scores: list[float]) -> dict[str, Any]:
     """One game as a JSON-ready dict: ``game``, ``players``, ``config`` (the rules config's
@@ -177,19 +198,7 @@ def play_tournament(game: str, num_players: int, agents: list[Agent], labels: li
                     by_seat[seat] = names[i]
                 out.write(json.dumps(game_record(env, by_seat, seed + g, actions, scores)) + "\n")
                 out.flush()
-            ranks = ranks_of(scores)
-            best = min(ranks)
-            winners = sum(r == best for r in ranks)
-            for i, seat in enumerate(seats):
-                res = results[i]
-                res.games += 1
-                res.ranks.append(ranks[seat])
-                res.scores.append(scores[seat])
-                if ranks[seat] == best:
-                    res.wins += 1.0 / winners
-            teams = [[ratings[i]] for i in range(num_players)]
-            new = model.rate(teams, ranks=[ranks[seats[i]] for i in range(num_players)])
-            ratings = [team[0] for team in new]
+            count_game(results, ratings, model, dict(enumerate(seats)), scores)
     finally:
         if out is not None:
             out.close()
@@ -241,19 +250,8 @@ def round_robin(game: str, agent_specs: list[str], games: int, seed: int = 0,
         shift = (g // len(lineups)) % n
         by_seat = [lineup[(seat - shift) % n] for seat in range(n)]
         scores = play_game(env, [agents[i] for i in by_seat], seed=seed + g)
-        ranks = ranks_of(scores)
-        best = min(ranks)
-        winners = sum(r == best for r in ranks)
-        for seat, i in enumerate(by_seat):
-            res = results[i]
-            res.games += 1
-            res.ranks.append(ranks[seat])
-            res.scores.append(scores[seat])
-            if ranks[seat] == best:
-                res.wins += 1.0 / winners
-        new = model.rate([[ratings[i]] for i in by_seat], ranks=ranks)
-        for i, (rating,) in zip(by_seat, new, strict=True):
-            ratings[i] = rating
+        count_game(results, ratings, model, {i: seat for seat, i in enumerate(by_seat)},
+                   scores)
     for res, rating in zip(results, ratings, strict=True):
         res.rating_mu, res.rating_sigma = float(rating.mu), float(rating.sigma)
     return results

@@ -277,9 +277,7 @@ class TrainConfig:
         if self.seed < 0:
             raise ConfigError(f"seed={self.seed!r}: must be >= 0")
         _check_weights(self.opponents, "opponents")
-        uses_self_play = self.opponents.self_play > 0 or any(
-            phase.self_play > 0 for phase in self.league.schedule)
-        if uses_self_play and self.vec_env == "subproc":
+        if self.uses_self_play and self.vec_env == "subproc":
             raise ConfigError("vec_env='subproc' with self-play opponents: they share the "
                               "policy in memory; use 'batched' (or 'dummy')")
         if self.network.activation not in ("tanh", "relu"):
@@ -301,6 +299,12 @@ class TrainConfig:
         d["network"]["net_arch"] = list(self.network.net_arch)
         d["league"]["schedule"] = [dict(phase) for phase in d["league"]["schedule"]]
         return d
+
+    @property
+    def uses_self_play(self) -> bool:
+        """Whether self-play opponents are drawn at any step (``opponents`` or a phase)."""
+        return self.opponents.self_play > 0 or any(
+            phase.self_play > 0 for phase in self.league.schedule)
 
     def opponent_weights(self, step: int) -> dict[str, float]:
         """The opponent weights in force at env step ``step`` (``opponents``, then the

@@ -135,8 +135,7 @@ def build_callback(config: TrainConfig, run_dir: Path, start_wall: float, progre
     from stable_baselines3.common.callbacks import BaseCallback
 
     records = config.vec_env != "subproc"  # the league sees the episodes of its own process
-    snapshots = config.opponents.self_play > 0 or any(
-        phase.self_play > 0 for phase in config.league.schedule)
+    snapshots = config.uses_self_play
 
     class RunCallback(BaseCallback):
         """Checkpoints (between rollouts), self-play snapshots, the league's counts and
