@@ -233,11 +233,14 @@ class League:
     def rating_lineups(self, newest: str, games: int, num_players: int,
                        rng: np.random.Generator) -> list[list[str]]:
         """``games`` lineups for rating games: ``newest`` and members drawn uniformly from
-        the others, its seat rotating with the game."""
+        the others (each once per game while there are enough), its seat rotating with the
+        game."""
         others = [name for name in self.members if name != newest]
         lineups = []
         for g in range(games):
-            seats = [others[int(i)] for i in rng.integers(len(others), size=num_players - 1)]
+            picks = rng.choice(len(others), size=num_players - 1,
+                               replace=len(others) < num_players - 1)
+            seats = [others[int(i)] for i in picks]
             seats.insert(g % num_players, newest)
             lineups.append(seats)
         return lineups

@@ -157,3 +157,12 @@ def test_loading_a_snapshot_leaves_the_global_generators_as_they_were(tmp_path,
     agent = league.policy("step_7")
     assert agent.name == "step_7"
     assert (random.random(), np.random.random(), float(torch.rand(1))) == expected  # noqa: NPY002
+
+
+def test_rating_lineups_seat_the_newest_in_turn_and_no_member_twice(tmp_path):
+    league = league_of(tmp_path)
+    for step in (1, 2, 3):
+        league.members[f"step_{step}"] = Member(f"step_{step}", path=f"s{step}.zip", step=step)
+    lineups = league.rating_lineups("step_3", 8, 4, np.random.default_rng(0))
+    assert [lineup.index("step_3") for lineup in lineups] == [0, 1, 2, 3] * 2
+    assert all(len(set(lineup)) == 4 for lineup in lineups)
