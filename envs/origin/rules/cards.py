@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from primeval.envs.core import chance
 from primeval.envs.origin.rules.effects import add_turn_card, bonus, has_effect
 from primeval.envs.origin.rules.objectives import holds
 from primeval.envs.origin.rules.registry import decision
@@ -217,7 +218,7 @@ class StealCard(_ChooseVictim):
     @staticmethod
     def then(rules, state, player: int, victim: int, rng) -> None:
         hand = state.hands[victim]
-        taken = hand.pop(int(rng.integers(len(hand))))
+        taken = hand.pop(chance.pick(rng, len(hand), f"card stolen from player {victim}"))
         state.hands[player].append(taken)
         if rules.data.cards[taken].colour == "purple":
             state.stack.append({"kind": "objective_limit", "player": player})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from primeval.envs.core import chance
 from primeval.envs.origin.rules.registry import decision, step
 from primeval.envs.origin.state import EMPTY, NEUTRAL, Deck, OriginState
 
@@ -23,7 +24,7 @@ def set_up_table(rules, rng: np.random.Generator) -> OriginState:
         reserve.append(2 if h == 2 and n in comps.extra_medium_set_players else 1)
     pawn = [-1] * world.size
     owner = [EMPTY] * world.size
-    neutral_colour = int(rng.integers(3))
+    neutral_colour = chance.pick(rng, 3, "neutral pawn colour")
     neutral = comps.pawn_types.index((comps.neutral_height, comps.neutral_width,
                                       neutral_colour))
     reserve[neutral] -= 1
@@ -31,20 +32,20 @@ def set_up_table(rules, rng: np.random.Generator) -> OriginState:
     decks = []
     for colour in ("yellow", "orange", "purple"):
         deck = [c.index for c in data.cards if c.colour == colour]
-        decks.append([deck[i] for i in rng.permutation(len(deck))])
+        decks.append([deck[i] for i in chance.shuffle(rng, len(deck), f"{colour} deck")])
     tiles = [level for level, count in sorted(comps.innovation_tiles.items())
              for _ in range(count)]
-    tiles = [tiles[i] for i in rng.permutation(len(tiles))]
+    tiles = [tiles[i] for i in chance.shuffle(rng, len(tiles), "innovation tiles")]
     face_up = len(comps.slot_colours)
     slots = tiles[:face_up]
     tile_reserve = [tiles[face_up:].count(level) for level in range(1, 6)]
     greens = [t for t, terr in enumerate(world.territories) if terr.colour == "green"]
     hunt_value = [0] * world.size
-    for t, i in zip(greens, rng.permutation(len(greens)), strict=True):
+    for t, i in zip(greens, chance.shuffle(rng, len(greens), "hunting tokens"), strict=True):
         hunt_value[t] = comps.hunting_tokens[i]
-    straits = rng.permutation(len(world.straits))
+    straits = chance.shuffle(rng, len(world.straits), "strait tokens")
     strait_value = [comps.strait_tokens[i] for i in straits]
-    start = int(rng.integers(n)) if rules.config.random_start_player else 0
+    start = chance.pick(rng, n, "start player") if rules.config.random_start_player else 0
     state = OriginState(
         num_players=n, phase="setup", turn=0, current=start, start_player=start,
         pawn=pawn, owner=owner, reserve=reserve,
@@ -97,7 +98,7 @@ def shuffle_objectives(rules, state, frame, rng) -> None:
     """The returned objectives are shuffled back; the start player takes the first turn."""
     state.stack.pop()
     deck = state.decks[PURPLE]
-    state.decks[PURPLE] = [deck[i] for i in rng.permutation(len(deck))]
+    state.decks[PURPLE] = [deck[i] for i in chance.shuffle(rng, len(deck), "objectives")]
     state.phase = "play"
     state.current = state.start_player
     state.stack.append({"kind": "begin_turn", "player": state.start_player})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from primeval.envs.core import chance
 from primeval.envs.origin.state import OriginState
 
 
@@ -38,10 +39,7 @@ def draw_reserve_tile(state: OriginState, rng: np.random.Generator) -> int:
     total = sum(state.tile_reserve)
     if total == 0:
         return 0
-    pick = int(rng.integers(total))
-    for i, count in enumerate(state.tile_reserve):
-        if pick < count:
-            state.tile_reserve[i] -= 1
-            return i + 1
-        pick -= count
-    raise RuntimeError("unreachable")
+    level = chance.pick(rng, len(state.tile_reserve), "face-down tile",
+                        weights=state.tile_reserve) + 1
+    state.tile_reserve[level - 1] -= 1
+    return level

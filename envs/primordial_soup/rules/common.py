@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from primeval.envs.core import chance
 from primeval.envs.primordial_soup.data import GENES
 
 if TYPE_CHECKING:
@@ -14,13 +15,13 @@ if TYPE_CHECKING:
 
 
 def roll_die(rng: np.random.Generator) -> int:
-    """One six-sided die."""
-    return int(rng.integers(1, 7))
+    """One six-sided die (a chance event: :mod:`primeval.envs.core.chance`)."""
+    return chance.roll_die(rng)
 
 
 def draw_environment_card(state: GameState, rng: np.random.Generator) -> int:
     """Turn over a random card of those not yet turned; returns its deck index."""
-    pick = int(rng.integers(len(state.environment_deck)))
+    pick = chance.pick(rng, len(state.environment_deck), "environment card")
     card = state.environment_deck.pop(pick)
     state.environment_card = card
     return card
