@@ -54,12 +54,16 @@ _DIE = (1, 2, 3, 4, 5, 6)
 
 @dataclass(frozen=True)
 class ChanceEvent:
-    """One random event: its label (``"die"``, ``"environment card"``, ...) and outcomes.
+    """One random event: its kind, label (``"die"``, ``"environment card"``, ...) and
+    outcomes.
 
-    ``outcomes`` are the values the event may take (die faces 1..6, or indices
-    ``0..n-1``), ``weights`` their relative chances (``None`` = equally likely).
+    ``kind`` is ``"die"``, ``"pick"`` or ``"shuffle"`` (one position of a shuffle: the
+    outcome is the index among the items not placed yet). ``outcomes`` are the values the
+    event may take (die faces 1..6, or indices ``0..n-1``), ``weights`` their relative
+    chances (``None`` = equally likely).
     """
 
+    kind: str
     label: str
     outcomes: tuple[int, ...]
     weights: tuple[int, ...] | None = None
@@ -166,7 +170,7 @@ def roll_die(rng: Any, label: str = "die") -> int:
     """One six-sided die: 1..6."""
     if type(rng) is _GENERATOR:
         return int(rng.integers(1, 7))
-    return rng.draw(ChanceEvent(label, _DIE))
+    return rng.draw(ChanceEvent("die", label, _DIE))
 
 
 def pick(rng: Any, n: int, label: str, weights: Sequence[int] | None = None) -> int:
@@ -187,7 +191,7 @@ def pick(rng: Any, n: int, label: str, weights: Sequence[int] | None = None) -> 
             return possible[0]
     elif n == 1:
         return 0
-    return rng.draw(ChanceEvent(label, tuple(range(n)),
+    return rng.draw(ChanceEvent("pick", label, tuple(range(n)),
                                 None if weights is None else tuple(weights)))
 
 
@@ -200,7 +204,7 @@ def shuffle(rng: Any, n: int, label: str) -> list[int] | np.ndarray:
     order = []
     for i in range(n):
         k = 0 if len(left) == 1 else rng.draw(
-            ChanceEvent(f"{label} ({i + 1} of {n})", tuple(range(len(left)))))
+            ChanceEvent("shuffle", f"{label} ({i + 1} of {n})", tuple(range(len(left)))))
         order.append(left.pop(k))
     return order
 

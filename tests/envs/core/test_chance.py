@@ -197,7 +197,7 @@ def test_a_script_that_runs_out_says_what_came_next_or_falls_back():
 
 
 def test_chance_event_probabilities():
-    event = ChanceEvent("tile", (0, 1, 2), (3, 0, 1))
+    event = ChanceEvent("pick", "tile", (0, 1, 2), (3, 0, 1))
     assert event.probabilities() == [(0, 0.75), (1, 0.0), (2, 0.25)]
     with pytest.raises(ValueError, match="it may be \\[0, 2\\]"):
         event.check(1)

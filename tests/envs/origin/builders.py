@@ -11,24 +11,30 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from primeval.envs.core.chance import ChanceEvent, ChanceSource
 from primeval.envs.origin.rules import OriginRules
 from primeval.envs.origin.state import EMPTY, OriginState
 
 
-class ScriptedRng:
-    """A stand-in for ``np.random.Generator``: ``integers`` returns scripted values and
-    ``permutation`` the identity. Running out of values raises."""
+class ScriptedRng(ChanceSource):
+    """Scripted chance (:mod:`primeval.envs.core.chance`): every pick and die takes the next
+    scripted value (a pick's index; for a face-down tile, the index of its level), and every
+    shuffle keeps the order it was given. Running out of values raises."""
 
     def __init__(self, values: Iterable[int] = ()) -> None:
         self.values = list(values)
 
-    def integers(self, low, high=None, *args, **kwargs):
+    def draw(self, event: ChanceEvent) -> int:
+        if event.kind == "shuffle":
+            return self.shuffle_position(event)
         if not self.values:
-            raise AssertionError("the rules drew more random numbers than the test scripted")
-        return self.values.pop(0)
+            raise AssertionError(f"the rules drew more random numbers than the test scripted "
+                                 f"(next: {event.label})")
+        return event.check(self.values.pop(0))
 
-    def permutation(self, n):
-        return np.arange(n)
+    def shuffle_position(self, event: ChanceEvent) -> int:
+        """Which of the items left goes next in a shuffle: the first (no change)."""
+        return 0
 
 
 def table(num_players: int = 3, **config) -> tuple[OriginRules, OriginState]:

@@ -12,30 +12,27 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from primeval.envs.core.chance import ChanceEvent, ChanceSource
 from primeval.envs.primordial_soup.data import GENE_INDEX
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
 from primeval.envs.primordial_soup.state import GameState
 
 
-class ScriptedDice:
-    """A stand-in for ``np.random.Generator`` whose ``integers`` returns scripted values.
-
-    Die rolls call ``integers(1, 7)``; give the faces in order. Anything else (drawing an
-    environment card) takes the next scripted value too. Running out raises, so a test
-    notices an unexpected roll.
+class ScriptedDice(ChanceSource):
+    """Scripted chance (:mod:`primeval.envs.core.chance`): each die takes the next scripted
+    face, and anything else (drawing an environment card) the next scripted value too (the
+    card's index among those not turned). Running out raises, so a test notices an
+    unexpected roll; a value the event cannot take raises naming the event.
     """
 
     def __init__(self, values: Iterable[int]) -> None:
         self.values = list(values)
 
-    def integers(self, low, high=None, *args, **kwargs):
+    def draw(self, event: ChanceEvent) -> int:
         if not self.values:
-            raise AssertionError("the rules rolled more dice than the test scripted")
-        value = self.values.pop(0)
-        hi = high if high is not None else low
-        lo = low if high is not None else 0
-        assert lo <= value < hi, f"scripted value {value} outside [{lo}, {hi})"
-        return value
+            raise AssertionError(f"the rules rolled more dice than the test scripted "
+                                 f"(next: {event.label})")
+        return event.check(self.values.pop(0))
 
 
 def table(num_players: int = 4, round: int = 1, phase: str = "movement_and_feeding",

@@ -344,7 +344,7 @@ def test_a_taken_tile_is_refilled_from_the_reserve():
     state.slots[0] = 1
     state.tile_reserve = [0, 1, 0, 0, 2]
     state = take_any_tile(rules, state)
-    state = act(rules, state, "take_tile", 0, rng=ScriptedRng([1]))  # 2nd of 3: a level 5
+    state = act(rules, state, "take_tile", 0, rng=ScriptedRng([4]))  # level 5 (index 4)
     assert state.slots[0] == 5
     assert state.tile_reserve == [0, 1, 0, 0, 1]
 

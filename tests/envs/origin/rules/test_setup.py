@@ -21,10 +21,10 @@ from tests.envs.origin.builders import ScriptedRng, act, count_cards, count_tile
 
 
 class ReversingRng(ScriptedRng):
-    """Scripted ``integers``; ``permutation`` reverses instead of keeping the order."""
+    """Scripted picks; every shuffle reverses the order instead of keeping it."""
 
-    def permutation(self, n):
-        return np.arange(n)[::-1]
+    def shuffle_position(self, event):
+        return event.outcomes[-1]
 
 
 def fresh(num_players: int = 3, seed: int = 0, **config):
