@@ -129,6 +129,13 @@ class FrameRules:
         adds derived ones (an amoeba's number, a territory's id)."""
         return dict(frame)
 
+    def sample_determinization(self, state, observer: int, rng: np.random.Generator):
+        """A copy of ``state`` with what ``observer`` cannot see dealt anew at random, for
+        planners that sample the hidden information (information-set search). Here: a
+        plain copy, for a game whose state holds nothing hidden; a game with hidden cards
+        overrides it."""
+        return state.copy()
+
     def action_to_str(self, state, action: int) -> str:
         """The action's plain name from the layout (the same in every state)."""
         return self.layout.describe(action)
