@@ -225,6 +225,7 @@ class TurnBasedAECEnv(AECEnv):
         self._state: Any = None
         self._num_steps = 0
         self._mask: np.ndarray | None = None  # legal mask of _state, computed on demand
+        self._script: Any = None  # a ScriptedChance fixing the next chance events
         # Rules that return the next state's mask with the state (FrameRules.transition)
         # spare the adapter computing it again.
         self._transition = getattr(rules, "transition", None)
@@ -262,7 +263,8 @@ class TurnBasedAECEnv(AECEnv):
         """
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
-        self._state = self.rules.initial_state(self._rng)
+        self._state = self.rules.initial_state(self._chance_source())
+        self._end_of_script()
         self._mask = None
         self._num_steps = 0
         self.agents = self.possible_agents[:]
@@ -296,16 +298,20 @@ class TurnBasedAECEnv(AECEnv):
             return
         action_id = self._validate(action)
         rng_state = self._rng.bit_generator.state
+        script = None if self._script is None else (self._script.used,
+                                                    len(self._script.events))
+        rng = self._chance_source()
         try:
             if self._transition is not None:
-                new_state, new_mask = self._transition(
-                    self._state, action_id, self._rng, self._mask
-                )
+                new_state, new_mask = self._transition(self._state, action_id, rng, self._mask)
             else:
-                new_state, new_mask = self.rules.apply(self._state, action_id, self._rng), None
+                new_state, new_mask = self.rules.apply(self._state, action_id, rng), None
         except Exception:
             self._rng.bit_generator.state = rng_state  # leave everything as it was
+            if script is not None:
+                self._script.used, self._script.events[script[1]:] = script[0], []
             raise
+        self._end_of_script()
         self._state = new_state
         self._mask = None if new_mask is None else self._checked_mask(new_mask)
         self._num_steps += 1
@@ -345,6 +351,36 @@ class TurnBasedAECEnv(AECEnv):
             print(text)
             return None
         return text
+
+    # -- chance ---------------------------------------------------------------------------
+
+    def script_chance(self, outcomes: Any) -> Any:
+        """Fix the outcomes of the next chance events of this env's game (dice, cards and
+        tiles drawn, shuffles), in the order they happen: a die's face, a pick's index (see
+        :mod:`primeval.envs.core.chance`). The next ``reset()`` (its setup) or ``step()`` uses
+        them; each is checked against its event (``ValueError`` naming it, the env left as it
+        was). Once they are used up, the env's own generator samples the events again.
+
+        Returns:
+            The :class:`~primeval.envs.core.chance.ScriptedChance`; its ``events`` list the
+            events met so far, ``remaining`` the outcomes not used yet.
+        """
+        from primeval.envs.core.chance import ScriptedChance
+
+        if self._rng is None:
+            self._rng = np.random.default_rng()
+        self._script = ScriptedChance(outcomes, then=self._rng)
+        return self._script
+
+    def _chance_source(self) -> Any:
+        if self._script is None:
+            return self._rng
+        self._script.then = self._rng  # after the script: this env's generator
+        return self._script
+
+    def _end_of_script(self) -> None:
+        if self._script is not None and not self._script.remaining:
+            self._script = None
 
     # -- saved states -------------------------------------------------------------------
 
