@@ -1,0 +1,197 @@
+"""What the two position builders share: reading a spec written with names, and the checks
+every built position passes.
+
+A *position* is a game state written for people: a plain dict (or YAML) that names
+territories, genes, cards, seats and decisions instead of holding index lists and procedure
+frames. Each game's ``position`` module (``primeval.envs.primordial_soup.position``,
+``primeval.envs.origin.position``) turns one into a rules state with ``build_position`` and
+back with ``position_to_dict``; ``docs/positions.md`` describes both formats.
+
+This module holds what they share: :class:`PositionError`; :class:`Spec`, a mapping of the
+spec read with its path (``players[1].genes``) so every refusal says where it is; name
+look-ups that suggest the nearest name; seats; and :func:`check_position`, the checks every
+built state passes (the rules' own ``check_state``, and a real choice pending).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
+
+import numpy as np
+
+__all__ = ["PositionError", "Spec", "check_position", "lookup", "seat", "verified_dict"]
+
+T = TypeVar("T")
+
+
+class PositionError(ValueError):
+    """A position spec that cannot be built, or a state that has no position form; the
+    message names the entry at fault (its path in the spec) and what is allowed."""
+
+
+class Spec:
+    """One mapping of a position spec, with its path for error messages.
+
+    Args:
+        data: The mapping (``None`` reads as empty).
+        path: Where it is in the spec, e.g. ``"players[1]"``.
+        allowed: Its known keys; any other key is refused (a misspelt key would otherwise
+            be ignored).
+    """
+
+    def __init__(self, data: Any, path: str, allowed: Iterable[str]) -> None:
+        if data is None:
+            data = {}
+        if not isinstance(data, Mapping):
+            raise PositionError(f"{path}: expected a mapping, got {type(data).__name__} "
+                                f"{data!r}")
+        allowed = tuple(allowed)
+        unknown = [str(k) for k in data if k not in allowed]
+        if unknown:
+            raise PositionError(f"{path}: unknown key(s) {unknown}; allowed: {list(allowed)}")
+        self.data = data
+        self.path = path
+
+    def where(self, key: str | int) -> str:
+        """The path of one entry, e.g. ``players[1].bp``."""
+        return f"{self.path}.{key}" if self.path else str(key)
+
+    def has(self, key: str) -> bool:
+        return key in self.data and self.data[key] is not None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        value = self.data.get(key)
+        return default if value is None else value
+
+    def require(self, key: str) -> Any:
+        """An entry that has no default, or :class:`PositionError` saying it is missing."""
+        if not self.has(key):
+            raise PositionError(f"{self.where(key)}: missing")
+        return self.data[key]
+
+    def sub(self, key: str, allowed: Iterable[str]) -> Spec:
+        """The mapping under ``key`` as a :class:`Spec` (empty when absent)."""
+        return Spec(self.data.get(key), self.where(key), allowed)
+
+    def integer(self, key: str, default: int, low: int | None = None,
+                high: int | None = None) -> int:
+        """An int entry within ``[low, high]``."""
+        return integer(self.get(key, default), self.where(key), low, high)
+
+    def boolean(self, key: str, default: bool) -> bool:
+        value = self.get(key, default)
+        if not isinstance(value, bool):
+            raise PositionError(f"{self.where(key)}: expected true or false, got {value!r}")
+        return value
+
+    def sequence(self, key: str) -> list[Any]:
+        """A list entry (empty when absent)."""
+        value = self.get(key, [])
+        if not isinstance(value, list | tuple):
+            raise PositionError(f"{self.where(key)}: expected a list, got {value!r}")
+        return list(value)
+
+    def mapping(self, key: str) -> dict[Any, Any]:
+        """A mapping entry whose keys are names (empty when absent)."""
+        value = self.get(key, {})
+        if not isinstance(value, Mapping):
+            raise PositionError(f"{self.where(key)}: expected a mapping, got {value!r}")
+        return dict(value)
+
+
+def integer(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
+    """``value`` as an int within ``[low, high]`` (a string of digits, as JSON keys are, is
+    read as its number), or :class:`PositionError` naming ``where``."""
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise PositionError(f"{where}: expected an integer, got {value!r}")
+    value = int(value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        span = f"{low}..{high}" if high is not None else f"at least {low}"
+        raise PositionError(f"{where}: {value} is out of range ({span})")
+    return value
+
+
+def lookup(name: Any, names: Mapping[str, T], what: str, where: str) -> T:
+    """The value ``names`` gives ``name`` (case-insensitive), or :class:`PositionError`
+    naming it, the closest names and ``where`` it was written.
+
+    Args:
+        name: The name written in the spec (``"AF1"``, ``"tentacle"``).
+        names: Every accepted name and what it stands for.
+        what: What a name names, for the message (``"territory"``, ``"gene"``).
+        where: The path of the entry in the spec.
+    """
+    if isinstance(name, str):
+        folded = {k.casefold(): v for k, v in names.items()}
+        if name.casefold() in folded:
+            return folded[name.casefold()]
+        close = difflib.get_close_matches(name, list(names), n=3, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    else:
+        hint = ""
+    shown = list(names)
+    listed = ", ".join(shown[:60]) + (", ..." if len(shown) > 60 else "")
+    raise PositionError(f"{where}: unknown {what} {name!r}{hint} ({what}s: {listed})")
+
+
+def seat(value: Any, num_players: int, where: str) -> int:
+    """A seat written as its number (``2``) or agent name (``"player_2"``)."""
+    if isinstance(value, str) and value.startswith("player_"):
+        value = value[len("player_"):]
+    try:
+        number = integer(value, where)
+    except PositionError:
+        raise PositionError(f"{where}: {value!r} is not a seat; seats are 0..{num_players - 1}"
+                            f" (or player_0..player_{num_players - 1})") from None
+    if not 0 <= number < num_players:
+        raise PositionError(f"{where}: seat {number} is not in this {num_players}-player game "
+                            f"(seats 0..{num_players - 1})")
+    return number
+
+
+def check_position(rules: Any, state: Any) -> None:
+    """The checks every built position passes: the rules' ``check_state`` (when the rules
+    have it), and a decision pending that is a real choice, as after every step of real
+    play (the rules carry out a decision whose only legal action is ``pass`` without
+    asking, so no game stops there).
+
+    Raises:
+        PositionError: naming what failed.
+    """
+    check = getattr(rules, "check_state", None)
+    if check is not None:
+        try:
+            check(state)
+        except ValueError as exc:
+            raise PositionError(f"the position is inconsistent: {exc}") from None
+    legal = np.flatnonzero(rules.legal_mask(state))
+    describe = getattr(rules, "describe_decision", None)
+    what = describe(state) if describe is not None else "the pending decision"
+    if legal.size == 0:
+        raise PositionError(f"{what}: no legal action in this position")
+    pass_action = getattr(rules, "pass_action", None)
+    if legal.size == 1 and pass_action is not None and legal[0] == pass_action:
+        raise PositionError(f"{what}: only 'pass' is legal here, so the rules would pass it "
+                            "without asking; no game stops at this decision")
+
+
+def verified_dict(rules: Any, state: Any, spec: dict[str, Any],
+                  build: Callable[[Any, dict[str, Any]], Any]) -> dict[str, Any]:
+    """``spec`` if building it gives ``state`` back exactly, else :class:`PositionError`
+    naming the first part of the state the spec does not hold (``position_to_dict``
+    promises a spec that rebuilds the very state)."""
+    try:
+        rebuilt = build(rules, spec).to_dict()
+    except PositionError as exc:
+        raise PositionError(f"this state has no position form: {exc}") from None
+    original = state.to_dict()
+    if rebuilt != original:
+        diff = next(k for k in original if rebuilt.get(k) != original[k])
+        raise PositionError(
+            f"this state has no position form: its {diff!r} is not what a position at this "
+            f"decision holds ({original[diff]!r} != {rebuilt[diff]!r})")
+    return spec

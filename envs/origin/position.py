@@ -1,0 +1,495 @@
+"""Origin positions by name: a rules state from a dict (or YAML) and back.
+
+``build_position(rules, spec)`` returns an :class:`~primeval.envs.origin.state.OriginState`
+at a player's turn menu, with everything the spec leaves out filled in as the rules would
+have it: the pawn reserve and the villages (from the pawns on the map), the decks (every
+card not elsewhere), the face-up tiles and the face-down reserve (30 tiles in all), the
+hunting and strait tokens (and who took them), the end trigger and the procedure stack.
+It is checked with the rules' ``check_state``. ``position_to_dict(rules, state)`` writes a
+state at a turn menu back as a spec that rebuilds it exactly, leaving out what equals the
+default. ``docs/positions.md`` has the full format; in short::
+
+    decision: {kind: turn, player: 1, action_taken: false}   # player 1's turn menu
+    turn: 8
+    players:                                 # one entry per seat, in seat order
+      - pawns: {AF1: [1, 1, white], EU1: [2, 1, white]}
+        hand: [Y3, O5]
+        columns: [2]                         # tile columns by height: one column 1, 2
+      - pawns: {AF6: [1, 2, brown]}
+        hand: [O7]
+        permanents: [P1]
+      - {}
+
+Keys (every one optional except ``decision``):
+
+- ``decision``: ``kind: turn`` (the turn menu: an action, a card, or ending the turn) and
+  ``player`` (a seat: ``1`` or ``"player_1"``); what happened this turn so far:
+  ``action_taken`` (default false), ``played`` (card colours played), ``extra_actions``
+  (open extra actions: evolve, migrate, swap) and ``turn_cards`` (yellow cards in force this
+  turn, which are in the discard too).
+- ``phase``: ``play`` (default) or ``final_round``; ``final_turns_left``: final-round turns
+  still to play, this one included (default: every player's). ``end_triggered``: default
+  whether an end condition holds (always in the final round).
+- ``turn``: turns started so far (default: the first turn of ``player`` counting from
+  ``start_player``, default 0).
+- ``neutral``: the colour of the neutral 1/1 pawn on the Origin territory (default white).
+- ``players``: one mapping per seat: ``pawns`` (territory id -> ``[height, width,
+  colour]`` or ``"h2/w1/white"``), ``hand``, ``permanents`` (orange cards in play),
+  ``objectives_done`` (cards by id), ``objective_points`` (default: the points printed on
+  the completed objectives), ``columns`` (innovation tile columns, each by its height).
+- ``decks``: ``yellow``/``orange``/``purple`` -> the whole deck, top card first; default: the
+  cards of that colour not elsewhere, in file order. ``discard``: yellow cards played.
+- ``slots``: ``yellow``/``orange``/``purple``/``brown`` -> the tile level in each face-up slot
+  of that colour (0 = empty); default: the lowest levels left, in slot order. ``lost_tiles``:
+  the levels of tiles out of the game. The face-down reserve is every other tile.
+- ``hunting_tokens``: green territory -> token value (default: the tokens in file order on
+  the green territories in map order); ``hunting_holders``: territory -> the seat that took
+  its token, or null for a token still there (default: the owner of the pawn there).
+- ``strait_tokens``: strait id (``S1``) -> value (default: file order);
+  ``strait_holders``: strait -> seat or null (default: the player with both ends, if any).
+
+Every refusal is a :class:`~primeval.envs.core.position.PositionError` naming the entry
+(``players[0].hand``) and what is allowed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from primeval.envs.core.position import (
+    PositionError,
+    Spec,
+    check_position,
+    integer,
+    lookup,
+    seat,
+    verified_dict,
+)
+from primeval.envs.origin.actions import pawn_name
+from primeval.envs.origin.config import OriginConfig
+from primeval.envs.origin.gamedata import CARD_COLOURS, PAWN_COLOURS, REWARD_COLOURS
+from primeval.envs.origin.rules import OriginRules
+from primeval.envs.origin.rules.effects import objective_limit
+from primeval.envs.origin.rules.turn import ACTIONS, end_condition
+from primeval.envs.origin.state import EMPTY, NEUTRAL, OriginState
+
+__all__ = ["DECISIONS", "PositionError", "build_position", "position_to_dict"]
+
+#: The decisions a position may wait for.
+DECISIONS = ("turn",)
+_TOP_KEYS = ("phase", "decision", "turn", "start_player", "final_turns_left",
+             "end_triggered", "neutral", "players", "decks", "discard", "slots", "lost_tiles",
+             "hunting_tokens", "hunting_holders", "strait_tokens", "strait_holders")
+_DECISION_KEYS = ("kind", "player", "action_taken", "played", "extra_actions", "turn_cards")
+_PLAYER_KEYS = ("pawns", "hand", "permanents", "objectives_done", "objective_points",
+                "columns")
+_PHASES = ("play", "final_round")
+
+
+def _rules(rules: OriginRules | OriginConfig) -> OriginRules:
+    return rules if isinstance(rules, OriginRules) else OriginRules(rules)
+
+
+class _Names:
+    """The names of one data set: territories, straits, cards, pawn types."""
+
+    def __init__(self, rules: OriginRules) -> None:
+        data = rules.data
+        self.data = data
+        self.territories = {t.id: i for i, t in enumerate(data.world.territories)}
+        self.straits = {s: i for i, s in enumerate(data.world.strait_ids)}
+        self.cards = {c.id: c.index for c in data.cards}
+        self.colours = {name: i for i, name in enumerate(PAWN_COLOURS)}
+
+    def territory(self, name: Any, where: str) -> int:
+        return lookup(name, self.territories, "territory", where)
+
+    def card(self, name: Any, where: str, colour: str | None = None) -> int:
+        index = lookup(name, self.cards, "card", where)
+        card = self.data.cards[index]
+        if colour is not None and card.colour != colour:
+            raise PositionError(f"{where}: {card.id} is a {card.colour} card; only {colour} "
+                                "cards go there")
+        return index
+
+    def pawn(self, value: Any, where: str) -> int:
+        """A pawn type from ``[height, width, colour]`` or ``"h2/w1/white"``."""
+        parts = value
+        if isinstance(value, str):
+            pieces = value.split("/")
+            if len(pieces) == 3 and pieces[0][:1] == "h" and pieces[1][:1] == "w":
+                parts = [pieces[0][1:], pieces[1][1:], pieces[2]]
+        types = self.data.components.pawn_types
+        if isinstance(parts, list | tuple) and len(parts) == 3:
+            colour = lookup(parts[2], self.colours, "pawn colour", where)
+            h = integer(parts[0], f"{where} (height)")
+            w = integer(parts[1], f"{where} (width)")
+            if (h, w, colour) in types:
+                return types.index((h, w, colour))
+        heights = sorted({t[0] for t in types})
+        widths = sorted({t[1] for t in types})
+        raise PositionError(f"{where}: {value!r} is not a pawn; write [height, width, colour] "
+                            f"or 'h2/w1/white' with heights {heights}, widths {widths} and "
+                            f"colours {list(PAWN_COLOURS)}")
+
+    def pawn_value(self, pawn_type: int) -> list[Any]:
+        h, w, c = self.data.components.pawn_types[pawn_type]
+        return [h, w, PAWN_COLOURS[c]]
+
+
+# Building ------------------------------------------------------------------------------------
+
+def build_position(rules: OriginRules | OriginConfig, spec: dict[str, Any]) -> OriginState:
+    """The rules state the position ``spec`` describes (the format is the module's docstring).
+
+    Args:
+        rules: The rules (or their config) the position is played by.
+        spec: The position, names and small numbers only.
+
+    Raises:
+        PositionError: an unknown name, a number out of range, a card or tile twice or
+            missing, or a position the rules could not reach (the message names the entry
+            and what is allowed).
+    """
+    rules = _rules(rules)
+    names = _Names(rules)
+    data, n = rules.data, rules.num_players
+    comps, world = data.components, data.world
+    top = Spec(spec, "", _TOP_KEYS)
+    decision = top.sub("decision", _DECISION_KEYS)
+    lookup(decision.require("kind"), {k: k for k in DECISIONS}, "decision kind",
+           decision.where("kind"))
+    player = seat(decision.require("player"), n, decision.where("player"))
+    phase = lookup(top.get("phase", "play"), {p: p for p in _PHASES}, "phase", "phase")
+    start = seat(top.get("start_player", 0), n, "start_player")
+
+    entries = top.sequence("players") or [{}] * n
+    if len(entries) != n:
+        raise PositionError(f"players: {len(entries)} entries, but this is a {n}-player game "
+                            "(one entry per seat, in seat order)")
+    players = [Spec(e, f"players[{p}]", _PLAYER_KEYS) for p, e in enumerate(entries)]
+
+    # The map: pawns, villages and the pawn reserve.
+    pawn, owner = [-1] * world.size, [EMPTY] * world.size
+    neutral_colour = lookup(top.get("neutral", PAWN_COLOURS[0]), names.colours,
+                            "pawn colour", "neutral")
+    neutral = comps.pawn_types.index((comps.neutral_height, comps.neutral_width,
+                                      neutral_colour))
+    pawn[world.origin], owner[world.origin] = neutral, NEUTRAL
+    for p, ps in enumerate(players):
+        for name, value in ps.mapping("pawns").items():
+            where = ps.where(f"pawns.{name}")
+            t = names.territory(name, ps.where("pawns"))
+            if t == world.origin:
+                raise PositionError(f"{where}: {name} is the Origin territory; only the "
+                                    "neutral pawn stands there")
+            if owner[t] != EMPTY:
+                raise PositionError(f"{where}: player {owner[t]} has a pawn on {name} already")
+            pawn[t], owner[t] = names.pawn(value, where), p
+    copies = [2 if h == 2 and n in comps.extra_medium_set_players else 1
+              for h, _w, _c in comps.pawn_types]
+    used = Counter(x for x in pawn if x >= 0)
+    reserve = []
+    for i, count in enumerate(copies):
+        if used[i] > count:
+            raise PositionError(f"players: {used[i]} pawns {pawn_name(data, i)} on the map, "
+                                f"the game has {count}")
+        reserve.append(count - used[i])
+    villages = []
+    for p in range(n):
+        left = comps.villages_per_player - owner.count(p)
+        if left < 0:
+            raise PositionError(f"players[{p}].pawns: {owner.count(p)} pawns, but a player has "
+                                f"{comps.villages_per_player} villages")
+        villages.append(left)
+
+    # Cards.
+    placed: dict[int, str] = {}
+
+    def place(card: int, where: str) -> int:
+        if card in placed:
+            raise PositionError(f"{where}: {data.cards[card].id} is in {placed[card]} already; "
+                                "each card is in one place")
+        placed[card] = where
+        return card
+
+    hands, permanents, done, points = [], [], [], []
+    for p, ps in enumerate(players):
+        hands.append([place(names.card(x, ps.where("hand")), ps.where("hand"))
+                      for x in ps.sequence("hand")])
+        permanents.append([place(names.card(x, ps.where("permanents"), "orange"),
+                                 ps.where("permanents")) for x in ps.sequence("permanents")])
+        done.append([place(names.card(x, ps.where("objectives_done"), "purple"),
+                           ps.where("objectives_done")) for x in ps.sequence("objectives_done")])
+        printed = sum(data.cards[c].points for c in done[p])
+        points.append(ps.integer("objective_points", printed, 0))
+    discard = [place(names.card(x, "discard", "yellow"), "discard")
+               for x in top.sequence("discard")]
+    decks_spec = top.sub("decks", CARD_COLOURS)
+    decks = []
+    for colour in CARD_COLOURS:
+        where = decks_spec.where(colour)
+        if decks_spec.has(colour):
+            deck = [place(names.card(x, where, colour), where)
+                    for x in decks_spec.sequence(colour)]
+            missing = [c.id for c in data.deck(colour) if c.index not in placed]
+            if missing:
+                raise PositionError(f"{where}: the {colour} cards {missing} are nowhere; put "
+                                    "them in the deck, a hand or wherever they are")
+        else:
+            deck = [place(c.index, where) for c in data.deck(colour) if c.index not in placed]
+        decks.append(deck)
+
+    # Tiles: columns, lost tiles, face-up slots, the face-down reserve.
+    left = dict(comps.innovation_tiles)
+    columns = []
+    for ps in players:
+        heights = [integer(h, ps.where("columns"), 1, max(left)) for h in ps.sequence("columns")]
+        columns.append([list(range(1, h + 1)) for h in heights])
+    lost = [integer(x, "lost_tiles", 1, max(left)) for x in top.sequence("lost_tiles")]
+    for level in [lv for cols in columns for col in cols for lv in col] + lost:
+        left[level] -= 1
+    short = {lv: comps.innovation_tiles[lv] - k for lv, k in left.items() if k < 0}
+    if short:
+        raise PositionError(f"players[*].columns and lost_tiles: more tiles of level(s) "
+                            f"{sorted(short)} than the game has ({comps.innovation_tiles})")
+    slots = _slots(rules, top, left)
+
+    # Tokens.
+    greens = [t for t, terr in enumerate(world.territories) if terr.colour == "green"]
+    hunt_value = [0] * world.size
+    values = _tokens(top, "hunting_tokens", comps.hunting_tokens, greens,
+                     lambda x, w: _green(names, x, w, greens))
+    for t, v in zip(greens, values, strict=True):
+        hunt_value[t] = v
+    hunt_owner = [owner[t] if t in greens and owner[t] >= 0 else -1 for t in range(world.size)]
+    for name, holder in top.mapping("hunting_holders").items():
+        t = _green(names, name, "hunting_holders", greens)
+        hunt_owner[t] = -1 if holder is None else seat(holder, n, f"hunting_holders.{name}")
+    strait_value = _tokens(top, "strait_tokens", comps.strait_tokens,
+                           list(range(len(world.straits))),
+                           lambda x, w: lookup(x, names.straits, "strait", w))
+    strait_owner = [owner[a] if owner[a] >= 0 and owner[a] == owner[b] else -1
+                    for a, b in world.straits]
+    for name, holder in top.mapping("strait_holders").items():
+        s = lookup(name, names.straits, "strait", "strait_holders")
+        strait_owner[s] = -1 if holder is None else seat(holder, n, f"strait_holders.{name}")
+
+    state = OriginState(
+        num_players=n, phase=phase, turn=1, current=player, start_player=start,
+        pawn=pawn, owner=owner, reserve=reserve, villages=villages, hands=hands,
+        permanents=permanents, objectives_done=done, objective_points=points, columns=columns,
+        slots=slots, tile_reserve=[left[lv] for lv in range(1, 6)], lost_tiles=len(lost),
+        decks=decks, discard=discard, hunt_value=hunt_value, hunt_owner=hunt_owner,
+        strait_value=strait_value, strait_owner=strait_owner,
+        turn_state=_turn_state(names, decision), stack=[{"kind": "turn", "player": player}],
+    )
+    first = (player - start) % n + 1
+    state.turn = top.integer("turn", first, 1)
+    if not rules.config.final_round_starts_with_trigger and state.turn % n != first % n:
+        raise PositionError(f"turn: turn {state.turn} is player {(start + state.turn - 1) % n}'s"
+                            f" (start_player {start}), not player {player}'s")
+    triggered = phase == "final_round" or end_condition(rules, state) is not None
+    state.end_triggered = top.boolean("end_triggered", triggered)
+    if phase == "final_round":
+        if not state.end_triggered:
+            raise PositionError("end_triggered: the final round comes after the end trigger")
+        state.final_turns_left = top.integer("final_turns_left", n, 1, n)
+    elif top.has("final_turns_left"):
+        raise PositionError("final_turns_left: only in phase final_round")
+    _check_turn(rules, state, player)
+    check_position(rules, state)
+    return state
+
+
+def _slots(rules, top: Spec, left: dict[int, int]) -> list[int]:
+    """The face-up slots (taking their tiles out of ``left``, which becomes the reserve)."""
+    colours = rules.data.components.slot_colours
+    spec = top.sub("slots", REWARD_COLOURS)
+    slots = [0] * len(colours)
+    free = []
+    for colour in REWARD_COLOURS:
+        indices = [i for i, c in enumerate(colours) if c == colour]
+        if not spec.has(colour):
+            free += indices
+            continue
+        levels = spec.sequence(colour)
+        if len(levels) != len(indices):
+            raise PositionError(f"{spec.where(colour)}: {len(levels)} levels, the rewards board "
+                                f"has {len(indices)} {colour} slots")
+        for i, level in zip(indices, levels, strict=True):
+            slots[i] = integer(level, spec.where(colour), 0, max(left))
+            if slots[i]:
+                left[slots[i]] -= 1
+                if left[slots[i]] < 0:
+                    raise PositionError(f"slots: more level-{slots[i]} tiles than the game has")
+    for i in sorted(free):  # the lowest levels left, in slot order
+        level = next((lv for lv in sorted(left) if left[lv] > 0), 0)
+        if level:
+            left[level] -= 1
+        slots[i] = level
+    if 0 in slots and any(left.values()):
+        raise PositionError(f"slots: an empty slot while the reserve holds {sum(left.values())} "
+                            "tiles; a slot taken is refilled from the reserve")
+    return slots
+
+
+def _green(names: _Names, name: Any, where: str, greens: list[int]) -> int:
+    t = names.territory(name, where)
+    if t not in greens:
+        raise PositionError(f"{where}: {name} is not a green territory; hunting tokens lie on "
+                            f"{[names.data.world.territories[g].id for g in greens]}")
+    return t
+
+
+def _tokens(top: Spec, key: str, tokens: tuple[int, ...], places: list[int],
+            place_of) -> list[int]:
+    """Token values in ``places`` order: the file's order, or the spec's mapping of every
+    place to a value (the same values, in any order)."""
+    if not top.has(key):
+        return list(tokens)
+    written = top.mapping(key)
+    by_place = {place_of(name, key): integer(v, f"{key}.{name}", 0) for name, v in
+                written.items()}
+    values = [by_place.get(p) for p in places]
+    if None in values or sorted(values) != sorted(tokens):
+        raise PositionError(f"{key}: give a value for every place, the game's tokens "
+                            f"{sorted(tokens)} in any order; got {written}")
+    return values
+
+
+def _turn_state(names: _Names, decision: Spec) -> dict[str, Any]:
+    """The current turn's flags, as the rules keep them (a key only once something set it)."""
+    ts: dict[str, Any] = {}
+    if decision.boolean("action_taken", False):
+        ts["action_taken"] = True
+    if decision.has("played"):
+        colours = {c: c for c in CARD_COLOURS}
+        ts["played"] = tuple(lookup(c, colours, "card colour", decision.where("played"))
+                             for c in decision.sequence("played"))
+    if decision.has("extra_actions"):
+        actions = {a: a for a in ACTIONS}
+        ts["extra_actions"] = tuple(lookup(a, actions, "action",
+                                           decision.where("extra_actions"))
+                                    for a in decision.sequence("extra_actions"))
+    if decision.has("turn_cards"):
+        ts["turn_cards"] = tuple(names.card(c, decision.where("turn_cards"), "yellow")
+                                 for c in decision.sequence("turn_cards"))
+    return ts
+
+
+def _check_turn(rules, state: OriginState, player: int) -> None:
+    """What the rules leave true at a turn menu, beyond ``check_state``."""
+    ts = state.turn_state
+    played = ts.get("played", ())
+    for colour in CARD_COLOURS:
+        if played.count(colour) > 1 and not (colour == "purple" and state.phase == "final_round"):
+            raise PositionError(f"decision.played: one {colour} card per turn")
+    for card in ts.get("turn_cards", ()):
+        if card not in state.discard:
+            raise PositionError(f"decision.turn_cards: {rules.data.cards[card].id} was played "
+                                "this turn, so it is in the discard too")
+    if ts.get("turn_cards") and "yellow" not in played:
+        raise PositionError("decision.played: a yellow card is in force, so yellow was played")
+    for p in range(state.num_players):
+        purple = [c for c in state.hands[p] if rules.data.cards[c].colour == "purple"]
+        limit = objective_limit(rules, state, p)
+        if len(purple) > limit:
+            raise PositionError(f"players[{p}].hand: {len(purple)} objectives, a player holds at "
+                                f"most {limit}")
+
+
+# Writing -------------------------------------------------------------------------------------
+
+def position_to_dict(rules: OriginRules | OriginConfig, state: OriginState) -> dict[str, Any]:
+    """The position of ``state`` as a spec of names that :func:`build_position` turns back
+    into the very same state; entries equal to their default are left out.
+
+    Raises:
+        PositionError: the state waits for something other than a turn menu (a reward, a
+            card's target, the setup) or holds something no position there holds.
+    """
+    rules = _rules(rules)
+    names = _Names(rules)
+    data, n = rules.data, rules.num_players
+    comps, world = data.components, data.world
+    frame = state.pending
+    if frame is None or frame.get("kind") not in DECISIONS or len(state.stack) != 1:
+        pending = frame.get("kind") if frame else "nothing"
+        raise PositionError(f"this state has no position form: it waits for {pending!r} "
+                            f"(phase {state.phase}); positions wait for one of {DECISIONS}")
+    cid = [c.id for c in data.cards]
+    player = frame["player"]
+    ts = state.turn_state
+    decision: dict[str, Any] = {"kind": "turn", "player": player,
+                                "action_taken": bool(ts.get("action_taken"))}
+    for key in ("played", "extra_actions"):
+        if key in ts:
+            decision[key] = list(ts[key])
+    if "turn_cards" in ts:
+        decision["turn_cards"] = [cid[c] for c in ts["turn_cards"]]
+    spec: dict[str, Any] = {"phase": state.phase, "decision": decision, "turn": state.turn}
+    if state.start_player:
+        spec["start_player"] = state.start_player
+    if state.phase == "final_round":
+        spec["final_turns_left"] = state.final_turns_left
+    spec["neutral"] = names.pawn_value(state.pawn[world.origin])[2]
+    players = []
+    for p in range(n):
+        entry: dict[str, Any] = {}
+        pawns = {world.territories[t].id: names.pawn_value(state.pawn[t])
+                 for t in state.territories_of(p)}
+        lists = {"pawns": pawns, "hand": [cid[c] for c in state.hands[p]],
+                 "permanents": [cid[c] for c in state.permanents[p]],
+                 "objectives_done": [cid[c] for c in state.objectives_done[p]]}
+        entry.update({k: v for k, v in lists.items() if v})
+        if state.objective_points[p] != sum(data.cards[c].points for c in state.objectives_done[p]):
+            entry["objective_points"] = state.objective_points[p]
+        if state.columns[p]:
+            entry["columns"] = [len(col) for col in state.columns[p]]
+        players.append(entry)
+    spec["players"] = players
+    decks = {}
+    for colour, deck in zip(CARD_COLOURS, state.decks, strict=True):
+        if deck != sorted(deck):  # the default: file order
+            decks[colour] = [cid[c] for c in deck]
+    if decks:
+        spec["decks"] = decks
+    if state.discard:
+        spec["discard"] = [cid[c] for c in state.discard]
+    in_columns = Counter(lv for cols in state.columns for col in cols for lv in col)
+    face_up = Counter(lv for lv in state.slots if lv)
+    lost = []  # every tile of a level not in a column, a slot or the reserve
+    for level, count in sorted(comps.innovation_tiles.items()):
+        lost += [level] * (count - in_columns[level] - face_up[level]
+                           - state.tile_reserve[level - 1])
+    if lost:
+        spec["lost_tiles"] = lost
+    for_slots = {lv: k - in_columns[lv] - lost.count(lv)
+                 for lv, k in comps.innovation_tiles.items()}
+    if state.slots != _slots(rules, Spec({}, "", ()), for_slots):
+        colours = comps.slot_colours
+        spec["slots"] = {colour: [lv for lv, c in zip(state.slots, colours, strict=True)
+                                  if c == colour] for colour in REWARD_COLOURS}
+    greens = [t for t, terr in enumerate(world.territories) if terr.colour == "green"]
+    if [state.hunt_value[t] for t in greens] != list(comps.hunting_tokens):
+        spec["hunting_tokens"] = {world.territories[t].id: state.hunt_value[t] for t in greens}
+    holders = {world.territories[t].id: (None if state.hunt_owner[t] < 0 else state.hunt_owner[t])
+               for t in greens
+               if state.hunt_owner[t] != (state.owner[t] if state.owner[t] >= 0 else -1)}
+    if holders:
+        spec["hunting_holders"] = holders
+    if list(state.strait_value) != list(comps.strait_tokens):
+        spec["strait_tokens"] = dict(zip(world.strait_ids, state.strait_value, strict=True))
+    holders = {}
+    for s, (a, b) in enumerate(world.straits):
+        default = state.owner[a] if state.owner[a] >= 0 and state.owner[a] == state.owner[b] else -1
+        if state.strait_owner[s] != default:
+            holders[world.strait_ids[s]] = None if state.strait_owner[s] < 0 else state.strait_owner[s]
+    if holders:
+        spec["strait_holders"] = holders
+    triggered = state.phase == "final_round" or end_condition(rules, state) is not None
+    if state.end_triggered != triggered:
+        spec["end_triggered"] = state.end_triggered
+    return verified_dict(rules, state, spec, build_position)
