@@ -286,6 +286,11 @@ class ClaimStrait:
     def apply(rules, state, frame, segment, index, rng) -> None:
         state.stack.pop()
         state.strait_owner[index] = frame["player"]
+        if has_effect(rules, state, frame["player"], "strait_tile"):
+            # Trade Routes: whenever you take a strait token, also take a tile
+            state.stack.append({"kind": "take_tile", "player": frame["player"],
+                                "colours": ("yellow", "orange", "purple", "brown"),
+                                "count": 1})
 
 
 @yellow("take_tile", lambda rules, state, player, effect: bool(

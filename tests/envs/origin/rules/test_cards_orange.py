@@ -583,3 +583,24 @@ def test_p13_writing_one_point_per_column_reaching_level_three():
     assert after["column_bonus"] == 2
     assert sum(after.values()) - sum(before.values()) == 2
     assert rules.scores(state)[0] == pytest.approx(sum(after.values()))
+
+
+def test_p11_trade_routes_with_claim_the_strait():
+    """P11 (origin.md "Trade Routes": "whenever you take a strait token") with Y8 (origin.md
+    "Claim the Strait"): a token taken from another player by the card brings a tile too."""
+    rules, state = table()
+    state.slots = [0] * len(state.slots)
+    p = slot_of(rules, "purple")
+    state.slots[p] = 1
+    s1 = rules.data.world.strait_ids.index("S1")
+    state.strait_owner[s1] = 1  # Gibraltar AF1-EU1, player_1's token
+    put(rules, state, 0, "AF1")
+    in_play(rules, state, 0, "P11")
+    give_card(rules, state, 0, "Y8")
+    state = act(rules, state, "play_card", cid(rules, "Y8"))
+    assert decision(state) == "claim_strait"
+    state = act(rules, state, "choose_strait", s1)
+    assert state.strait_owner[s1] == 0
+    assert decision(state) == "take_tile" and options(rules, state, "take_tile") == {p}
+    state = act(rules, state, "take_tile", p, rng=ScriptedRng([0]))
+    assert state.columns[0] == [[1]]
