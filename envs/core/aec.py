@@ -263,19 +263,9 @@ class TurnBasedAECEnv(AECEnv):
         """
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
-        self._state = self.rules.initial_state(self._chance_source())
+        state = self.rules.initial_state(self._chance_source())
         self._end_of_script()
-        self._mask = None
-        self._num_steps = 0
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
-        self._skip_agent_selection = None
-        self.agent_selection = self.possible_agents[0]
-        self._after_transition()
+        self._start(state)
 
     def step(self, action: Any) -> None:
         """Applies ``action`` for ``agent_selection``.
@@ -402,16 +392,87 @@ class TurnBasedAECEnv(AECEnv):
 
         restore(self, data)
 
-    def clone(self) -> TurnBasedAECEnv:
-        """An independent copy of this env with the game in progress."""
+    def set_game_state(self, state: Any, seed: int | None = None) -> None:
+        """Play on from ``state``, a rules state of this env's game: a position built with
+        the game's ``position.build_position``, say, or a state taken from another env.
+
+        The env starts a game there, as :meth:`reset` starts one at the setup:
+        ``agent_selection`` is the rules' player to act, ``infos`` hold the phase and the
+        decision, the mask is the state's, rewards are 0 (or the final ones, every agent
+        terminated, when the state is over) and the step count starts again at 0. The state is
+        copied, so changing it afterwards does not change the game. It works before the first
+        :meth:`reset` too. Through ``env()``'s wrappers, ``env.set_game_state(state)`` counts
+        as the reset their order check asks for; ``env.unwrapped.set_game_state(state)``
+        works there once the env has been reset.
+
+        Args:
+            state: A state of this game's rules (``check_state`` is run when the rules have
+                it; the state must be over or wait for a player's decision).
+            seed: Re-seeds the generator, as ``reset(seed)`` does. Without one the env's
+                generator goes on as it is (a fresh one if the env was never reset).
+
+        Raises:
+            StateError: the state is inconsistent, of another game or config, or waits for
+                no one; the message says why and the env is left as it was.
+        """
+        from primeval.envs.core.saved_state import StateError
+
+        try:
+            check = getattr(self.rules, "check_state", None)
+            if check is not None:
+                check(state)
+            if not self.rules.is_terminal(state):
+                seat = self.rules.current_player(state)
+                if not 0 <= seat < len(self.possible_agents):
+                    raise ValueError(f"no player to act (current_player is {seat})")
+                if not self._checked_mask(self.rules.legal_mask(state)).any():
+                    raise ValueError(f"player_{seat} has no legal action")
+            copied = state.copy()
+        except Exception as exc:  # noqa: BLE001  (any failure means a state we cannot play)
+            raise StateError(f"set_game_state: refused ({type(exc).__name__}: {exc})") from None
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+        self._start(copied)
+
+    def clone(self, seed: int | None = None) -> TurnBasedAECEnv:
+        """An independent copy of this env with the game in progress.
+
+        Args:
+            seed: ``None``: the copy's generator is a copy of this env's, so the clone
+                **shares the future dice**: fed the same actions, it rolls the same dice and
+                draws the same cards as this env will (a search over such clones sees this
+                env's future chance outcomes). An int: the copy's generator is re-seeded with
+                ``numpy.random.default_rng(seed)``, so its chance outcomes are its own.
+        """
         import copy
 
-        return copy.deepcopy(self)
+        twin = copy.deepcopy(self)
+        if seed is not None:
+            twin._rng = np.random.default_rng(seed)
+        return twin
 
     def close(self) -> None:
         """Nothing to release."""
 
     # -- internals ------------------------------------------------------------------------
+
+    def _start(self, state: Any) -> None:
+        """Begin a game at ``state`` (the setup after :meth:`reset`, any state after
+        :meth:`set_game_state`): fresh PettingZoo bookkeeping, then the agent to act (and, for
+        a finished game, the final rewards)."""
+        self._state = state
+        self._mask = None
+        self._num_steps = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = self.possible_agents[0]
+        self._after_transition()
+        self._accumulate_rewards()
 
     def _after_transition(self) -> None:
         """Sets infos, and either the next agent or the end of the game, for ``_state``."""

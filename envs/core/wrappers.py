@@ -65,7 +65,23 @@ class _DirectAttributes:
 
 
 class TerminateIllegalWrapper(_DirectAttributes, wrappers.TerminateIllegalWrapper):
-    """PettingZoo's ``TerminateIllegalWrapper``, reading hot attributes directly."""
+    """PettingZoo's ``TerminateIllegalWrapper``, reading hot attributes directly, that judges
+    an action by the mask of the state it is taken in: the mask kept from the last
+    ``observe()`` is dropped when the game changed since (``set_state``,
+    ``set_game_state``), instead of ending the new game for an action legal in it."""
+
+    _observed: Any = None  # the raw env's game state when _prev_obs was kept
+
+    def observe(self, agent: Any) -> Any:
+        observation = super().observe(agent)
+        if agent == self._raw.agent_selection:
+            self._observed = self._raw.game_state
+        return observation
+
+    def step(self, action: Any) -> None:
+        if self._prev_obs is not None and self._observed is not self._raw.game_state:
+            self._prev_obs = self._prev_info = None
+        super().step(action)
 
 
 class AssertOutOfBoundsWrapper(_DirectAttributes, wrappers.AssertOutOfBoundsWrapper):
@@ -85,6 +101,12 @@ class AssertOutOfBoundsWrapper(_DirectAttributes, wrappers.AssertOutOfBoundsWrap
 
 class OrderEnforcingWrapper(_DirectAttributes, wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper``, reading hot attributes directly (still an
-    ``AttributeError`` before ``reset``)."""
+    ``AttributeError`` before ``reset``, or before ``set_game_state``, which starts a game as
+    ``reset`` does)."""
 
     _after_reset = True
+
+    def set_game_state(self, state: Any, seed: int | None = None) -> None:
+        """The raw env's ``set_game_state``; the game it starts counts as a reset."""
+        self.env.set_game_state(state, seed)
+        self._has_reset = self._has_updated = True
