@@ -70,3 +70,16 @@ def play_checked_game(rules, seed: int, *, check, check_step=None,
         if check_step is not None:
             check_step(before, state, rules.decision_name(before))
     return state, steps
+
+
+def play_out(rules, state, seed: int = 0, max_steps: int = 20_000):
+    """Random legal play at rules level from ``state`` (a built position, say) to the end of
+    the game, ``rules.check_state`` after every step; returns (final state, steps). The
+    game's randomness is ``default_rng(seed)``, the choices ``default_rng(seed + 10_000)``."""
+    steps, final = 0, state
+    for _before, _action, final in random_rules_steps(
+            rules, state, np.random.default_rng(seed), np.random.default_rng(seed + 10_000)):
+        rules.check_state(final)
+        steps += 1
+        assert steps <= max_steps, f"seed {seed}: the game does not end"
+    return final, steps

@@ -394,12 +394,12 @@ def _stack(rules, state: GameState, kind: str, player: int, amoeba: int,
         stack += [{"kind": "defect", "player": q, "remaining": _due(rules, state, q)}
                   for q in later if _due(rules, state, q) > 0]
         due = _due(rules, state, player)
-        remaining = decision.integer("remaining", due, 1)
         if due <= 0 and not decision.has("remaining"):
             mp = mutation_points(state.players[player])
             raise PositionError(f"decision: player {player} owes no gene defect (mutation "
                                 f"points {mp} <= ozone {mp - due})")
-        stack.append({"kind": "defect", "player": player, "remaining": remaining})
+        stack.append({"kind": "defect", "player": player,
+                      "remaining": decision.integer("remaining", due, 1)})
     elif phase == "new_genes":
         stack += [{"kind": "buy", "player": q} for q in later]
         stack.append({"kind": "buy", "player": player})
