@@ -17,7 +17,7 @@ OPPONENTS_origin := random random
 # (Re)install when the project metadata or the pinned versions change.
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet -c constraints.txt -e ".[train,dev,bench]"
+	$(PIP) install --quiet -c constraints.txt -e ".[train,dev,bench,openspiel]"
 	touch $(STAMP)
 
 install: $(STAMP)

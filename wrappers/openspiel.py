@@ -1,0 +1,386 @@
+"""The games as OpenSpiel games (the optional ``openspiel`` extra).
+
+``import primeval.wrappers.openspiel`` registers one Python game per primeval game with
+``pyspiel``; then OpenSpiel loads them by name, and its algorithms and tests take them::
+
+    import pyspiel
+    import primeval.wrappers.openspiel  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game("python_primeval_origin(players=3)")
+
+==============================  ==============================================================
+short name                      ``python_primeval_primordial_soup``, ``python_primeval_origin``
+parameters                      ``players`` (the game's default count), ``obs_encoder``
+                                (``"flat"``; any of the game's encoders), ``max_game_length``
+                                (5000 player moves)
+dynamics, reward model          sequential; terminal rewards
+chance mode                     explicit stochastic: every die, draw, pick and shuffle position
+                                is a chance node (:class:`~primeval.envs.core.chance.ExplicitChance`)
+information                     Primordial Soup perfect (the environment card is drawn from
+                                the cards left when it is turned, so no hidden order is in
+                                the state); Origin imperfect (hands, deck orders)
+utility                         zero-sum: the env's default rank rewards, in [-1, 1]
+actions                         ``num_distinct_actions = rules.layout.n``, the env's ids
+==============================  ==============================================================
+
+**Chance outcomes.** A chance node's outcome ``k`` (as
+:meth:`ExplicitChance.chance_outcomes` lists it) is the OpenSpiel chance action ``k``: a die
+is 1..6, a pick or one position of a shuffle the index among the items left.
+``max_chance_outcomes`` bounds the largest event: Primordial Soup ``max(7, environment
+cards)``; Origin the largest of the innovation tiles, the hand a card is stolen from (at most
+all the cards), the decks and the tokens.
+
+**Observations.** ``observation_tensor(p)`` is the game's observation encoder for seat
+``p`` (``encoder.encode(state, p)``, the env's ``observe`` without the mask), in the
+encoder's shape; ``observation_string(p)`` is the view's text for ``p``, which shows ``p``
+nothing ``p`` may not see. The **information state is the same observation**: it has no
+memory of past moves (not perfect recall), so it is no information set for tabular
+algorithms such as CFR over Origin. At a chance node both show the state before the
+transition the node interrupts (zeros and a one-line string during the setup, when there is
+no state yet).
+
+**Length.** ``max_game_length`` player moves truncate a game (random games take 150-400);
+a truncated game ends with returns 0 for everyone, as the env's truncation gives no final
+reward.
+
+Search bots such as OpenSpiel's ``MCTSBot`` branch on the true state, so over Origin they see
+every hand (a determinised, not an information-set, search). States are immutable below
+this class and shared between clones, so ``state.clone()`` is cheap.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from primeval.envs.core.chance import ChanceNode, ExplicitChance
+from primeval.envs.core.rewards import rank_rewards
+from primeval.envs.games import GAMES, get_game
+
+__all__ = [
+    "DEFAULT_MAX_GAME_LENGTH",
+    "GAME_CLASSES",
+    "GAME_NAMES",
+    "OriginGame",
+    "PrimevalGame",
+    "PrimevalObserver",
+    "PrimevalState",
+    "PrimordialSoupGame",
+    "game_type",
+    "load_game",
+    "max_chance_outcomes",
+]
+
+DEFAULT_MAX_GAME_LENGTH = 5000
+"""Player moves before a game is truncated (the Origin env's ``max_steps``)."""
+
+GAME_NAMES: dict[str, str] = {name: f"python_primeval_{name}" for name in GAMES}
+"""primeval game name -> OpenSpiel short name."""
+
+
+def max_chance_outcomes(game: str, rules: Any) -> int:
+    """The number of chance action ids the game needs: one more than the largest outcome of
+    any chance event of its rules (checked at run time: a larger outcome raises)."""
+    if game == "primordial_soup":
+        return max(7, len(rules.config.environment_deck))  # die faces 1..6
+    if game == "origin":
+        data, comps = rules.data, rules.data.components
+        greens = sum(1 for t in data.world.territories if t.colour == "green")
+        return max(3, rules.num_players, len(data.cards), sum(comps.innovation_tiles.values()),
+                   greens, len(data.world.straits), len(comps.innovation_tiles))
+    raise ValueError(f"no chance bound for game {game!r}")
+
+
+def game_type(game: str) -> pyspiel.GameType:
+    """The :class:`pyspiel.GameType` of the primeval game ``game`` (its registered type)."""
+    spec = get_game(game)
+    perfect = game == "primordial_soup"
+    return pyspiel.GameType(
+        short_name=GAME_NAMES[game],
+        long_name=f"Python primeval {spec.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=(pyspiel.GameType.Information.PERFECT_INFORMATION if perfect
+                     else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max(spec.player_counts),
+        min_num_players=min(spec.player_counts),
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        provides_factored_observation_string=False,
+        parameter_specification={"players": spec.default_players,
+                                 "obs_encoder": spec.encoders[0],
+                                 "max_game_length": DEFAULT_MAX_GAME_LENGTH},
+    )
+
+
+class _Core:
+    """What every state of one game shares: rules, explicit chance, encoder, view, the setup's
+    first chance node. Never copied (``deepcopy`` returns it, as ``clone`` deep-copies a
+    state's attributes); pickled by its parameters."""
+
+    def __init__(self, game: str, players: int, obs_encoder: str, max_game_length: int):
+        spec = get_game(game)
+        if players not in spec.player_counts:
+            raise ValueError(f"{game}: players={players} is not a player count of the game; "
+                             f"allowed: {list(spec.player_counts)}")
+        if max_game_length <= 0:
+            raise ValueError(f"max_game_length must be positive, got {max_game_length}")
+        env = spec.raw_env(num_players=players, obs_encoder=obs_encoder)
+        self.key = (game, players, obs_encoder, max_game_length)
+        self.game = game
+        self.rules = env.rules
+        self.encoder = env.obs_encoder
+        self.view = env.view
+        self.chance = ExplicitChance(self.rules)
+        self.max_game_length = max_game_length
+        self.max_chance_outcomes = max_chance_outcomes(game, self.rules)
+        self.shape = tuple(self.encoder.space().shape)
+        self.initial = _Node(self.chance.initial_state())
+
+    def __deepcopy__(self, memo: dict) -> _Core:
+        return self
+
+    def __reduce__(self):
+        return _core, self.key
+
+
+@functools.cache
+def _core(game: str, players: int, obs_encoder: str, max_game_length: int) -> _Core:
+    return _Core(game, players, obs_encoder, max_game_length)
+
+
+class _Node:
+    """A rules state or :class:`ChanceNode` (never changed) with its legal actions, computed
+    once. Shared, not copied, by clones."""
+
+    __slots__ = ("value", "_legal")
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self._legal: list[int] | None = None
+
+    def __deepcopy__(self, memo: dict) -> _Node:
+        return self
+
+    def __getstate__(self):
+        return self.value
+
+    def __setstate__(self, value) -> None:
+        self.value, self._legal = value, None
+
+    def legal(self, rules: Any) -> list[int]:
+        if self._legal is None:
+            self._legal = np.flatnonzero(rules.legal_mask(self.value)).tolist()
+        return self._legal
+
+
+class PrimevalGame(pyspiel.Game):
+    """A primeval game for OpenSpiel (see the module docstring); one subclass per game,
+    :class:`PrimordialSoupGame` and :class:`OriginGame`, is registered.
+
+    Args:
+        params: OpenSpiel parameters: ``players``, ``obs_encoder``, ``max_game_length``;
+            missing ones take their defaults.
+
+    Attributes:
+        game: The primeval game name (``"origin"``).
+    """
+
+    game: str = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        game = self.game
+        gtype = game_type(game)
+        params = {**gtype.parameter_specification, **(params or {})}
+        self._core = _core(game, int(params["players"]), str(params["obs_encoder"]),
+                           int(params["max_game_length"]))
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self._core.rules.layout.n,
+            max_chance_outcomes=self._core.max_chance_outcomes,
+            num_players=int(params["players"]),
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=self._core.max_game_length,
+        )
+        super().__init__(gtype, info, params)
+
+    def new_initial_state(self) -> PrimevalState:
+        """The setup's first chance node."""
+        return PrimevalState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: dict[str, Any] | None = None) -> PrimevalObserver:
+        """The observer of both the observation and the information state (the same)."""
+        if isinstance(iig_obs_type, dict):  # OpenSpiel calls f(params) without a type
+            iig_obs_type, params = None, iig_obs_type
+        return PrimevalObserver(self._core, iig_obs_type, params)
+
+
+class PrimevalState(pyspiel.State):
+    """A position: a rules state or a chance node, and the player moves made so far."""
+
+    def __init__(self, game: PrimevalGame) -> None:
+        super().__init__(game)
+        self._core = game._core
+        self._node = self._core.initial
+        self._moves = 0
+
+    # what the primeval side sees
+
+    @property
+    def rules_state(self) -> Any:
+        """The rules state: a player's position, or at a chance node the state before the
+        transition it interrupts (``None`` during the setup)."""
+        value = self._node.value
+        return value.state if isinstance(value, ChanceNode) else value
+
+    @property
+    def chance_node(self) -> ChanceNode | None:
+        """The :class:`ChanceNode` when chance moves next, else ``None``."""
+        value = self._node.value
+        return value if isinstance(value, ChanceNode) else None
+
+    # OpenSpiel's State API
+
+    def current_player(self) -> int:
+        if self.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        if isinstance(self._node.value, ChanceNode):
+            return pyspiel.PlayerId.CHANCE
+        return self._core.rules.current_player(self._node.value)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._node.legal(self._core.rules)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        node = self._node.value
+        outcomes = self._core.chance.chance_outcomes(node)
+        top = max(o for o, _ in outcomes)
+        if top >= self._core.max_chance_outcomes:
+            raise RuntimeError(f"{self._core.game}: chance event {node.event.label!r} has "
+                               f"outcome {top}, beyond max_chance_outcomes="
+                               f"{self._core.max_chance_outcomes}")
+        return sorted(outcomes)
+
+    def _apply_action(self, action: int) -> None:
+        chance, value = self._core.chance, self._node.value
+        if isinstance(value, ChanceNode):
+            self._node = _Node(chance.apply_chance(value, int(action)))
+        else:
+            self._node = _Node(chance.apply(value, int(action)))
+            self._moves += 1
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        value = self._node.value
+        if player == pyspiel.PlayerId.CHANCE:
+            if isinstance(value, ChanceNode):
+                return f"{value.event.label}: {action}"
+            return f"chance outcome {action}"
+        return self._core.view.action_name(self.rules_state, int(action), viewer=player)
+
+    def is_terminal(self) -> bool:
+        value = self._node.value
+        if isinstance(value, ChanceNode):
+            return self._moves >= self._core.max_game_length
+        return self._core.rules.is_terminal(value) or self._moves >= self._core.max_game_length
+
+    def returns(self) -> list[float]:
+        value = self._node.value
+        if isinstance(value, ChanceNode) or not self._core.rules.is_terminal(value):
+            return [0.0] * self._core.rules.num_players  # in play, or truncated
+        return [float(r) for r in rank_rewards(self._core.rules.scores(value))]
+
+    def __str__(self) -> str:
+        value, view = self._node.value, self._core.view
+        if not isinstance(value, ChanceNode):
+            return view.to_text(value)
+        pending = (f"Chance: {value.event.label} "
+                   f"({len(value.event.outcomes)} outcomes; after {len(value.outcomes)} "
+                   f"fixed, action {value.action})")
+        if value.state is None:
+            return f"Setup. {pending}"
+        return f"{view.to_text(value.state)}\n{pending}"
+
+
+class PrimevalObserver:
+    """OpenSpiel's Python observer interface over the game's observation encoder.
+
+    ``tensor`` is the flat float32 observation, ``dict["observation"]`` the same memory in the
+    encoder's shape. Every observation type gives the same encoding: the observer's own
+    public and private view, without memory (see the module docstring); Origin refuses
+    types asking for everyone's private information or none.
+    """
+
+    def __init__(self, core: _Core, iig_obs_type: Any = None,
+                 params: dict[str, Any] | None = None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        if (iig_obs_type is not None and core.game != "primordial_soup"
+                and iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ValueError(f"{core.game}: the encoders show one player's private "
+                             f"information; {iig_obs_type.private_info} is not offered")
+        self._core = core
+        self.tensor = np.zeros(int(np.prod(core.shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(core.shape)}
+
+    def set_from(self, state: PrimevalState, player: int) -> None:
+        """Fill ``tensor`` with ``state`` as ``player`` sees it."""
+        rules_state = state.rules_state
+        if rules_state is None:
+            self.tensor.fill(0.0)
+        else:
+            self.tensor[:] = np.asarray(self._core.encoder.encode(rules_state, player),
+                                        np.float32).reshape(-1)
+
+    def string_from(self, state: PrimevalState, player: int) -> str:
+        """The view's text of ``state`` for ``player``."""
+        rules_state = state.rules_state
+        if rules_state is None:
+            return "Setup (chance moves)"
+        return self._core.view.to_text(rules_state, viewer=player)
+
+
+class PrimordialSoupGame(PrimevalGame):
+    """Primordial Soup, ``python_primeval_primordial_soup``."""
+
+    game = "primordial_soup"
+
+
+class OriginGame(PrimevalGame):
+    """Origin, ``python_primeval_origin``."""
+
+    game = "origin"
+
+
+GAME_CLASSES: dict[str, type[PrimevalGame]] = {
+    "primordial_soup": PrimordialSoupGame, "origin": OriginGame}
+"""primeval game name -> its registered :class:`PrimevalGame` subclass."""
+
+
+def _register() -> None:
+    # A class, not a closure or partial: pyspiel keeps the factory until the process ends,
+    # and releasing anything else at exit aborts the interpreter.
+    registered = set(pyspiel.registered_names())
+    for game, cls in GAME_CLASSES.items():
+        if GAME_NAMES[game] not in registered:
+            pyspiel.register_game(game_type(game), cls)
+
+
+def load_game(game: str, players: int | None = None, **params: Any) -> pyspiel.Game:
+    """``pyspiel.load_game`` of the primeval game ``game`` (``"origin"``) with ``players``
+    seats (the game's default if ``None``) and further parameters (``obs_encoder``,
+    ``max_game_length``)."""
+    spec = get_game(game)
+    return pyspiel.load_game(GAME_NAMES[game],
+                             {"players": players or spec.default_players, **params})
+
+
+_register()
