@@ -203,7 +203,8 @@ def _soup_gene_and_successor(d):
 
 RULE_DAMAGE = [
     ("origin", "tile_column_out_of_order", _origin_column, "is not stacked level 1, 2"),
-    ("origin", "strait_owner_not_a_seat", _origin_strait_owner, "token owner 7 is not a seat"),
+    ("origin", "strait_owner_not_a_seat", _origin_strait_owner,
+     r"strait_owner\[0\] = 7: the token owner is not a seat"),
     ("origin", "hunting_token_off_green", _origin_token_off_green,
      "a hunting token on a territory that is not green"),
     ("primordial_soup", "gene_with_its_successor", _soup_gene_and_successor,
