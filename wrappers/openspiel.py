@@ -43,9 +43,10 @@ no state yet).
 a truncated game ends with returns 0 for everyone, as the env's truncation gives no final
 reward.
 
-Search bots such as OpenSpiel's ``MCTSBot`` branch on the true state, so over Origin they see
-every hand (a determinised, not an information-set, search). States are immutable below
-this class and shared between clones, so ``state.clone()`` is cheap.
+Search bots such as OpenSpiel's ``MCTSBot`` branch on the true state, so over Origin they
+search as if they saw every hand and the deck order (not an information-set search). The
+rules state under an OpenSpiel state is never changed, so clones share it and
+``state.clone()`` is cheap.
 """
 
 from __future__ import annotations
