@@ -3,8 +3,8 @@
 ``primeval play --game GAME --players N --seat 0 --opponents heuristic [--seed S]``
 
 The human takes seat ``--seat``; every other seat is an agent named as ``primeval evaluate``
-names them (``random``, ``heuristic``, ``ppo:PATH``): one spec for all of them, or one per
-other seat in seat order. On the human's turn the board, the pending decision and the legal
+names them (``random``, ``heuristic``, ``ppo:PATH``, ``mcts:...``): one spec for all of them,
+or one per other seat in seat order. On the human's turn the board, the pending decision and the legal
 choices (numbered ``1..k``) are printed; a line with a number picks that choice, ``q`` (or the
 end of the input) quits. Opponents act on their own and each of their actions is printed as
 one line. At the end the final ranking is printed.

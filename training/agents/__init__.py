@@ -6,7 +6,10 @@ spec, as the CLI and the YAML configs name them:
 
 * ``random``: :class:`RandomAgent`, uniform over the legal actions;
 * ``heuristic``: the game's rule-based bot (:mod:`.heuristics`);
-* ``ppo:PATH``: a saved MaskablePPO checkpoint (:class:`~.policy.PolicyAgent`).
+* ``ppo:PATH``: a saved MaskablePPO checkpoint (:class:`~.policy.PolicyAgent`);
+* ``mcts`` or ``mcts:KEY=VALUE,...``: Monte Carlo tree search on the rules
+  (:class:`~.mcts.MCTSAgent`; keys ``sims``, ``time``, ``rollout``, ``depth``, ``c``,
+  ``eval``).
 
 :mod:`.pool` draws an opponent per seat and episode for training.
 """
@@ -16,8 +19,9 @@ from __future__ import annotations
 from primeval.envs.core.agents import Agent, RandomAgent, agent_action
 from primeval.envs.games import get_game
 
-#: The agent specs :func:`make_agent` takes (``ppo:`` is followed by a checkpoint path).
-AGENT_SPECS = ("random", "heuristic", "ppo:PATH")
+#: The agent specs :func:`make_agent` takes (``ppo:`` is followed by a checkpoint path,
+#: ``mcts:`` by the search's settings, e.g. ``mcts:sims=400,rollout=heuristic``).
+AGENT_SPECS = ("random", "heuristic", "ppo:PATH", "mcts[:KEY=VALUE,...]")
 
 
 def make_heuristic(game: str, seed: int | None = None) -> Agent:
@@ -28,10 +32,11 @@ def make_heuristic(game: str, seed: int | None = None) -> Agent:
 
 
 def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
-    """An agent from its spec: ``random``, ``heuristic`` or ``ppo:PATH`` (a checkpoint).
+    """An agent from its spec: ``random``, ``heuristic``, ``ppo:PATH`` (a checkpoint) or
+    ``mcts[:KEY=VALUE,...]`` (see :func:`~.mcts.parse_mcts_spec`).
 
     Raises:
-        ValueError: An unknown spec or game.
+        ValueError: An unknown spec or game, or a bad mcts setting (named).
         CheckpointError: ``ppo:PATH`` names no loadable checkpoint.
     """
     if spec == "random":
@@ -42,7 +47,12 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
         from primeval.training.agents.policy import PolicyAgent
 
         return PolicyAgent(spec[4:], seed=seed)
-    raise ValueError(f"unknown agent {spec!r}; use random, heuristic or ppo:PATH/model.zip")
+    if isinstance(spec, str) and (spec == "mcts" or spec.startswith("mcts:")):
+        from primeval.training.agents.mcts import MCTSAgent
+
+        return MCTSAgent(game, spec, seed=seed)
+    raise ValueError(f"unknown agent {spec!r}; use random, heuristic, ppo:PATH/model.zip or "
+                     "mcts[:KEY=VALUE,...]")
 
 
 __all__ = ["AGENT_SPECS", "Agent", "RandomAgent", "agent_action", "make_agent", "make_heuristic"]

@@ -1,0 +1,443 @@
+"""Monte Carlo tree search on the rules: UCT, chance nodes, determinized information sets.
+
+:class:`MCTSAgent` searches from the rules state it is given (``state=``, as the heuristic
+bots read it) with the rules API only: ``legal_mask``, ``current_player``, ``is_terminal``,
+``scores`` and ``transition``; no env in the loop. Each decision runs simulations until the
+budget is spent (a count, ``sims``, or seconds, ``time``; both: whichever ends first) and
+plays the root action visited most. A decision with one legal action is answered at once.
+
+One simulation:
+
+1. **Determinize.** In a game with hidden cards (Origin) the simulation starts from
+   ``rules.sample_determinization(state, me, rng)``: what the acting player sees, the rest
+   dealt anew. The real state's hidden cards are never read, so two states the player cannot
+   tell apart give the same search (information-set MCTS by determinization, "single
+   observer": one tree over action histories; a child's UCB counts the simulations in which
+   it was legal, its *availability*, instead of its parent's visits). A game whose rules do
+   not override ``sample_determinization`` (Primordial Soup) has nothing hidden: every
+   simulation starts from the state itself, and each node keeps the state it stands for.
+2. **Select and expand.** At a player's node, an action not tried yet (uniformly at random)
+   becomes a new child, else the child with the best ``Q + c * sqrt(ln(availability) / N)``
+   for the player to move. ``Q`` is that player's mean value: values are vectors, one entry
+   per seat, so each node selects for whoever moves there (3-4 players, no minimax sign).
+   Chance is explicit (:class:`~primeval.envs.core.chance.ExplicitChance`): the dice, draws
+   and shuffles of a transition are chance nodes whose outcome is drawn by its probability,
+   with one child per outcome. A forced move (one legal action) adds no branching and does
+   not end the descent.
+3. **Roll out** from the new node with ``rollout`` (``random``: uniform over the mask;
+   ``heuristic``: the game's rule-based bot) through ``rules.transition`` with numpy dice,
+   for at most ``depth`` actions (``depth=end``: to the end of the game).
+4. **Evaluate and back up.** A finished game is worth its rank rewards (first +1, last -1,
+   linear between, ties share: :func:`~primeval.envs.core.rewards.rank_rewards`); a rollout
+   cut at ``depth`` is valued by the current scores, ranked (``eval=rank``) or as the score
+   minus the mean over the spread, in [-1, 1] (``eval=margin``). The vector is added to
+   every node on the path.
+
+The spec, as ``primeval evaluate`` and ``play`` take it: ``mcts`` or
+``mcts:KEY=VALUE,...`` with keys ``sims`` (simulations per decision, default 200),
+``time`` (seconds per decision; with no ``sims`` it is the only budget), ``rollout``
+(``random`` | ``heuristic``), ``depth`` (rollout actions before the static evaluation, or
+``end``; default 40), ``c`` (exploration, default 1.0) and ``eval`` (``rank`` | ``margin``).
+With a ``sims`` budget and a seed the agent is reproducible: one generator, seeded by
+:meth:`MCTSAgent.seed`, draws everything.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+import numpy as np
+
+from primeval.envs.core.chance import ChanceNode, ExplicitChance
+from primeval.envs.core.rewards import rank_rewards
+from primeval.envs.games import get_game
+
+__all__ = ["MCTSAgent", "MCTSConfig", "parse_mcts_spec"]
+
+ROLLOUTS = ("random", "heuristic")
+EVALS = ("rank", "margin")
+
+
+@dataclass(frozen=True)
+class MCTSConfig:
+    """The search's settings (the spec's keys; see the module docstring).
+
+    Attributes:
+        sims: Simulations per decision, or ``None`` for a time budget alone.
+        time: Seconds per decision, or ``None`` for a count alone.
+        rollout: ``"random"`` or ``"heuristic"``.
+        depth: Rollout actions before the static evaluation; ``None``: to the end.
+        c: The UCB exploration constant (values are in [-1, 1]).
+        eval: The static evaluation of a cut rollout, ``"rank"`` or ``"margin"``.
+    """
+
+    sims: int | None = 200
+    time: float | None = None
+    rollout: str = "random"
+    depth: int | None = 40
+    c: float = 1.0
+    eval: str = "rank"
+
+    def __post_init__(self) -> None:
+        if self.sims is None and self.time is None:
+            raise ValueError("mcts needs a budget: sims=N or time=SECONDS")
+        if self.sims is not None and (isinstance(self.sims, bool) or self.sims < 1):
+            raise ValueError(f"mcts sims must be a whole number >= 1, got {self.sims!r}")
+        if self.time is not None and not self.time > 0:
+            raise ValueError(f"mcts time must be > 0 seconds, got {self.time!r}")
+        if self.rollout not in ROLLOUTS:
+            raise ValueError(f"mcts rollout must be one of {', '.join(ROLLOUTS)}, "
+                             f"got {self.rollout!r}")
+        if self.depth is not None and self.depth < 0:
+            raise ValueError(f"mcts depth must be >= 0 or 'end', got {self.depth!r}")
+        if not (self.c >= 0 and math.isfinite(self.c)):
+            raise ValueError(f"mcts c must be a finite number >= 0, got {self.c!r}")
+        if self.eval not in EVALS:
+            raise ValueError(f"mcts eval must be one of {', '.join(EVALS)}, got {self.eval!r}")
+
+    def spec(self) -> str:
+        """The spec that builds this config (the keys that differ from the defaults)."""
+        default = MCTSConfig()
+        parts = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value != getattr(default, f.name):
+                parts.append(f"{f.name}={'end' if f.name == 'depth' and value is None else value}")
+        return "mcts" + (":" + ",".join(parts) if parts else "")
+
+
+def _whole(key: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"mcts {key} must be a whole number, got {text!r}") from None
+
+
+def _number(key: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"mcts {key} must be a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"mcts {key} must be a finite number, got {text!r}")
+    return value
+
+
+_PARSERS = {
+    "sims": _whole,
+    "time": _number,
+    "rollout": lambda key, text: text,
+    "depth": lambda key, text: None if text == "end" else _whole(key, text),
+    "c": _number,
+    "eval": lambda key, text: text,
+}
+
+
+def parse_mcts_spec(spec: str) -> MCTSConfig:
+    """The config of ``mcts`` or ``mcts:KEY=VALUE,...`` (strict: every key known and once,
+    every value valid).
+
+    ``time`` alone is a time budget (no simulation count); ``sims`` and ``time`` together
+    stop at whichever comes first.
+
+    Raises:
+        ValueError: Not an mcts spec, an unknown or repeated key, or a bad value; the message
+            names it and what is allowed.
+    """
+    name, sep, rest = spec.partition(":")
+    if name != "mcts":
+        raise ValueError(f"not an mcts spec: {spec!r}")
+    values: dict[str, Any] = {}
+    if sep:
+        if not rest:
+            raise ValueError(f"mcts spec {spec!r}: nothing after ':'; use e.g. mcts:sims=200")
+        for item in rest.split(","):
+            key, eq, text = item.partition("=")
+            key, text = key.strip(), text.strip()
+            if key not in _PARSERS:
+                raise ValueError(f"mcts spec {spec!r}: unknown key {key!r}; keys: "
+                                 f"{', '.join(_PARSERS)}")
+            if not eq or not text:
+                raise ValueError(f"mcts spec {spec!r}: {key} needs a value ({key}=...)")
+            if key in values:
+                raise ValueError(f"mcts spec {spec!r}: {key} is given twice")
+            try:
+                values[key] = _PARSERS[key](key, text)
+            except ValueError as exc:
+                raise ValueError(f"mcts spec {spec!r}: {str(exc).removeprefix('mcts ')}") \
+                    from None
+    if "time" in values and "sims" not in values:
+        values["sims"] = None
+    try:
+        return replace(MCTSConfig(), **values)
+    except ValueError as exc:
+        raise ValueError(f"mcts spec {spec!r}: {str(exc).removeprefix('mcts ')}") from None
+
+
+class _Node:
+    """Statistics of one node: visits, summed value per seat, availability, children by
+    action and by chance outcome; the state it stands for when nothing is hidden."""
+
+    __slots__ = ("actions", "avail", "legal", "n", "outcomes", "state", "w")
+
+    def __init__(self, num_players: int) -> None:
+        self.n = 0
+        self.avail = 0
+        self.w = [0.0] * num_players
+        self.actions: dict[int, _Node] = {}
+        self.outcomes: dict[int, _Node] = {}
+        self.state: Any = None
+        self.legal: list[int] | None = None
+
+
+class MCTSAgent:
+    """UCT search over the rules, for either game (see the module docstring).
+
+    Args:
+        game: The game's name (``primordial_soup`` or ``origin``).
+        config: The search settings, an :class:`MCTSConfig` or a spec string.
+        rules: The game's rules object (best: ``env.unwrapped.rules``); ``None`` builds the
+            default rules for the state's player count on first use.
+        seed: Seed of the agent's one generator.
+
+    Attributes:
+        last_simulations: Simulations run for the last searched decision.
+        simulations, searches, search_seconds: Totals over the agent's life (for sims/s).
+    """
+
+    uses_observation = False  # reads the rules state
+
+    def __init__(self, game: str, config: MCTSConfig | str = "mcts", rules: Any = None,
+                 seed: int | None = None) -> None:
+        self.game = get_game(game).name
+        self.config = parse_mcts_spec(config) if isinstance(config, str) else config
+        self.name = self.config.spec()
+        self._given_rules = rules
+        self._rules: dict[int, Any] = {}
+        self._seed = seed
+        self.seed(seed)
+        self.last_simulations = 0
+        self.simulations = 0
+        self.searches = 0
+        self.search_seconds = 0.0
+
+    def seed(self, seed: int | None) -> None:
+        """Reseed the generator (and the heuristic rollout bot's)."""
+        self._seed = seed
+        self.rng = np.random.default_rng(seed)
+        self._rollout_bots: dict[int, Any] = {}
+
+    # -- the Agent protocol ----------------------------------------------------------------
+
+    def act(self, observation: Any, action_mask: np.ndarray, *, state: Any = None,
+            seat: int | None = None) -> int:
+        """The most visited root action after the search.
+
+        Raises:
+            ValueError: ``state`` is None (the search needs the rules state), or the mask
+                has no legal action.
+        """
+        if state is None:
+            raise ValueError("MCTSAgent.act needs the rules state: pass "
+                             "state=env.unwrapped.game_state (and seat=the acting seat)")
+        mask = np.asarray(action_mask).astype(bool, copy=False)
+        legal = np.flatnonzero(mask)
+        if legal.size == 0:
+            raise ValueError("MCTSAgent.act: the action mask has no legal action")
+        if legal.size == 1:
+            return int(legal[0])
+        rules = self.rules_for(state)
+        me = rules.current_player(state) if seat is None else seat
+        root = self.search(rules, state, me)
+        best, best_key = int(legal[0]), None
+        for a in legal.tolist():
+            child = root.actions.get(a)
+            if child is None:
+                continue
+            key = (child.n, child.w[me] / child.n)
+            if best_key is None or key > best_key:
+                best, best_key = a, key
+        return best
+
+    # -- the search ------------------------------------------------------------------------
+
+    def rules_for(self, state: Any) -> Any:
+        """The rules given at construction, or the game's default rules for the state's
+        player count (built once)."""
+        if self._given_rules is not None:
+            return self._given_rules
+        n = state.num_players
+        if n not in self._rules:
+            self._rules[n] = get_game(self.game).raw_env(num_players=n).rules
+        return self._rules[n]
+
+    def search(self, rules: Any, state: Any, me: int) -> _Node:
+        """Run the budget's simulations from ``state`` for the acting seat ``me``; the root.
+
+        In a game with hidden information only ``rules.sample_determinization(state, me,
+        rng)`` reads ``state``."""
+        config = self.config
+        hidden = _has_hidden_information(rules)
+        chance = ExplicitChance(rules)
+        root = _Node(state.num_players)
+        if not hidden:
+            root.state = state
+        start = time.perf_counter()
+        deadline = None if config.time is None else start + config.time
+        sims = 0
+        while True:
+            start_state = rules.sample_determinization(state, me, self.rng) if hidden else state
+            self._simulate(rules, chance, root, start_state, cache=not hidden)
+            sims += 1
+            if config.sims is not None and sims >= config.sims:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.last_simulations = sims
+        self.simulations += sims
+        self.searches += 1
+        self.search_seconds += time.perf_counter() - start
+        return root
+
+    def _simulate(self, rules: Any, chance: ExplicitChance, root: _Node, state: Any,
+                  cache: bool) -> None:
+        rng = self.rng
+        c = self.config.c
+        num_players = len(root.w)
+        node = root
+        path = [root]
+        expanded = False
+        while True:
+            while isinstance(state, ChanceNode):
+                outcome = state.event.sample(rng)
+                child = node.outcomes.get(outcome)
+                if child is None:
+                    child = node.outcomes[outcome] = _Node(num_players)
+                if cache and child.state is not None:
+                    state = child.state
+                else:
+                    state = chance.apply_chance(state, outcome)
+                    if cache:
+                        child.state = state
+                node = child
+                path.append(node)
+            if expanded or rules.is_terminal(state):
+                break
+            if cache and node.legal is not None:
+                legal = node.legal
+            else:
+                legal = np.flatnonzero(rules.legal_mask(state)).tolist()
+                if cache:
+                    node.legal = legal
+            if len(legal) == 1:
+                action = legal[0]
+                child = node.actions.get(action)
+                if child is None:
+                    child = node.actions[action] = _Node(num_players)
+            else:
+                action, child = self._select(node, legal, rules.current_player(state), c)
+                if child is None:
+                    child = node.actions[action] = _Node(num_players)
+                    child.avail = 1
+                    expanded = True
+            if cache and child.state is not None:
+                state = child.state
+            else:
+                state = chance.apply(state, action)
+                if cache:
+                    child.state = state
+            node = child
+            path.append(node)
+        value = self._rollout(rules, state)
+        for node in path:
+            node.n += 1
+            w = node.w
+            for i in range(num_players):
+                w[i] += value[i]
+
+    def _select(self, node: _Node, legal: list[int], player: int, c: float
+                ) -> tuple[int, _Node | None]:
+        """An untried action (uniformly; child ``None``), else the best UCB child for
+        ``player``. Every legal child's availability goes up by one."""
+        children = node.actions
+        untried = []
+        for a in legal:
+            child = children.get(a)
+            if child is None:
+                untried.append(a)
+            else:
+                child.avail += 1
+        if untried:
+            action = untried[int(self.rng.integers(len(untried)))] if len(untried) > 1 \
+                else untried[0]
+            return action, None
+        best_action, best_child, best_value = -1, None, -math.inf
+        for a in legal:
+            child = children[a]
+            value = child.w[player] / child.n + c * math.sqrt(math.log(child.avail) / child.n)
+            if value > best_value:
+                best_action, best_child, best_value = a, child, value
+        return best_action, best_child
+
+    def _rollout(self, rules: Any, state: Any) -> list[float]:
+        """Play on from ``state`` with the rollout policy; the value vector."""
+        rng = self.rng
+        depth = self.config.depth
+        steps = 0
+        if not rules.is_terminal(state):
+            mask = rules.legal_mask(state)
+            bot = self._rollout_bot(rules) if self.config.rollout == "heuristic" else None
+            while depth is None or steps < depth:
+                if bot is None:
+                    legal = np.flatnonzero(mask)
+                    action = int(legal[rng.integers(legal.size)]) if legal.size > 1 \
+                        else int(legal[0])
+                else:
+                    action = bot.act(None, mask, state=state, seat=rules.current_player(state))
+                state, mask = rules.transition(state, action, rng, mask)
+                steps += 1
+                if rules.is_terminal(state):
+                    break
+        scores = rules.scores(state)
+        if rules.is_terminal(state) or self.config.eval == "rank":
+            return rank_rewards(scores)
+        return _margin(scores)
+
+    def _rollout_bot(self, rules: Any) -> Any:
+        bot = self._rollout_bots.get(id(rules))
+        if bot is None:
+            from primeval.training.agents.heuristics import HEURISTICS
+
+            bot = HEURISTICS[self.game](rules, seed=int(self.rng.integers(2**63)))
+            self._rollout_bots[id(rules)] = bot
+        return bot
+
+    def stats(self) -> dict[str, float]:
+        """Searches, simulations and simulations per second so far."""
+        return {"searches": self.searches, "simulations": self.simulations,
+                "seconds": self.search_seconds,
+                "sims_per_second": self.simulations / self.search_seconds
+                if self.search_seconds else 0.0}
+
+
+def _margin(scores: list[float]) -> list[float]:
+    """Each score minus the mean, over the spread (max - min): in [-1, 1], summing to 0."""
+    spread = max(scores) - min(scores)
+    if spread == 0:
+        return [0.0] * len(scores)
+    mean = sum(scores) / len(scores)
+    return [(s - mean) / spread for s in scores]
+
+
+def _has_hidden_information(rules: Any) -> bool:
+    """Whether the rules override ``sample_determinization`` (the shared default is a copy:
+    nothing hidden)."""
+    from primeval.envs.core.frames import FrameRules
+
+    method = getattr(type(rules), "sample_determinization", None)
+    if method is None:
+        raise TypeError(f"{type(rules).__name__} has no sample_determinization; MCTS needs it")
+    return method is not FrameRules.sample_determinization
