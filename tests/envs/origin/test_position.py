@@ -220,7 +220,7 @@ def test_a_bad_name_is_refused_naming_it(change, message):
      "Y4 was played this turn, so it is in the discard too"),
     (lambda s: s.update(final_turns_left=2), "only in phase final_round"),
     (lambda s: s["players"][1].update(hand=[]) or s["decision"].update(action_taken=True),
-     "only 'pass' is legal"),
+     "only 'pass'"),
     (lambda s: s.update(hunting_holders={"AF6": None}),
      "a pawn stands there but its hunting token was not taken"),
 ])

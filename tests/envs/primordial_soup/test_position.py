@@ -81,7 +81,7 @@ SPECS = {
         "decision": {"kind": "aggression", "player": 1},
         "environment_card": 3,
         "players": [
-            {"bp": 2, "score": 20, "amoebas": {2: 7}, "aggression_used": True},
+            {"bp": 2, "score": 20, "amoebas": {2: 7}},
             {"bp": 3, "score": 18, "genes": {"aggression": 3}, "amoebas": {1: 7, 2: 11}},
             {"bp": 0, "score": 16, "amoebas": {5: 11}},
             {"bp": 7, "score": 19, "genes": {"defense": 2}, "amoebas": {1: 3}},
@@ -206,7 +206,7 @@ def test_a_bad_name_is_refused_naming_it(kind, change, message):
 
 @pytest.mark.parametrize(("kind", "change", "message"), [
     # Player 2 holds no Aggression: its only choice would be to pass.
-    ("aggression", lambda s: s["decision"].update(player=2), "only 'pass' is legal"),
+    ("aggression", lambda s: s["decision"].update(player=2), "only 'pass'"),
     ("buy", lambda s: s.update(cubes={0: {"R": 50}}), "86 R cubes on the board, the game has 55"),
     ("buy", lambda s: s["players"][1].update(genes={"escape": 1, "spores": 1},
                                              amoebas={2: 0, 3: 1}) or
