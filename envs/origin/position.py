@@ -12,7 +12,7 @@ default. ``docs/positions.md`` has the full format; in short::
     decision: {kind: turn, player: 1, action_taken: false}   # player 1's turn menu
     turn: 8
     players:                                 # one entry per seat, in seat order
-      - pawns: {AF1: [1, 1, white], EU1: [2, 1, white]}
+      - pawns: {AF1: [1, 1, brown], EU1: [2, 1, brown]}
         hand: [Y3, O5]
         columns: [2]                         # tile columns by height: one column 1, 2
       - pawns: {AF6: [1, 2, brown]}

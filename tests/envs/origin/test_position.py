@@ -227,3 +227,13 @@ def test_a_bad_name_is_refused_naming_it(change, message):
 def test_an_inconsistent_position_is_refused_saying_why(change, message):
     with pytest.raises(PositionError, match=message):
         build_position(RULES[3], menu_with(change))
+
+
+def test_the_module_docstring_example_builds():
+    import textwrap
+
+    from primeval.envs.origin import position
+
+    example = position.__doc__.split("::\n\n", 1)[1].split("\n\nKeys", 1)[0]
+    state = build_position(RULES[3], yaml.safe_load(textwrap.dedent(example)))
+    assert (state.turn, RULES[3].current_player(state)) == (8, 1)

@@ -245,3 +245,13 @@ def test_the_defaults_fill_a_minimal_spec():
     assert len(state.environment_deck) == len(rules.config.environment_deck) - 2
     assert rules.current_player(state) == 3
     assert position_to_dict(rules, state)["decision"] == {"kind": "buy", "player": 3}
+
+
+def test_the_module_docstring_example_builds():
+    import textwrap
+
+    from primeval.envs.primordial_soup import position
+
+    example = position.__doc__.split("::\n\n", 1)[1].split("\n\nKeys", 1)[0]
+    state = build_position(RULES[4], yaml.safe_load(textwrap.dedent(example)))
+    assert (state.phase, RULES[4].current_player(state)) == ("new_genes", 2)
