@@ -3,7 +3,21 @@
 The learner holds one seat (a random seat each episode by default); opponents (agents, or a
 pool sampled each episode) act inside :meth:`SingleAgentEnv.step` until it is the learner's
 turn again or the game is over. The reward is the learner's own. :meth:`action_masks`
-exposes the learner's mask for sb3-contrib's ``MaskablePPO``.
+exposes the learner's mask for sb3-contrib's ``MaskablePPO``, and every ``info`` carries it as
+``info["action_mask"]`` (int8, as Gymnasium's Taxi and PettingZoo's observations do).
+
+An action of the action space that the mask forbids is handled by ``illegal_action``:
+
+* ``"lose"`` (default): the episode ends at once (``terminated``) with ``illegal_reward``
+  (-1) for the learner and ``info["illegal_action"]`` set to the id, as the game's ``env()``
+  (PettingZoo's ``TerminateIllegalWrapper``) ends it. Gymnasium's and SB3's ``check_env``,
+  which step with ``action_space.sample()``, and unmasked learners so see a lost game.
+* ``"random"``: a legal action drawn with the env's generator is played instead;
+  ``info["illegal_action"]`` is the refused id and ``info["played_action"]`` the one played.
+* ``"raise"``: ``IllegalActionError`` naming the action, the phase and the legal choices;
+  nothing changes (for debugging a masked learner).
+
+Anything outside the action space (a float, an id out of range) always raises.
 """
 
 from __future__ import annotations
@@ -18,6 +32,9 @@ from primeval.envs.core.agents import Agent, RandomAgent, agent_action
 
 OpponentSpec = Agent | Sequence[Agent] | Callable[[np.random.Generator], Agent]
 
+#: The ``illegal_action`` policies of :class:`SingleAgentEnv` (see the module docstring).
+ILLEGAL_ACTION_POLICIES = ("lose", "random", "raise")
+
 
 class SingleAgentEnv(gymnasium.Env):
     """Gymnasium env over a primeval AEC env with the other seats played by opponents.
@@ -30,18 +47,33 @@ class SingleAgentEnv(gymnasium.Env):
         shaping: Coefficient of potential-based reward shaping: each step adds
             ``shaping * (lead' - lead)`` where ``lead`` is the learner's score minus the mean
             of the others' scores (``rules.scores``). 0 (default) keeps the pure final reward.
+        illegal_action: What a masked-out action of the action space does: ``"lose"``
+            (default: the episode ends with ``illegal_reward``), ``"random"`` (a random legal
+            action is played instead) or ``"raise"`` (``IllegalActionError``).
+        illegal_reward: The learner's reward for an episode lost by an illegal action.
     """
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    # The games' render modes; each instance copies its game's (render_fps included).
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
 
     def __init__(self, aec_env: Any, opponents: OpponentSpec | None = None,
-                 learner_seat: int | None = None, shaping: float = 0.0) -> None:
+                 learner_seat: int | None = None, shaping: float = 0.0,
+                 illegal_action: str = "lose", illegal_reward: float = -1.0) -> None:
         super().__init__()
         self.aec = aec_env
         self.game = aec_env.unwrapped
         agents = self.game.possible_agents
         if learner_seat is not None and not 0 <= learner_seat < len(agents):
             raise ValueError(f"learner_seat={learner_seat} is not a seat of {agents}")
+        if illegal_action not in ILLEGAL_ACTION_POLICIES:
+            raise ValueError(f"illegal_action={illegal_action!r}; choose one of "
+                             f"{', '.join(map(repr, ILLEGAL_ACTION_POLICIES))}")
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        game_metadata = self.game.metadata
+        self.metadata = {**type(self).metadata,
+                         "render_modes": list(game_metadata["render_modes"]),
+                         "render_fps": game_metadata.get("render_fps", 1)}
         self.fixed_seat = learner_seat
         self.opponents = opponents if opponents is not None else RandomAgent()
         space = self.game.observation_space(agents[0])
@@ -53,6 +85,8 @@ class SingleAgentEnv(gymnasium.Env):
         self.shaping = float(shaping)
         self._lead = 0.0
         self._reward = 0.0  # the learner's reward collected in the step under way
+        self._illegal: dict[str, int] = {}  # info about an illegal action of this step
+        self._forfeited = False  # the episode was lost by an illegal action
 
     # Opponents ------------------------------------------------------------------------------
 
@@ -91,7 +125,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _done(self) -> tuple[bool, bool]:
         game = self.game
-        if self.learner not in game.agents:
+        if self._forfeited or self.learner not in game.agents:
             return True, False
         terminated = bool(game.terminations[self.learner])
         # PettingZoo's TerminateIllegalWrapper sets both flags; the game did end: terminated.
@@ -120,6 +154,8 @@ class SingleAgentEnv(gymnasium.Env):
             if hasattr(agent, "seed"):
                 agent.seed(int(self.np_random.integers(2**31 - 1)))
         self._reward = 0.0
+        self._illegal = {}
+        self._forfeited = False
 
     def finish_reset(self):
         """``(observation, info)`` of the reset, once no opponent is left to act."""
@@ -137,7 +173,22 @@ class SingleAgentEnv(gymnasium.Env):
         terminated, truncated = self._done()
         if terminated or truncated:
             raise RuntimeError("step() called after the episode ended; call reset()")
-        self.aec.step(int(action))
+        self._illegal = {}
+        mask = self.game.action_mask(self.learner, dtype=bool)
+        action_id = _action_id(action, mask.size)
+        if action_id is None or (self.illegal_action == "raise" and not mask[action_id]):
+            self.game.step(action)  # the raw env refuses it, naming it; nothing changes
+            raise AssertionError(f"the env accepted the refused action {action!r}")
+        if not mask[action_id]:
+            self._illegal["illegal_action"] = action_id
+            if self.illegal_action == "lose":
+                self._forfeited = True
+                self._reward = self.illegal_reward
+                return
+            legal = np.flatnonzero(mask)
+            action_id = int(legal[self.np_random.integers(legal.size)])
+            self._illegal["played_action"] = action_id
+        self.aec.step(action_id)
         self._reward = float(self.game.rewards.get(self.learner, 0.0))
 
     def finish_step(self):
@@ -160,8 +211,12 @@ class SingleAgentEnv(gymnasium.Env):
         return float(scores[seat] - sum(others) / len(others))
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal actions (all False when it is not to act, as once the game is
-        over: the env's own mask)."""
+        """The learner's legal actions (all False when it is not to act, as once the episode
+        is over: the env's own mask)."""
+        if self._forfeited:
+            return np.zeros(self.action_space.n, dtype=bool)
+        if not self.seat_agents:
+            raise gymnasium.error.ResetNeeded("action_masks() before reset(): call reset()")
         return self.game.action_mask(self.learner, dtype=bool)
 
     @property
@@ -174,8 +229,10 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _info(self) -> dict[str, Any]:
         seat = self._seat
-        info: dict[str, Any] = {"seat": seat}
-        if self.game.rules.is_terminal(self.game.game_state):
+        mask = (np.zeros(self.action_space.n, dtype=np.int8) if self._forfeited
+                else self.game.action_mask(self.learner))
+        info: dict[str, Any] = {"seat": seat, "action_mask": mask, **self._illegal}
+        if not self._forfeited and self.game.rules.is_terminal(self.game.game_state):
             scores = self.game.rules.scores(self.game.game_state)
             info["scores"] = scores
             info["rank"] = 1 + sum(s > scores[seat] for s in scores)
@@ -189,3 +246,33 @@ class SingleAgentEnv(gymnasium.Env):
 
     def close(self) -> None:
         self.aec.close()
+
+
+def _action_id(action: Any, n: int) -> int | None:
+    """``action`` as an id of ``Discrete(n)``, or ``None`` if it is none (not an integer, or
+    out of range): such an action is no move of the game at all and always raises."""
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action[()]
+    if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+        return None
+    return int(action) if 0 <= action < n else None
+
+
+class ExposeActionMasks(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
+    """``action_masks()`` on the outermost wrapper, as the Gymnasium ids add it.
+
+    Gymnasium 1.x wrappers forward no attributes, so ``gymnasium.make(id).action_masks()``
+    needs a wrapper that has the method; the ids list this one in ``additional_wrappers``,
+    which ``gymnasium.make`` applies last. Through any further wrappers,
+    ``env.get_wrapper_attr("action_masks")()`` finds it (as sb3-contrib's
+    ``get_action_masks`` and SB3's ``VecEnv.env_method`` do).
+    """
+
+    def __init__(self, env: gymnasium.Env) -> None:
+        gymnasium.utils.RecordConstructorArgs.__init__(self)
+        gymnasium.Wrapper.__init__(self, env)
+        self._action_masks = env.get_wrapper_attr("action_masks")
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions (see :meth:`SingleAgentEnv.action_masks`)."""
+        return self._action_masks()
