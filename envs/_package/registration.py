@@ -45,20 +45,25 @@ ENTRIES: tuple[EnvEntry, ...] = (
     *(EnvEntry(g.gym_id, "gymnasium", "primeval.training.gym_env:make", {"game": g.name},
                f"num_players={g.default_players}, opponent='random'|'heuristic'|'ppo:PATH' "
                "(or a list, one per seat), obs_encoder, learner_seat=None (random), "
-               f"shaping=0.0, **{g.title.replace(' ', '')}Config fields")
+               "shaping=0.0, illegal_action='lose'|'random'|'raise', render_mode, "
+               f"**{g.title.replace(' ', '')}Config fields")
       for g in GAMES.values()),
 )
 BY_ID = {e.id: e for e in ENTRIES}
 
 
 def register_gymnasium() -> None:
-    """Register the Gymnasium ids (idempotent)."""
+    """Register the Gymnasium ids (idempotent). ``gymnasium.make`` wraps them last in
+    ``ExposeActionMasks``, so ``env.action_masks()`` works on what it returns."""
     import gymnasium
+    from gymnasium.envs.registration import WrapperSpec
 
+    masks = WrapperSpec("ExposeActionMasks",
+                        "primeval.wrappers.single_agent:ExposeActionMasks", {})
     for entry in ENTRIES:
         if entry.kind == "gymnasium" and entry.id not in gymnasium.registry:
             gymnasium.register(entry.id, entry_point=entry.entry_point,
-                               kwargs=dict(entry.kwargs))
+                               kwargs=dict(entry.kwargs), additional_wrappers=(masks,))
 
 
 def register_pettingzoo() -> None:
