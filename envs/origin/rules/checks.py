@@ -44,6 +44,25 @@ def check_state(rules, state: OriginState) -> None:
     _check_stack(rules, state)
     if state.phase == "setup":
         _check_setup(rules, state)
+    check_real_choice(rules, state)
+
+
+def check_real_choice(rules, state: OriginState) -> None:
+    """The pending decision offers a real choice: a decision whose only legal action is
+    ``pass`` is resolved without asking (``FrameRules.advance``), and no decision is left
+    without a legal action."""
+    if not state.stack:
+        return
+    kind = state.stack[-1]["kind"]
+    try:
+        mask = rules.legal_mask(state)
+    except Exception as exc:  # noqa: BLE001  (what the frame names is not there)
+        raise ValueError(f"stack: the pending {kind} decision cannot be worked out "
+                         f"({type(exc).__name__}: {exc})") from None
+    count = int(np.count_nonzero(mask))
+    need(count > 0, f"stack: the pending {kind} decision has no legal action")
+    need(not (count == 1 and mask[rules.pass_action]), f"stack: the pending {kind} decision "
+         "has only 'pass', which is taken without asking")
 
 
 def check_dict(data: Any) -> None:

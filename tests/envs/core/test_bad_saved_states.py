@@ -201,14 +201,117 @@ def _soup_gene_and_successor(d):
         gs["gene_supply"][keys.index(gene)] -= 1
 
 
+def _origin_card(gs, card_id: str) -> int:
+    """Take the Origin card ``card_id`` (``"P12"``) out of wherever it is; its index."""
+    from primeval.envs.origin.gamedata import load_origin_data
+
+    index = next(c.index for c in load_origin_data().cards if c.id == card_id)
+    for pile in (*gs["decks"], *gs["hands"], *gs["permanents"], gs["discard"]):
+        if index in pile:
+            pile.remove(index)
+    return index
+
+
+def _origin_third_objective(d):
+    """Player 0 (two objectives in hand, no Oral Tradition) draws a third objective."""
+    gs = d["game_state"]
+    gs["hands"][0].append(gs["decks"][2].pop(0))
+
+
+def _origin_objective_points(d):
+    d["game_state"]["objective_points"][0] = 3  # no objective completed
+
+
+def _origin_objective_bonus_too_high(d):
+    """Player 0 completed one objective with Agriculture (+1) in play, but scored +2."""
+    from primeval.envs.origin.gamedata import load_origin_data
+
+    gs = d["game_state"]
+    gs["permanents"][0].append(_origin_card(gs, "P12"))
+    card = gs["decks"][2].pop(0)
+    gs["objectives_done"][0].append(card)
+    gs["objective_points"][0] = load_origin_data().cards[card].points + 2
+
+
+def _origin_frame_territory(d):
+    d["game_state"]["stack"][-1]["territory"] = 999  # the pending evolve_pawn
+
+
+def _origin_waiting_draw(d):
+    d["game_state"]["stack"].insert(1, {"kind": "draw", "player": 1, "deck": 0, "count": 1})
+
+
+def _soup_extra_buyer(d):
+    """Player 2 (before player 0 in descending ladder order) buys again after player 0."""
+    d["game_state"]["stack"].insert(3, {"kind": "buy", "player": 2})
+
+
+def _soup_player(key, value, player=0):
+    def damage(d):
+        d["game_state"]["players"][player][key] = value
+    return damage
+
+
 RULE_DAMAGE = [
     ("origin", "tile_column_out_of_order", _origin_column, "is not stacked level 1, 2"),
     ("origin", "strait_owner_not_a_seat", _origin_strait_owner,
      r"strait_owner\[0\] = 7: the token owner is not a seat"),
     ("origin", "hunting_token_off_green", _origin_token_off_green,
      "a hunting token on a territory that is not green"),
+    ("origin", "three_objectives_without_oral_tradition", _origin_third_objective,
+     re.escape("hands[0]: 3 objectives in hand, over the objective hand limit of 2")),
+    ("origin", "objective_points_without_objectives", _origin_objective_points,
+     re.escape("objective_points[0] = 3: the completed objectives (objectives_done) are "
+               "worth 0 points and no objective bonus card (Agriculture) is in play")),
+    ("origin", "objective_bonus_beyond_agriculture", _origin_objective_bonus_too_high,
+     re.escape("plus up to [1] each from the objective bonus in play (Agriculture)")),
+    ("origin", "frame_territory_out_of_range", _origin_frame_territory,
+     re.escape("stack[1] (evolve_pawn): territory = 999, expected an int in 0..41")),
+    ("origin", "step_waiting_where_none_waits", _origin_waiting_draw,
+     re.escape("stack[1]: a draw waits only under the tile of the same reward")),
+    ("origin", "player_list_too_short", lambda d: d["game_state"]["villages"].pop(),
+     re.escape("villages: expected a list of 3 ints")),
+    ("origin", "count_of_another_type", lambda d: d["game_state"]["reserve"].__setitem__(3, "1"),
+     re.escape("reserve[3] = '1': expected an int in 0..")),
+    ("origin", "turn_out_of_order", lambda d: d["game_state"].__setitem__("turn", 16),
+     "turns go clockwise"),
+    ("origin", "empty_slot_beside_a_reserve", lambda d: (
+        d["game_state"]["slots"].__setitem__(0, 0),
+        d["game_state"].__setitem__("lost_tiles", d["game_state"]["lost_tiles"] + 1)),
+     "an empty slot while the tile reserve has tiles"),
+    ("origin", "missing_field", lambda d: d["game_state"].pop("lost_tiles"),
+     re.escape("fields ['lost_tiles'] missing or unknown")),
     ("primordial_soup", "gene_with_its_successor", _soup_gene_and_successor,
      "and its successor"),
+    ("primordial_soup", "buyer_out_of_ladder_order", _soup_extra_buyer,
+     re.escape("the players still to act in phase 'new_genes' are [0, 2], expected [0] "
+               "(descending ladder order)")),
+    ("primordial_soup", "environment_card_missing",
+     lambda d: d["game_state"]["environment_deck"].pop(),
+     re.escape("environment_deck: 6 cards left in round 3, phase new_genes, but 4 of the 11 "
+               "have been turned")),
+    ("primordial_soup", "gene_from_a_later_round", _soup_player("genes", {"intelligence": 7}),
+     re.escape("players[0].genes['intelligence'] (the round it was acquired) = 7: expected "
+               "an int in 0..3")),
+    ("primordial_soup", "aggression_used_without_aggression",
+     _soup_player("aggression_used", True),
+     re.escape("players[0].aggression_used: Aggression is used in phase 5 by its holder")),
+    ("primordial_soup", "marker_in_the_finish_zone_during_play", _soup_player("score", 45, 1),
+     re.escape("players[1].score = 45: a marker in the finish zone ends the game after "
+               "phase 6")),
+    ("primordial_soup", "bp_beyond_the_incomes", _soup_player("bp", 100),
+     re.escape("players[0].bp = 100: more than the start BP and the 2 incomes so far (24)")),
+    ("primordial_soup", "decision_with_only_pass", _soup_player("bp", 0),
+     re.escape("the pending buy decision has only 'pass', which is taken without asking")),
+    ("primordial_soup", "frame_player_not_a_seat",
+     lambda d: d["game_state"]["stack"][-1].__setitem__("player", 7),
+     re.escape("stack[3] (buy): player = 7, expected an int in 0..2")),
+    ("primordial_soup", "flag_of_another_type",
+     lambda d: d["game_state"]["players"][0]["amoeba_done"].__setitem__(0, "yes"),
+     re.escape("players[0].amoeba_done: expected 7 True/False flags")),
+    ("primordial_soup", "player_field_missing",
+     lambda d: d["game_state"]["players"][1].pop("bp"),
+     re.escape("players[1]: expected a dict with the fields")),
 ]
 
 
@@ -224,3 +327,47 @@ def test_a_position_the_rules_cannot_reach_is_refused(game, case, damage, messag
     with pytest.raises(StateError, match=message):
         env.set_state(data)
     assert env.get_state() == before
+
+
+def _origin_state_with(change):
+    data = json.loads(json.dumps(mid_game("origin", seed=2, steps=70).get_state()))
+    change(data["game_state"])
+    return data
+
+
+def _oral_tradition(gs):
+    gs["permanents"][0].append(_origin_card(gs, "P2"))
+
+
+def _pending_return(gs):
+    """Player 1 bartered with player 0, who now returns an objective (player 1's own hand
+    limit is checked after)."""
+    gs["stack"] = [{"kind": "turn", "player": 1}, {"kind": "objective_limit", "player": 1},
+                   {"kind": "return_card", "player": 0, "colour": "purple", "count": 1}]
+
+
+def _agriculture_bonus(gs):
+    from primeval.envs.origin.gamedata import load_origin_data
+
+    gs["permanents"][0].append(_origin_card(gs, "P12"))
+    card = gs["decks"][2].pop(0)
+    gs["objectives_done"][0].append(card)
+    gs["objective_points"][0] = load_origin_data().cards[card].points + 1
+
+
+@pytest.mark.parametrize("allowed", [_oral_tradition, _pending_return, _agriculture_bonus],
+                         ids=["oral_tradition", "pending_return", "agriculture_bonus"])
+def test_what_the_objective_checks_allow_loads(allowed):
+    """The controls of the objective refusals: three objectives in hand with Oral Tradition
+    in play, or while the return of the extra one is pending; an objective scored with
+    Agriculture's +1 (origin.md "Objective hand limit", "Agriculture")."""
+    extra = (lambda gs: None) if allowed is _agriculture_bonus else _origin_third_objective
+    data = _origin_state_with(allowed)
+    extra(data)
+    env = GAMES["origin"].raw_env(num_players=3)
+    env.reset(seed=0)
+    to_act = env.rules.current_player(env.rules.state_from_dict(data["game_state"]))
+    data["agent_selection"] = env.possible_agents[to_act]
+    env.set_state(data)
+    assert env.get_state()["game_state"] == data["game_state"]
+    play_to_the_end(env)
