@@ -181,6 +181,7 @@ def docs_block(containing: str) -> str:
     return blocks[0]
 
 
+@pytest.mark.slow  # a fresh interpreter and a forkserver importing SB3 and torch
 def test_subproc_vec_env_workers_built_by_id_in_a_main_guard(tmp_path):
     """docs/integrations.md's SubprocVecEnv script, run as a script: ``import primeval`` only
     inside ``if __name__ == "__main__"``, two SB3 worker processes (forkserver: they import
