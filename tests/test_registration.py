@@ -1,6 +1,13 @@
-"""Registries: PettingZoo ids, Gymnasium ids, primeval.make."""
+"""Registries: PettingZoo ids, Gymnasium ids, primeval.make.
+
+``make test-compat`` runs these on PettingZoo 1.24-1.26 too, which have no env registry
+(``pettingzoo.make`` came in 1.27): there the AEC ids are skipped and the rest works.
+"""
 
 from __future__ import annotations
+
+import importlib.util
+import sys
 
 import gymnasium
 import numpy as np
@@ -8,9 +15,17 @@ import pettingzoo
 import pytest
 
 import primeval
-from primeval.registration import ENTRIES
+from primeval import registration
+from primeval.registration import ENTRIES, PettingZooRegistryMissing
+
+PETTINGZOO_REGISTRY = importlib.util.find_spec("pettingzoo.env_registry") is not None
+needs_pettingzoo_registry = pytest.mark.skipif(
+    not PETTINGZOO_REGISTRY, reason=f"PettingZoo {pettingzoo.__version__} has no env registry")
+AEC_IDS = sorted(e.id for e in ENTRIES if e.kind == "aec")
+GYM_IDS = sorted(e.id for e in ENTRIES if e.kind == "gymnasium")
 
 
+@needs_pettingzoo_registry
 @pytest.mark.parametrize(("env_id", "players"), [("primeval/primordial_soup-v1", 3),
                                                   ("primeval/origin-v0", 4)])
 def test_pettingzoo_make(env_id, players):
@@ -35,6 +50,7 @@ def test_gymnasium_make_single_agent(env_id, players):
 
 
 def test_sb3_make_vec_env():
+    pytest.importorskip("stable_baselines3")
     from stable_baselines3.common.env_util import make_vec_env
 
     venv = make_vec_env("primeval/PrimordialSoup-v1", n_envs=2,
@@ -51,11 +67,50 @@ def test_unknown_id_is_refused():
 
 
 def test_every_entry_is_registered():
-    from pettingzoo.env_registry.registration import aec_registry
+    assert all(env_id in gymnasium.registry for env_id in GYM_IDS)
+    if PETTINGZOO_REGISTRY:
+        from pettingzoo.env_registry.registration import aec_registry
 
-    for entry in ENTRIES:
-        registry = aec_registry if entry.kind == "aec" else gymnasium.registry
-        assert entry.id in registry
+        assert all(env_id in aec_registry for env_id in AEC_IDS)
+
+
+@pytest.mark.parametrize("env_id", AEC_IDS)
+def test_primeval_make_builds_the_aec_ids_on_any_pettingzoo(env_id):
+    env = primeval.make(env_id)
+    env.reset(seed=0)
+    assert env.observe(env.agent_selection)["action_mask"].any()
+
+
+def _without_pettingzoo_registry(monkeypatch) -> None:
+    """Make ``pettingzoo.env_registry`` unimportable, as on PettingZoo 1.24-1.26."""
+    for name in [m for m in sys.modules if m.startswith("pettingzoo.env_registry")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "pettingzoo.env_registry", None)
+
+
+def test_without_pettingzoos_registry_the_aec_ids_are_skipped_on_import(monkeypatch):
+    """What ``import primeval`` does with an older PettingZoo: nothing, and no error."""
+    _without_pettingzoo_registry(monkeypatch)
+    assert registration.register_pettingzoo(required=False) is False
+    registration.register_when_imported()  # both libraries imported: registers at once
+    assert all(env_id in gymnasium.registry for env_id in GYM_IDS)
+
+
+def test_without_pettingzoos_registry_asking_for_it_says_why(monkeypatch):
+    _without_pettingzoo_registry(monkeypatch)
+    reason = registration.pettingzoo_registry_missing()
+    assert f"PettingZoo {pettingzoo.__version__} has no env registry" in reason
+    assert all(env_id in reason for env_id in AEC_IDS) and "primeval.make(id)" in reason
+    with pytest.raises(PettingZooRegistryMissing, match="pettingzoo.make needs PettingZoo >= 1.27"):
+        registration.register_pettingzoo()
+    with pytest.raises(ImportError, match="primeval.make"):
+        registration.register_envs()
+
+
+@needs_pettingzoo_registry
+def test_with_pettingzoos_registry_nothing_is_missing():
+    assert registration.pettingzoo_registry_missing() is None
+    assert registration.register_pettingzoo() is True
 
 
 def test_primeval_list_prints_every_id(capsys):
@@ -83,11 +138,15 @@ def test_ids_are_registered_whichever_is_imported_first(order):
     if order == "libraries first":
         imports.reverse()
     out = _fresh("; ".join(imports) + "\n"
-                 "from pettingzoo.env_registry.registration import aec_registry\n"
+                 "from primeval.registration import pettingzoo_registry_missing\n"
+                 "if pettingzoo_registry_missing():\n"
+                 "    aec_registry = {}\n"
+                 "else:\n"
+                 "    from pettingzoo.env_registry.registration import aec_registry\n"
                  "print(sorted(k for k in gymnasium.registry if k.startswith('primeval/')),"
                  " sorted(k for k in aec_registry if k.startswith('primeval/')))")
-    expected = [sorted(e.id for e in ENTRIES if e.kind == kind) for kind in ("gymnasium", "aec")]
-    assert out == f"{expected[0]} {expected[1]}"
+    # On a PettingZoo without a registry, importing both works and registers the Gymnasium ids.
+    assert out == f"{GYM_IDS} {AEC_IDS if PETTINGZOO_REGISTRY else []}"
 
 
 def test_import_primeval_alone_loads_no_registry_library():

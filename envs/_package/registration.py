@@ -13,11 +13,17 @@ Gymnasium and PettingZoo at once when they are already imported, and otherwise a
 they are. So importing a game's rules (``primeval.envs.origin.rules``) loads neither library,
 while ``import primeval; import gymnasium; gymnasium.make("primeval/Origin-v0")`` works.
 
+PettingZoo's registry (``pettingzoo.make``) arrived in PettingZoo 1.27. On an older
+PettingZoo (1.24-1.26, which e.g. AgileRL 2.58 requires) the AEC ids are not registered with
+it and everything else works; :func:`register_pettingzoo` called directly raises
+:class:`PettingZooRegistryMissing` saying so.
+
 :func:`make` builds either kind by id without going through a registry.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.abc
 import importlib.util
@@ -66,22 +72,70 @@ def register_gymnasium() -> None:
                                kwargs=dict(entry.kwargs), additional_wrappers=(masks,))
 
 
-def register_pettingzoo() -> None:
-    """Register the AEC ids with PettingZoo's registry (idempotent)."""
-    from pettingzoo.env_registry.registration import aec_registry, register
+class PettingZooRegistryMissing(ImportError):
+    """The installed PettingZoo has no env registry (``pettingzoo.make`` came in 1.27)."""
 
+
+def _pettingzoo_registry():
+    """PettingZoo's ``env_registry.registration`` module, or None before PettingZoo 1.27."""
+    try:
+        from pettingzoo.env_registry import registration
+    except ModuleNotFoundError as error:
+        if not (error.name or "").startswith("pettingzoo.env_registry"):
+            raise
+        return None
+    return registration
+
+
+def pettingzoo_registry_missing() -> str | None:
+    """Why the AEC ids are not in PettingZoo's registry, or None when they can be."""
+    if _pettingzoo_registry() is not None:
+        return None
+    import pettingzoo
+
+    aec_ids = ", ".join(e.id for e in ENTRIES if e.kind == "aec")
+    return (f"PettingZoo {getattr(pettingzoo, '__version__', '?')} has no env registry "
+            f"(pettingzoo.make needs PettingZoo >= 1.27), so {aec_ids} are not registered "
+            "with it; build them with primeval.make(id) or the game module's env() "
+            "(primeval.envs.origin_v0.env()), or install pettingzoo>=1.27")
+
+
+def register_pettingzoo(*, required: bool = True) -> bool:
+    """Register the AEC ids with PettingZoo's registry (idempotent).
+
+    Args:
+        required: on a PettingZoo without a registry (before 1.27), raise
+            :class:`PettingZooRegistryMissing` if True, else register nothing (what
+            ``import primeval`` does, so that the rest works on such a PettingZoo).
+
+    Returns:
+        Whether the ids are in PettingZoo's registry.
+    """
+    registry = _pettingzoo_registry()
+    if registry is None:
+        if required:
+            raise PettingZooRegistryMissing(pettingzoo_registry_missing())
+        return False
     for entry in ENTRIES:
-        if entry.kind == "aec" and entry.id not in aec_registry:
-            register("aec", entry.id, entry.entry_point, kwargs=dict(entry.kwargs))
+        if entry.kind == "aec" and entry.id not in registry.aec_registry:
+            registry.register("aec", entry.id, entry.entry_point, kwargs=dict(entry.kwargs))
+    return True
 
 
 def register_envs() -> None:
-    """Register every id now (imports Gymnasium and PettingZoo)."""
+    """Register every id now (imports Gymnasium and PettingZoo).
+
+    Raises:
+        PettingZooRegistryMissing: the installed PettingZoo is older than 1.27 (the
+            Gymnasium ids are registered all the same).
+    """
     register_gymnasium()
     register_pettingzoo()
 
 
-_REGISTER = {"gymnasium": register_gymnasium, "pettingzoo": register_pettingzoo}
+# On import, a PettingZoo without a registry is skipped rather than refused.
+_REGISTER = {"gymnasium": register_gymnasium,
+             "pettingzoo": functools.partial(register_pettingzoo, required=False)}
 
 
 class _RegisterOnImport(importlib.abc.MetaPathFinder):
@@ -144,4 +198,6 @@ def make(env_id: str, **kwargs: Any):
     return factory(**{**entry.kwargs, **kwargs})
 
 
-__all__ = ["BY_ID", "ENTRIES", "EnvEntry", "make", "register_envs", "register_when_imported"]
+__all__ = ["BY_ID", "ENTRIES", "EnvEntry", "PettingZooRegistryMissing", "make",
+           "pettingzoo_registry_missing", "register_envs", "register_gymnasium",
+           "register_pettingzoo", "register_when_imported"]

@@ -35,6 +35,7 @@ def test_gymnasium_check_env(game, players):
 
 def test_sb3_check_env():
     """Stable-Baselines3's check_env passes."""
+    pytest.importorskip("stable_baselines3")  # the train extra; not in make test-compat
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
     sb3_check_env(SingleAgentEnv(primordial_soup_v1.env(num_players=4)), warn=True)
@@ -187,6 +188,7 @@ def test_step_after_the_end_raises():
 @pytest.mark.parametrize("vec", ["dummy", "subproc"])
 def test_vector_envs_with_masks(vec):
     """Works in DummyVecEnv and SubprocVecEnv; masks come through env_method."""
+    pytest.importorskip("stable_baselines3")
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     def make(i):
