@@ -154,13 +154,24 @@ def shared_module(algo: Any, module_id: str = SHARED_MODULE):
 
 def take_snapshot(algo: Any, slot: int) -> str:
     """Copy the shared weights into snapshot slot ``slot`` on the learner and on every
-    EnvRunner; the slot's module id."""
+    EnvRunner (local and remote, waiting for each); the slot's module id."""
+    import ray
+
     target = snapshot_module(slot)
-    weights = algo.learner_group.get_weights(module_ids=[SHARED_MODULE])[SHARED_MODULE]
-    algo.learner_group.set_weights({target: weights})
-    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group,
-                                       policies=[target], inference_only=True,
-                                       timeout_seconds=60.0)
+    learner = algo.learner_group
+    weights = learner.get_weights(module_ids=[SHARED_MODULE])[SHARED_MODULE]
+    learner.set_weights({target: weights})
+    # RLlib's own sync_weights goes through requests that it may drop while others are in
+    # flight, so each EnvRunner is called and waited for; an inference-only module (no value
+    # network) takes the weights it has.
+    ref = ray.put(weights)
+
+    def load(runner: Any, _ref: Any = ref, _target: str = target) -> None:
+        module = runner.module[_target]
+        own = module.get_state()
+        module.set_state({k: v for k, v in ray.get(_ref).items() if k in own})
+
+    algo.env_runner_group.foreach_env_runner(load, local_env_runner=True)
     return target
 
 
