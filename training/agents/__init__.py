@@ -9,7 +9,7 @@ spec, as the CLI and the YAML configs name them:
 * ``ppo:PATH``: a saved MaskablePPO checkpoint (:class:`~.policy.PolicyAgent`);
 * ``mcts`` or ``mcts:KEY=VALUE,...``: Monte Carlo tree search on the rules
   (:class:`~.mcts.MCTSAgent`; keys ``sims``, ``time``, ``rollout``, ``depth``, ``c``,
-  ``eval``).
+  ``eval``, ``prior``).
 
 :mod:`.pool` draws an opponent per seat and episode for training.
 """

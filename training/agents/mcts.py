@@ -18,7 +18,10 @@ One simulation:
    simulation starts from the state itself, and each node keeps the state it stands for.
 2. **Select and expand.** At a player's node, an action not tried yet (uniformly at random)
    becomes a new child, else the child with the best ``Q + c * sqrt(ln(availability) / N)``
-   for the player to move. ``Q`` is that player's mean value: values are vectors, one entry
+   for the player to move. With ``prior=W > 0`` the game's heuristic bot names its choice at
+   each new node: it is tried first and gets a bonus ``W / (N + 1)`` (progressive bias), so
+   a small budget starts from the bot's play and the search overrides it where it finds
+   better. ``Q`` is that player's mean value: values are vectors, one entry
    per seat, so each node selects for whoever moves there (3-4 players, no minimax sign).
    Chance is explicit (:class:`~primeval.envs.core.chance.ExplicitChance`): the dice, draws
    and shuffles of a transition are chance nodes whose outcome is drawn by its probability,
@@ -29,15 +32,17 @@ One simulation:
    for at most ``depth`` actions (``depth=end``: to the end of the game).
 4. **Evaluate and back up.** A finished game is worth its rank rewards (first +1, last -1,
    linear between, ties share: :func:`~primeval.envs.core.rewards.rank_rewards`); a rollout
-   cut at ``depth`` is valued by the current scores, ranked (``eval=rank``) or as the score
-   minus the mean over the spread, in [-1, 1] (``eval=margin``). The vector is added to
-   every node on the path.
+   cut at ``depth`` is valued by the current scores (in Primordial Soup, whose ladder moves
+   only at a round's scoring, the position plus the advance the amoebas and genes would give
+   now), ranked (``eval=rank``) or as the score minus the mean over the spread, in [-1, 1]
+   (``eval=margin``). The vector is added to every node on the path.
 
 The spec, as ``primeval evaluate`` and ``play`` take it: ``mcts`` or
 ``mcts:KEY=VALUE,...`` with keys ``sims`` (simulations per decision, default 200),
 ``time`` (seconds per decision; with no ``sims`` it is the only budget), ``rollout``
 (``random`` | ``heuristic``), ``depth`` (rollout actions before the static evaluation, or
-``end``; default 40), ``c`` (exploration, default 1.0) and ``eval`` (``rank`` | ``margin``).
+``end``; default 40), ``c`` (exploration, default 1.0), ``eval`` (``rank`` | ``margin``)
+and ``prior`` (the heuristic's bias weight, default 0: none).
 With a ``sims`` budget and a seed the agent is reproducible: one generator, seeded by
 :meth:`MCTSAgent.seed`, draws everything.
 """
@@ -72,6 +77,7 @@ class MCTSConfig:
         depth: Rollout actions before the static evaluation; ``None``: to the end.
         c: The UCB exploration constant (values are in [-1, 1]).
         eval: The static evaluation of a cut rollout, ``"rank"`` or ``"margin"``.
+        prior: Weight of the heuristic bot's choice in the tree (0: none).
     """
 
     sims: int | None = 200
@@ -80,6 +86,7 @@ class MCTSConfig:
     depth: int | None = 40
     c: float = 1.0
     eval: str = "rank"
+    prior: float = 0.0
 
     def __post_init__(self) -> None:
         if self.sims is None and self.time is None:
@@ -97,6 +104,8 @@ class MCTSConfig:
             raise ValueError(f"mcts c must be a finite number >= 0, got {self.c!r}")
         if self.eval not in EVALS:
             raise ValueError(f"mcts eval must be one of {', '.join(EVALS)}, got {self.eval!r}")
+        if not (self.prior >= 0 and math.isfinite(self.prior)):
+            raise ValueError(f"mcts prior must be a finite number >= 0, got {self.prior!r}")
 
     def spec(self) -> str:
         """The spec that builds this config (the keys that differ from the defaults)."""
@@ -133,6 +142,7 @@ _PARSERS = {
     "depth": lambda key, text: None if text == "end" else _whole(key, text),
     "c": _number,
     "eval": lambda key, text: text,
+    "prior": _number,
 }
 
 
@@ -181,7 +191,7 @@ class _Node:
     """Statistics of one node: visits, summed value per seat, availability, children by
     action and by chance outcome; the state it stands for when nothing is hidden."""
 
-    __slots__ = ("actions", "avail", "legal", "n", "outcomes", "state", "w")
+    __slots__ = ("actions", "avail", "hint", "legal", "n", "outcomes", "state", "w")
 
     def __init__(self, num_players: int) -> None:
         self.n = 0
@@ -191,6 +201,7 @@ class _Node:
         self.outcomes: dict[int, _Node] = {}
         self.state: Any = None
         self.legal: list[int] | None = None
+        self.hint = -1
 
 
 class MCTSAgent:
@@ -306,6 +317,7 @@ class MCTSAgent:
                   cache: bool) -> None:
         rng = self.rng
         c = self.config.c
+        prior = self.config.prior
         num_players = len(root.w)
         node = root
         path = [root]
@@ -329,16 +341,21 @@ class MCTSAgent:
             if cache and node.legal is not None:
                 legal = node.legal
             else:
-                legal = np.flatnonzero(rules.legal_mask(state)).tolist()
+                mask = rules.legal_mask(state)
+                legal = np.flatnonzero(mask).tolist()
                 if cache:
                     node.legal = legal
+                if prior and node.hint < 0 and len(legal) > 1:
+                    node.hint = self._rollout_bot(rules).act(
+                        None, mask, state=state, seat=rules.current_player(state))
             if len(legal) == 1:
                 action = legal[0]
                 child = node.actions.get(action)
                 if child is None:
                     child = node.actions[action] = _Node(num_players)
             else:
-                action, child = self._select(node, legal, rules.current_player(state), c)
+                action, child = self._select(node, legal, rules.current_player(state), c,
+                                             prior)
                 if child is None:
                     child = node.actions[action] = _Node(num_players)
                     child.avail = 1
@@ -358,10 +375,12 @@ class MCTSAgent:
             for i in range(num_players):
                 w[i] += value[i]
 
-    def _select(self, node: _Node, legal: list[int], player: int, c: float
+    def _select(self, node: _Node, legal: list[int], player: int, c: float, prior: float
                 ) -> tuple[int, _Node | None]:
-        """An untried action (uniformly; child ``None``), else the best UCB child for
-        ``player``. Every legal child's availability goes up by one."""
+        """An untried action (the heuristic's choice first when there is a prior, else
+        uniformly; child ``None``), else the best UCB child for ``player``, the heuristic's
+        choice with a bonus ``prior / (N + 1)``. Every legal child's availability goes up by
+        one."""
         children = node.actions
         untried = []
         for a in legal:
@@ -371,6 +390,8 @@ class MCTSAgent:
             else:
                 child.avail += 1
         if untried:
+            if node.hint in untried:
+                return node.hint, None
             action = untried[int(self.rng.integers(len(untried)))] if len(untried) > 1 \
                 else untried[0]
             return action, None
@@ -378,6 +399,8 @@ class MCTSAgent:
         for a in legal:
             child = children[a]
             value = child.w[player] / child.n + c * math.sqrt(math.log(child.avail) / child.n)
+            if a == node.hint:
+                value += prior / (child.n + 1)
             if value > best_value:
                 best_action, best_child, best_value = a, child, value
         return best_action, best_child
@@ -401,10 +424,10 @@ class MCTSAgent:
                 steps += 1
                 if rules.is_terminal(state):
                     break
-        scores = rules.scores(state)
-        if rules.is_terminal(state) or self.config.eval == "rank":
-            return rank_rewards(scores)
-        return _margin(scores)
+        if rules.is_terminal(state):
+            return rank_rewards(rules.scores(state))
+        scores = _STATIC_SCORES.get(self.game, _scores)(rules, state)
+        return rank_rewards(scores) if self.config.eval == "rank" else _margin(scores)
 
     def _rollout_bot(self, rules: Any) -> Any:
         bot = self._rollout_bots.get(id(rules))
@@ -421,6 +444,22 @@ class MCTSAgent:
                 "seconds": self.search_seconds,
                 "sims_per_second": self.simulations / self.search_seconds
                 if self.search_seconds else 0.0}
+
+
+def _scores(rules: Any, state: Any) -> list[float]:
+    return rules.scores(state)
+
+
+def _soup_projected_scores(rules: Any, state: Any) -> list[float]:
+    """Primordial Soup's ladder moves only when a round is scored: each player's position
+    plus the advance the next scoring would give them now (amoebas and genes)."""
+    from primeval.envs.primordial_soup.rules.scoring import advance_distance
+
+    return [ps.score + advance_distance(ps) for ps in state.players]
+
+
+#: The scores a cut rollout is judged by, per game (default: ``rules.scores``).
+_STATIC_SCORES = {"primordial_soup": _soup_projected_scores}
 
 
 def _margin(scores: list[float]) -> list[float]:

@@ -24,9 +24,9 @@ def test_the_bare_spec_is_the_defaults():
 
 def test_a_spec_sets_every_key():
     config = parse_mcts_spec("mcts:sims=50,time=0.5,rollout=heuristic,depth=end,c=0.7,"
-                             "eval=margin")
+                             "eval=margin,prior=2")
     assert config == MCTSConfig(sims=50, time=0.5, rollout="heuristic", depth=None, c=0.7,
-                                eval="margin")
+                                eval="margin", prior=2.0)
     assert parse_mcts_spec(config.spec()) == config
 
 
@@ -43,7 +43,7 @@ def test_the_agent_is_named_by_its_spec():
 
 
 @pytest.mark.parametrize(("spec", "words"), [
-    ("mcts:simz=5", ["unknown key 'simz'", "sims, time, rollout, depth, c, eval"]),
+    ("mcts:simz=5", ["unknown key 'simz'", "sims, time, rollout, depth, c, eval, prior"]),
     ("mcts:sims=lots", ["sims must be a whole number", "'lots'"]),
     ("mcts:sims=0", ["sims must be a whole number >= 1"]),
     ("mcts:sims=1.5", ["sims must be a whole number"]),
@@ -54,6 +54,7 @@ def test_the_agent_is_named_by_its_spec():
     ("mcts:depth=deep", ["depth must be a whole number"]),
     ("mcts:c=-0.1", ["c must be a finite number >= 0"]),
     ("mcts:eval=win", ["eval must be one of rank, margin"]),
+    ("mcts:prior=-1", ["prior must be a finite number >= 0"]),
     ("mcts:sims=5,sims=6", ["sims is given twice"]),
     ("mcts:sims", ["sims needs a value"]),
     ("mcts:sims=", ["sims needs a value"]),
@@ -88,7 +89,8 @@ def test_it_plays_legal_games_to_the_end(game):
 
 def test_heuristic_rollouts_and_a_time_budget_play_too():
     results = tournament("origin", 3, ["mcts:time=0.002,rollout=heuristic,depth=3",
-                                       "mcts:sims=3,depth=end,eval=margin", "heuristic"],
+                                       "mcts:sims=3,depth=end,eval=margin,prior=1",
+                                       "heuristic"],
                          games=1, seed=4)
     assert [r.games for r in results] == [1, 1, 1]
 
