@@ -14,11 +14,44 @@ from primeval.envs.games import GAMES, get_game
 DEFAULT_GAME = next(iter(GAMES))
 
 
-def _default_config(game: str) -> str:
-    return str(resources.files("primeval.configs").joinpath(game, "default.yaml"))
+def _default_config(game: str, backend: str = "sb3") -> str:
+    name = "rllib.yaml" if backend == "rllib" else "default.yaml"
+    return str(resources.files("primeval.configs").joinpath(game, name))
+
+
+def cmd_train_rllib(args: argparse.Namespace) -> int:
+    """``train --backend rllib``: RLlib PPO, every seat one shared policy
+    (:mod:`primeval.training.rllib.train`)."""
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        raise ValueError("--backend rllib needs the rllib extra (ray[rllib]): `make rllib`, "
+                         "then .venv-rllib/bin/primeval train --backend rllib ...") from None
+    from primeval.training.rllib.config import load_rllib_config
+    from primeval.training.rllib.train import summary_table, train
+
+    if args.resume or args.total_steps is not None:
+        raise ValueError("--backend rllib counts training in --iterations (each "
+                         "ppo.train_batch_size env steps) and does not --resume")
+    config = load_rllib_config(args.config, iterations=args.iterations, seed=args.seed,
+                               num_env_runners=args.num_env_runners, address=args.address)
+    run_dir = Path(args.out or f"runs/{config.game}_{config.players}p_rllib")
+    print(f"training {config.game} ({config.players} players) with RLlib PPO for "
+          f"{config.iterations} iterations, {config.num_env_runners} EnvRunners -> {run_dir}",
+          flush=True)
+    report = train(config, run_dir, progress=not args.quiet)
+    print()
+    print(summary_table(report))
+    print(f"\n(checkpoint {run_dir / 'checkpoint'}; play it with --agents rllib:{run_dir})")
+    return 0
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    if args.backend == "rllib":
+        return cmd_train_rllib(args)
+    if args.iterations is not None or args.num_env_runners is not None or args.address:
+        raise ValueError("--iterations, --num-env-runners and --address are for "
+                         "--backend rllib")
     from primeval.training.ppo.config import load_config
     from primeval.training.ppo.train import (
         TrainingInterrupted,
@@ -188,6 +221,13 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--out", help="run folder (default runs/GAME_Np)")
     t.add_argument("--resume", help="continue the run in this folder from its checkpoint")
     t.add_argument("--quiet", action="store_true")
+    t.add_argument("--backend", choices=["sb3", "rllib"], default="sb3",
+                   help="sb3: sb3-contrib MaskablePPO (default); rllib: RLlib PPO, one policy "
+                   f"for every seat (the rllib extra; configs/{DEFAULT_GAME}/rllib.yaml)")
+    t.add_argument("--iterations", type=int, help="rllib: training iterations")
+    t.add_argument("--num-env-runners", type=int, help="rllib: sampling actors")
+    t.add_argument("--address", help="rllib: the Ray cluster to join (auto: the one "
+                   "`ray start --head` started here)")
     t.set_defaults(fn=cmd_train)
 
     e = sub.add_parser("evaluate", help="seat-rotated tournament between agents")
@@ -195,8 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--players", type=int)
     e.add_argument("--agents", nargs="+", required=True,
                    help="one per seat: random, heuristic, ppo:PATH or mcts[:KEY=VALUE,...] "
-                   "(keys sims, time, rollout, depth, c, eval, prior; e.g. "
-                   "mcts:sims=200,depth=0,prior=1)")
+                   "(keys sims, time, rollout, depth, c, eval; e.g. mcts:sims=200,depth=40)")
     e.add_argument("--games", type=int, default=400)
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--json", help="also write the numbers to this JSON file")
@@ -276,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "train" and not args.config and not args.resume:
-        args.config = _default_config(DEFAULT_GAME)
+        args.config = _default_config(DEFAULT_GAME, args.backend)
     try:
         return args.fn(args)
     except (ValueError, FileNotFoundError) as exc:

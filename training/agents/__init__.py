@@ -7,9 +7,11 @@ spec, as the CLI and the YAML configs name them:
 * ``random``: :class:`RandomAgent`, uniform over the legal actions;
 * ``heuristic``: the game's rule-based bot (:mod:`.heuristics`);
 * ``ppo:PATH``: a saved MaskablePPO checkpoint (:class:`~.policy.PolicyAgent`);
+* ``rllib:PATH``: an RLlib run or checkpoint of ``primeval train --backend rllib``
+  (:class:`primeval.training.rllib.agent.RLlibAgent`; the ``rllib`` extra);
 * ``mcts`` or ``mcts:KEY=VALUE,...``: Monte Carlo tree search on the rules
   (:class:`~.mcts.MCTSAgent`; keys ``sims``, ``time``, ``rollout``, ``depth``, ``c``,
-  ``eval``, ``prior``).
+  ``eval``).
 
 :mod:`.pool` draws an opponent per seat and episode for training.
 """
@@ -21,7 +23,7 @@ from primeval.envs.games import get_game
 
 #: The agent specs :func:`make_agent` takes (``ppo:`` is followed by a checkpoint path,
 #: ``mcts:`` by the search's settings, e.g. ``mcts:sims=400,rollout=heuristic``).
-AGENT_SPECS = ("random", "heuristic", "ppo:PATH", "mcts[:KEY=VALUE,...]")
+AGENT_SPECS = ("random", "heuristic", "ppo:PATH", "rllib:PATH", "mcts[:KEY=VALUE,...]")
 
 
 def make_heuristic(game: str, seed: int | None = None) -> Agent:
@@ -47,12 +49,19 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
         from primeval.training.agents.policy import PolicyAgent
 
         return PolicyAgent(spec[4:], seed=seed)
+    if isinstance(spec, str) and spec.startswith("rllib:"):
+        try:
+            from primeval.training.rllib.agent import RLlibAgent
+        except ImportError as exc:
+            raise ValueError(f"{spec}: needs the rllib extra (ray[rllib], `make rllib`): "
+                             f"{exc}") from None
+        return RLlibAgent(spec[6:], seed=seed)
     if isinstance(spec, str) and (spec == "mcts" or spec.startswith("mcts:")):
         from primeval.training.agents.mcts import MCTSAgent
 
         return MCTSAgent(game, spec, seed=seed)
-    raise ValueError(f"unknown agent {spec!r}; use random, heuristic, ppo:PATH/model.zip or "
-                     "mcts[:KEY=VALUE,...]")
+    raise ValueError(f"unknown agent {spec!r}; use random, heuristic, ppo:PATH/model.zip, "
+                     "rllib:PATH or mcts[:KEY=VALUE,...]")
 
 
 __all__ = ["AGENT_SPECS", "Agent", "RandomAgent", "agent_action", "make_agent", "make_heuristic"]
