@@ -235,7 +235,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--players", type=int)
     e.add_argument("--agents", nargs="+", required=True,
                    help="one per seat: random, heuristic, ppo:PATH or mcts[:KEY=VALUE,...] "
-                   "(keys sims, time, rollout, depth, c, eval; e.g. mcts:sims=200,depth=40)")
+                   "(keys sims, time, rollout, depth, c, eval, prior; e.g. "
+                   "mcts:sims=200,depth=0,prior=1)")
     e.add_argument("--games", type=int, default=400)
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--json", help="also write the numbers to this JSON file")

@@ -11,7 +11,7 @@ spec, as the CLI and the YAML configs name them:
   (:class:`primeval.training.rllib.agent.RLlibAgent`; the ``rllib`` extra);
 * ``mcts`` or ``mcts:KEY=VALUE,...``: Monte Carlo tree search on the rules
   (:class:`~.mcts.MCTSAgent`; keys ``sims``, ``time``, ``rollout``, ``depth``, ``c``,
-  ``eval``).
+  ``eval``, ``prior``).
 
 :mod:`.pool` draws an opponent per seat and episode for training.
 """
