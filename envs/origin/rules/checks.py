@@ -10,13 +10,13 @@ keeps are checked.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from numbers import Integral
 from typing import Any
 
 import numpy as np
 
-from primeval.envs.core.errors import need
 from primeval.envs.origin.gamedata import CARD_COLOURS, REWARD_COLOURS
 from primeval.envs.origin.rules.cards import cards_in_hand
 from primeval.envs.origin.rules.effects import objective_limit
@@ -65,22 +65,35 @@ def check_real_choice(rules, state: OriginState) -> None:
          "has only 'pass', which is taken without asking")
 
 
+def need(condition: Any, what: str) -> None:
+    """Raise ``ValueError(what)`` unless ``condition`` (checks inside loops test first and
+    call :func:`fail`, so that the message is made only when they fail)."""
+    if not condition:
+        raise ValueError(what)
+
+
+def fail(what: str) -> None:
+    raise ValueError(what)
+
+
 def check_dict(data: Any) -> None:
     """A state's JSON form (``OriginState.to_dict()``) has the fields a state is built from:
     checked before it is built, so that the error names the field."""
     need(isinstance(data, dict), f"expected a dict, got {type(data).__name__}")
     fields = set(OriginState.__dataclass_fields__)
-    need(set(data) == fields, f"fields {sorted(set(data) ^ fields)} missing or unknown")
-    need(isinstance(data["stack"], list) and all(isinstance(f, dict) for f in data["stack"]),
-         f"stack: expected a list of frames (dicts), got {_short(data['stack'])}")
-    need(isinstance(data["turn_state"], dict), f"turn_state: expected a dict, got "
-         f"{_short(data['turn_state'])}")
+    if set(data) != fields:
+        fail(f"fields {sorted(set(data) ^ fields)} missing or unknown")
+    if not (isinstance(data["stack"], list) and all(isinstance(f, dict) for f in data["stack"])):
+        fail(f"stack: expected a list of frames (dicts), got {_short(data['stack'])}")
+    if not isinstance(data["turn_state"], dict):
+        fail(f"turn_state: expected a dict, got "
+             f"{_short(data['turn_state'])}")
 
 
 # Types and ranges ---------------------------------------------------------------------------
 
 def is_int(value: Any) -> bool:
-    return isinstance(value, Integral) and not isinstance(value, bool)
+    return type(value) is int or (isinstance(value, Integral) and not isinstance(value, bool))
 
 
 def is_bool(value: Any) -> bool:
@@ -94,24 +107,25 @@ def _short(value: Any) -> str:
 
 def _int(name: str, value: Any, lo: int, hi: int | None = None, what: str = "") -> None:
     """``value`` is an int in ``lo..hi`` (``what`` it is, for the message)."""
-    need(is_int(value) and lo <= value and (hi is None or value <= hi),
-         f"{name} = {_short(value)}: {what or 'expected'} an int in "
-         f"{lo}..{'' if hi is None else hi}")
+    if not (is_int(value) and lo <= value and (hi is None or value <= hi)):
+        fail(f"{name} = {_short(value)}: {what or 'expected'} an int in "
+             f"{lo}..{'' if hi is None else hi}")
 
 
 def _ints(name: str, value: Any, length: int | None, lo: int, hi: int | None = None,
           what: str = "") -> None:
     """``value`` is a list of ``length`` ints in ``lo..hi``."""
-    need(isinstance(value, list | tuple) and (length is None or len(value) == length),
-         f"{name}: expected a list of {'' if length is None else length} ints, got "
-         f"{_short(value)}")
+    if not (isinstance(value, list | tuple) and (length is None or len(value) == length)):
+        fail(f"{name}: expected a list of {'' if length is None else length} ints, got "
+             f"{_short(value)}")
     for i, v in enumerate(value):
-        _int(f"{name}[{i}]", v, lo, hi, what)
+        if not (type(v) is int and lo <= v and (hi is None or v <= hi)):
+            _int(f"{name}[{i}]", v, lo, hi, what)
 
 
 def _per_player(name: str, value: Any, n: int) -> None:
-    need(isinstance(value, list | tuple) and len(value) == n,
-         f"{name}: expected one entry per player ({n}), got {_short(value)}")
+    if not (isinstance(value, list | tuple) and len(value) == n):
+        fail(f"{name}: expected one entry per player ({n}), got {_short(value)}")
 
 
 def _check_fields(rules, state: OriginState) -> None:
@@ -120,10 +134,10 @@ def _check_fields(rules, state: OriginState) -> None:
     comps, world = data.components, data.world
     num_cards, num_types = len(data.cards), len(comps.pawn_types)
     top_level = max(comps.innovation_tiles)
-    need(is_int(state.num_players) and state.num_players == n,
-         f"num_players = {_short(state.num_players)}, the config has {n}")
-    need(isinstance(state.phase, str) and state.phase in PHASES,
-         f"phase = {_short(state.phase)}: unknown phase, expected one of {PHASES}")
+    if not (is_int(state.num_players) and state.num_players == n):
+        fail(f"num_players = {_short(state.num_players)}, the config has {n}")
+    if not (isinstance(state.phase, str) and state.phase in PHASES):
+        fail(f"phase = {_short(state.phase)}: unknown phase, expected one of {PHASES}")
     _int("turn", state.turn, 0)
     _int("current", state.current, 0, n - 1)
     _int("start_player", state.start_player, 0, n - 1)
@@ -139,17 +153,19 @@ def _check_fields(rules, state: OriginState) -> None:
     _ints("objective_points", state.objective_points, n, 0)
     _per_player("columns", state.columns, n)
     for p, cols in enumerate(state.columns):
-        need(isinstance(cols, list | tuple), f"columns[{p}]: expected a list of columns, got "
-             f"{_short(cols)}")
+        if not isinstance(cols, list | tuple):
+            fail(f"columns[{p}]: expected a list of columns, got "
+                 f"{_short(cols)}")
         for c, col in enumerate(cols):
             _ints(f"columns[{p}][{c}]", col, None, 1, top_level)
-            need(len(col) >= 1, f"columns[{p}][{c}]: an empty tile column (a column is "
-                 "removed when its last tile is raided)")
+            if not col:
+                fail(f"columns[{p}][{c}]: an empty tile column (a column is removed when its "
+                     "last tile is raided)")
     _ints("slots", state.slots, len(comps.slot_colours), 0, top_level)
     _ints("tile_reserve", state.tile_reserve, 5, 0)
     _int("lost_tiles", state.lost_tiles, 0)
-    need(isinstance(state.decks, list | tuple) and len(state.decks) == len(DECKS),
-         f"decks: expected the {len(DECKS)} decks {DECKS}, got {_short(state.decks)}")
+    if not (isinstance(state.decks, list | tuple) and len(state.decks) == len(DECKS)):
+        fail(f"decks: expected the {len(DECKS)} decks {DECKS}, got {_short(state.decks)}")
     for d, deck in enumerate(state.decks):
         _ints(f"decks[{d}]", deck, None, 0, num_cards - 1)
     _ints("discard", state.discard, None, 0, num_cards - 1)
@@ -158,18 +174,31 @@ def _check_fields(rules, state: OriginState) -> None:
     _ints("hunt_owner", state.hunt_owner, world.size, -1, n - 1, seat_or_board)
     _ints("strait_value", state.strait_value, len(world.straits), 0)
     _ints("strait_owner", state.strait_owner, len(world.straits), -1, n - 1, seat_or_board)
-    need(isinstance(state.turn_state, dict), f"turn_state: expected a dict, got "
-         f"{_short(state.turn_state)}")
-    need(is_bool(state.end_triggered), f"end_triggered = {_short(state.end_triggered)}: "
-         "expected True or False")
+    if not isinstance(state.turn_state, dict):
+        fail(f"turn_state: expected a dict, got "
+             f"{_short(state.turn_state)}")
+    if not is_bool(state.end_triggered):
+        fail(f"end_triggered = {_short(state.end_triggered)}: "
+             "expected True or False")
     _int("final_turns_left", state.final_turns_left, 0, n)
-    need(isinstance(state.stack, list) and all(isinstance(f, dict) for f in state.stack),
-         f"stack: expected a list of frames (dicts), got {_short(state.stack)}")
+    if not (isinstance(state.stack, list) and all(isinstance(f, dict) for f in state.stack)):
+        fail(f"stack: expected a list of frames (dicts), got {_short(state.stack)}")
     _check_frame_fields(rules, state)
 
 
-def _frame_fields(rules) -> dict[str, dict[str, tuple[str, Callable[[Any], bool]]]]:
+#: :func:`_frame_fields` of each rules object, made once.
+_SCHEMAS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def frame_schema(rules) -> dict[str, dict[str, tuple[str, Callable[[Any], bool]]]]:
     """Per frame kind, its fields with what each holds (a description and a test)."""
+    schema = _SCHEMAS.get(rules)
+    if schema is None:
+        schema = _SCHEMAS[rules] = _frame_fields(rules)
+    return schema
+
+
+def _frame_fields(rules) -> dict[str, dict[str, tuple[str, Callable[[Any], bool]]]]:
     data, n = rules.data, rules.num_players
     yellow = [c.effect for c in data.cards if c.colour == "yellow"]
     max_take = max([2, *(e["count"] for e in yellow if e["kind"] == "take_tile")])
@@ -219,20 +248,20 @@ def _frame_fields(rules) -> dict[str, dict[str, tuple[str, Callable[[Any], bool]
 
 def _check_frame_fields(rules, state: OriginState) -> None:
     """Every frame is of a known kind and has exactly its kind's fields, each in range."""
-    schema = _frame_fields(rules)
+    schema = frame_schema(rules)
     for i, frame in enumerate(state.stack):
         kind = frame.get("kind")
-        need(isinstance(kind, str) and kind in schema,
-             f"stack[{i}]: unknown frame kind {_short(kind)}")
+        if not (isinstance(kind, str) and kind in schema):
+            fail(f"stack[{i}]: unknown frame kind {_short(kind)}")
         fields = schema[kind]
-        need(set(frame) == {"kind", *fields}, f"stack[{i}] ({kind}): fields "
-             f"{sorted(frame)}, expected {sorted({'kind', *fields})}")
+        if len(frame) != len(fields) + 1 or not all(name in frame for name in fields):
+            fail(f"stack[{i}] ({kind}): fields {sorted(frame)}, expected "
+                 f"{sorted({'kind', *fields})}")
         for name, (what, ok) in fields.items():
-            need(ok(frame[name]), f"stack[{i}] ({kind}): {name} = {_short(frame[name])}, "
-                 f"expected {what}")
-        if "victim" in frame:
-            need(frame["victim"] != frame["player"], f"stack[{i}] ({kind}): the victim is "
-                 "the acting player")
+            if not ok(frame[name]):
+                fail(f"stack[{i}] ({kind}): {name} = {_short(frame[name])}, expected {what}")
+        if "victim" in frame and frame["victim"] == frame["player"]:
+            fail(f"stack[{i}] ({kind}): the victim is the acting player")
 
 
 # Components ---------------------------------------------------------------------------------
@@ -254,8 +283,8 @@ def _check_components(rules, state: OriginState) -> None:
     need(sorted(held) == list(range(len(data.cards))), "cards are missing or duplicated")
     colour_of = [card.colour for card in data.cards]
     turn_cards = state.turn_state.get("turn_cards", ())
-    need(isinstance(turn_cards, tuple) and all(is_int(c) for c in turn_cards),
-         f"turn_state['turn_cards'] = {_short(turn_cards)}: expected a tuple of card indices")
+    if not (isinstance(turn_cards, tuple) and all(is_int(c) for c in turn_cards)):
+        fail(f"turn_state['turn_cards'] = {_short(turn_cards)}: expected a tuple of card indices")
     piles = [("yellow", "discard", state.discard), ("yellow", "turn_cards", turn_cards)]
     piles += [(colour, f"decks[{d}] (the {colour} deck)", state.decks[d])
               for d, colour in enumerate(DECKS)]
@@ -266,30 +295,34 @@ def _check_components(rules, state: OriginState) -> None:
     piles += [("purple", "dealt objectives", f.get("dealt", ())) for f in state.stack]
     indices = range(len(colour_of))
     for colour, name, pile in piles:
-        need(all(c in indices and colour_of[c] == colour for c in pile),
-             f"{name}: only {colour} cards may be there, found card indices {list(pile)}")
+        if not all(c in indices and colour_of[c] == colour for c in pile):
+            fail(f"{name}: only {colour} cards may be there, found card indices {list(pile)}")
     tiles = (sum(1 for x in state.slots if x) + sum(state.tile_reserve) + state.lost_tiles
              + sum(len(col) for cols in state.columns for col in cols))
     need(tiles == comps.num_tiles, f"{tiles} tiles, expected {comps.num_tiles}")
     for level in range(1, len(state.tile_reserve) + 1):
         seen = (state.slots.count(level) + state.tile_reserve[level - 1]
                 + sum(col.count(level) for cols in state.columns for col in cols))
-        need(seen <= comps.innovation_tiles.get(level, 0), f"{seen} tiles of level {level} "
-             f"on the board, in the reserve and in columns; the game has "
-             f"{comps.innovation_tiles.get(level, 0)}")
+        if seen > comps.innovation_tiles.get(level, 0):
+            fail(f"{seen} tiles of level {level} on the board, in the reserve and in columns; "
+                 f"the game has {comps.innovation_tiles.get(level, 0)}")
     need(all(state.slots) or not any(state.tile_reserve), "slots: an empty slot while the "
          "tile reserve has tiles (a slot is refilled from the reserve at once)")
     for t, (p, o) in enumerate(zip(state.pawn, state.owner, strict=True)):
-        need((p >= 0) == (o != EMPTY), f"territory {data.world.territories[t].id}: pawn and "
-             "owner disagree")
+        if (p >= 0) != (o != EMPTY):
+            fail(f"territory {data.world.territories[t].id}: pawn and owner disagree")
     for p in range(n):
-        need(state.owner.count(p) + state.villages[p] == comps.villages_per_player,
-             f"player {p}: villages not conserved ({state.owner.count(p)} on the board, "
-             f"{state.villages[p]} in supply, expected {comps.villages_per_player})")
+        if state.owner.count(p) + state.villages[p] != comps.villages_per_player:
+            fail(f"player {p}: villages not conserved ({state.owner.count(p)} on the board, "
+                 f"{state.villages[p]} in supply, expected {comps.villages_per_player})")
+    on_board = [0] * len(comps.pawn_types)
+    for pawn in state.pawn:
+        if pawn >= 0:
+            on_board[pawn] += 1
     for t, copies in enumerate(pawn_copies(rules)):
-        need(state.reserve[t] + state.pawn.count(t) == copies, f"reserve[{t}]: pawn type "
-             f"{comps.pawn_types[t]}: {state.pawn.count(t)} on the board + "
-             f"{state.reserve[t]} in reserve, the game has {copies}")
+        if state.reserve[t] + on_board[t] != copies:
+            fail(f"reserve[{t}]: pawn type {comps.pawn_types[t]}: {on_board[t]} on the board "
+                 f"+ {state.reserve[t]} in reserve, the game has {copies}")
     need(state.owner.count(NEUTRAL) == 1, "exactly one neutral pawn expected")
     need(sorted(v for v in state.hunt_value if v) == sorted(comps.hunting_tokens),
          "hunting tokens not conserved")
@@ -312,24 +345,25 @@ def _check_board(rules, state: OriginState) -> None:
          "only the Origin territory holds the neutral pawn")
     for p, cols in enumerate(state.columns):
         for col in cols:
-            need(list(col) == list(range(1, len(col) + 1)), f"player {p}: tile column "
-                 f"{list(col)} is not stacked level 1, 2, ... from the bottom")
+            if list(col) != list(range(1, len(col) + 1)):
+                fail(f"player {p}: tile column {list(col)} is not stacked level 1, 2, ... from "
+                     "the bottom")
     greens = {t for t, terr in enumerate(world.territories) if terr.colour == "green"}
     for t in range(world.size):
-        tid = world.territories[t].id
         owner = state.hunt_owner[t]
         if t not in greens:
-            need(state.hunt_value[t] == 0 and owner == -1,
-                 f"{tid}: a hunting token on a territory that is not green")
-        elif state.owner[t] != EMPTY:
-            need(owner != -1, f"{tid}: a pawn stands there but its hunting token was "
+            if state.hunt_value[t] != 0 or owner != -1:
+                fail(f"{world.territories[t].id}: a hunting token on a territory that is not "
+                     "green")
+        elif state.owner[t] != EMPTY and owner == -1:
+            fail(f"{world.territories[t].id}: a pawn stands there but its hunting token was "
                  "not taken")
     stack = state.stack
     if len(stack) == 1 and stack[0]["kind"] == "turn":  # nothing pending
         for s, (a, b) in enumerate(world.straits):
-            need(not (state.owner[a] >= 0 and state.owner[a] == state.owner[b]
-                      and state.strait_owner[s] == -1),
-                 f"strait {s}: one player holds both ends but its token was not claimed")
+            if state.owner[a] >= 0 and state.owner[a] == state.owner[b] \
+                    and state.strait_owner[s] == -1:
+                fail(f"strait {s}: one player holds both ends but its token was not claimed")
     if state.phase != "setup":
         need(state.end_triggered or end_condition(rules, state) is None,
              "an end condition holds but the end is not triggered")
@@ -406,12 +440,14 @@ def _check_turn(rules, state: OriginState) -> None:
          f"start player {state.start_player} is player {expected}'s (turns go clockwise)")
     ts = state.turn_state
     known = {"action_taken", "played", "extra_actions", "turn_cards"}
-    need(set(ts) <= known, f"turn_state: unknown keys {sorted(set(ts) - known)}")
-    need(ts.get("action_taken", True) is True, f"turn_state['action_taken'] = "
-         f"{_short(ts.get('action_taken'))}: only ever set to True")
+    if not set(ts) <= known:
+        fail(f"turn_state: unknown keys {sorted(set(ts) - known)}")
+    if ts.get("action_taken", True) is not True:
+        fail(f"turn_state['action_taken'] = "
+             f"{_short(ts.get('action_taken'))}: only ever set to True")
     played = ts.get("played", ())
-    need(isinstance(played, tuple) and all(c in CARD_COLOURS for c in played),
-         f"turn_state['played'] = {_short(played)}: expected a tuple of card colours")
+    if not (isinstance(played, tuple) and all(c in CARD_COLOURS for c in played)):
+        fail(f"turn_state['played'] = {_short(played)}: expected a tuple of card colours")
     for colour in CARD_COLOURS:
         once = colour != "purple" or phase == "play"
         need(not once or played.count(colour) <= 1, f"turn_state['played']: {colour} played "
@@ -425,15 +461,16 @@ def _check_turn(rules, state: OriginState) -> None:
     need("yellow" not in played or state.discard, "turn_state['played']: a yellow card "
          "played this turn but the discard is empty")
     extra = ts.get("extra_actions", ())
-    need(isinstance(extra, tuple) and len(extra) <= played.count("yellow")
-         and all(a in ACTIONS for a in extra), f"turn_state['extra_actions'] = "
-         f"{_short(extra)}: at most one, from the yellow card played this turn")
+    if not (isinstance(extra, tuple) and len(extra) <= played.count("yellow")
+            and all(a in ACTIONS for a in extra)):
+        fail(f"turn_state['extra_actions'] = "
+             f"{_short(extra)}: at most one, from the yellow card played this turn")
     turn_cards = ts.get("turn_cards", ())
     cards = rules.data.cards
-    need(len(turn_cards) <= played.count("yellow")
-         and all(c in state.discard and cards[c].kind in TURN_CARD_KINDS for c in turn_cards),
-         f"turn_state['turn_cards'] = {_short(turn_cards)}: only the yellow card played this "
-         "turn, if its effect lasts for the turn")
+    if not (len(turn_cards) <= played.count("yellow")
+            and all(c in state.discard and cards[c].kind in TURN_CARD_KINDS for c in turn_cards)):
+        fail(f"turn_state['turn_cards'] = {_short(turn_cards)}: only the yellow card played this "
+             "turn, if its effect lasts for the turn")
 
 
 # The procedure stack ------------------------------------------------------------------------
@@ -455,8 +492,9 @@ def _check_stack(rules, state: OriginState) -> None:
              and all(f["kind"] == "keep_objective" for f in stack[1:]) and len(stack) >= 2,
              "stack: the setup has the objectives shuffled back under the players' keeps")
         return
-    need(stack[0] == {"kind": "turn", "player": state.current}, f"stack[0] = "
-         f"{_short(stack[0])}: the turn menu of the current player ({state.current})")
+    if stack[0] != {"kind": "turn", "player": state.current}:
+        fail(f"stack[0] = "
+             f"{_short(stack[0])}: the turn menu of the current player ({state.current})")
     below_top = stack[1:-1]
     for i, frame in enumerate(stack[1:], start=1):
         kind = frame["kind"]

@@ -11,13 +11,13 @@ attack) under way, each naming amoebas that are on the board.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from numbers import Integral
 from typing import Any
 
 import numpy as np
 
-from primeval.envs.core.errors import need
 from primeval.envs.primordial_soup.actions import MEALS
 from primeval.envs.primordial_soup.data import (
     ADVANCE_FOR_AMOEBAS,
@@ -47,31 +47,48 @@ QUEUE_KINDS = {"movement_and_feeding": ("amoeba_turns",), "environment": ("defec
 WAITING = ("feed", "move_again", "cling", "relocate", "attack")
 
 
+def need(condition: Any, what: str) -> None:
+    """Raise ``ValueError(what)`` unless ``condition`` (checks inside loops test first and
+    call :func:`fail`, so that the message is made only when they fail)."""
+    if not condition:
+        raise ValueError(what)
+
+
+def fail(what: str) -> None:
+    raise ValueError(what)
+
+
 def check_dict(data: Any) -> None:
     """A state's JSON form (``GameState.to_dict()``) has the fields a state is built from:
     checked before it is built, so that the error names the field."""
     need(isinstance(data, dict), f"expected a dict, got {type(data).__name__}")
     fields = set(GameState.__dataclass_fields__)
-    need(set(data) == fields, f"fields {sorted(set(data) ^ fields)} missing or unknown")
-    need(isinstance(data["players"], list), f"players: expected a list, got "
-         f"{_short(data['players'])}")
+    if set(data) != fields:
+        fail(f"fields {sorted(set(data) ^ fields)} missing or unknown")
+    if not isinstance(data["players"], list):
+        fail(f"players: expected a list, got "
+             f"{_short(data['players'])}")
     player_fields = set(PlayerState.__dataclass_fields__)
     for p, ps in enumerate(data["players"]):
-        need(isinstance(ps, dict) and set(ps) == player_fields, f"players[{p}]: expected a "
-             f"dict with the fields {sorted(player_fields)}, got {_short(ps)}")
+        if not (isinstance(ps, dict) and set(ps) == player_fields):
+            fail(f"players[{p}]: expected a "
+                 f"dict with the fields {sorted(player_fields)}, got {_short(ps)}")
         for name in ("genes",):
-            need(isinstance(ps[name], dict), f"players[{p}].{name}: expected a dict, got "
-                 f"{_short(ps[name])}")
+            if not isinstance(ps[name], dict):
+                fail(f"players[{p}].{name}: expected a dict, got "
+                     f"{_short(ps[name])}")
         for name in ("amoeba_space", "amoeba_damage", "amoeba_done"):
-            need(isinstance(ps[name], list), f"players[{p}].{name}: expected a list, got "
-                 f"{_short(ps[name])}")
+            if not isinstance(ps[name], list):
+                fail(f"players[{p}].{name}: expected a list, got "
+                     f"{_short(ps[name])}")
     for name in ("cubes", "supply", "gene_supply", "environment_deck", "dice"):
-        need(isinstance(data[name], list), f"{name}: expected a list, got "
-             f"{_short(data[name])}")
+        if not isinstance(data[name], list):
+            fail(f"{name}: expected a list, got "
+                 f"{_short(data[name])}")
     need(all(isinstance(row, list) for row in data["cubes"]), "cubes: expected a list of "
          "lists (a row of colours per space)")
-    need(isinstance(data["stack"], list) and all(isinstance(f, dict) for f in data["stack"]),
-         f"stack: expected a list of frames (dicts), got {_short(data['stack'])}")
+    if not (isinstance(data["stack"], list) and all(isinstance(f, dict) for f in data["stack"])):
+        fail(f"stack: expected a list of frames (dicts), got {_short(data['stack'])}")
 
 
 def check_state(rules, state: GameState) -> None:
@@ -105,7 +122,7 @@ def check_real_choice(rules, state) -> None:
 # Types and ranges ---------------------------------------------------------------------------
 
 def is_int(value: Any) -> bool:
-    return isinstance(value, Integral) and not isinstance(value, bool)
+    return type(value) is int or (isinstance(value, Integral) and not isinstance(value, bool))
 
 
 def is_bool(value: Any) -> bool:
@@ -118,26 +135,27 @@ def _short(value: Any) -> str:
 
 
 def _int(name: str, value: Any, lo: int, hi: int | None = None) -> None:
-    need(is_int(value) and lo <= value and (hi is None or value <= hi),
-         f"{name} = {_short(value)}: expected an int in {lo}..{'' if hi is None else hi}")
+    if not (is_int(value) and lo <= value and (hi is None or value <= hi)):
+        fail(f"{name} = {_short(value)}: expected an int in {lo}..{'' if hi is None else hi}")
 
 
 def _ints(name: str, value: Any, length: int, lo: int, hi: int | None = None) -> None:
     """``value`` is a list of ``length`` ints in ``lo..hi``."""
-    need(isinstance(value, list | tuple) and len(value) == length,
-         f"{name}: expected a list of {length} ints, got {_short(value)}")
+    if not (isinstance(value, list | tuple) and len(value) == length):
+        fail(f"{name}: expected a list of {length} ints, got {_short(value)}")
     for i, v in enumerate(value):
-        _int(f"{name}[{i}]", v, lo, hi)
+        if not (type(v) is int and lo <= v and (hi is None or v <= hi)):
+            _int(f"{name}[{i}]", v, lo, hi)
 
 
 def _check_fields(rules, state: GameState) -> None:
     """Every field has its type and shape, and its values their range."""
     c, n, spaces = rules.config, rules.num_players, rules.board.num_spaces
-    need(is_int(state.num_players) and state.num_players == n,
-         f"num_players = {_short(state.num_players)}, the config has {n}")
+    if not (is_int(state.num_players) and state.num_players == n):
+        fail(f"num_players = {_short(state.num_players)}, the config has {n}")
     _int("round", state.round, 0, c.max_rounds)
-    need(isinstance(state.phase, str) and state.phase in PHASES,
-         f"phase = {_short(state.phase)}: unknown phase, expected one of {PHASES}")
+    if not (isinstance(state.phase, str) and state.phase in PHASES):
+        fail(f"phase = {_short(state.phase)}: unknown phase, expected one of {PHASES}")
     need(isinstance(state.players, list) and len(state.players) == n,
          f"players: expected one per seat ({n})")
     for p, ps in enumerate(state.players):
@@ -146,9 +164,11 @@ def _check_fields(rules, state: GameState) -> None:
         _int(f"{where}.score", ps.score, 0)
         need(isinstance(ps.genes, dict), f"{where}.genes: expected a dict")
         for key, acquired in ps.genes.items():
-            need(key in GENE_INDEX, f"{where}.genes: unknown gene {_short(key)}")
-            _int(f"{where}.genes[{key!r}] (the round it was acquired)", acquired, 0,
-                 state.round)
+            if key not in GENE_INDEX:
+                fail(f"{where}.genes: unknown gene {_short(key)}")
+            if not (type(acquired) is int and 0 <= acquired <= state.round):
+                _int(f"{where}.genes[{key!r}] (the round it was acquired)", acquired, 0,
+                     state.round)
         _ints(f"{where}.amoeba_space", ps.amoeba_space, c.max_amoebas, -1, spaces - 1)
         _ints(f"{where}.amoeba_damage", ps.amoeba_damage, c.max_amoebas, 0)
         need(isinstance(ps.amoeba_done, list | tuple) and len(ps.amoeba_done) == c.max_amoebas
@@ -173,8 +193,19 @@ def _check_fields(rules, state: GameState) -> None:
     _check_frame_fields(rules, state)
 
 
-def _frame_fields(rules) -> dict[str, dict[str, tuple[str, Callable[[Any], bool]]]]:
+#: :func:`_frame_fields` of each rules object, made once.
+_SCHEMAS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def frame_schema(rules) -> dict[str, dict[str, tuple[str, Callable[[Any], bool]]]]:
     """Per frame kind, its fields with what each holds (a description and a test)."""
+    schema = _SCHEMAS.get(rules)
+    if schema is None:
+        schema = _SCHEMAS[rules] = _frame_fields(rules)
+    return schema
+
+
+def _frame_fields(rules) -> dict[str, dict[str, tuple[str, Callable[[Any], bool]]]]:
     c, n = rules.config, rules.num_players
 
     def ints(lo, hi):
@@ -239,21 +270,22 @@ def _frame_fields(rules) -> dict[str, dict[str, tuple[str, Callable[[Any], bool]
 
 def _check_frame_fields(rules, state: GameState) -> None:
     """Every frame is of a known kind and has exactly its kind's fields, each in range."""
-    schema = _frame_fields(rules)
+    schema = frame_schema(rules)
     for i, frame in enumerate(state.stack):
         kind = frame.get("kind")
-        need(isinstance(kind, str) and kind in schema,
-             f"stack[{i}]: unknown frame kind {_short(kind)}")
-        fields = dict(schema[kind])
+        if not (isinstance(kind, str) and kind in schema):
+            fail(f"stack[{i}]: unknown frame kind {_short(kind)}")
+        fields = schema[kind]
         if kind == "tentacle" and ("mover_player" in frame or "mover_amoeba" in frame):
             # A clinging amoeba's Tentacle (holding_tentacle) names the mover too
-            fields.update(mover_player=schema["cling"]["mover_player"],
-                          mover_amoeba=schema["cling"]["mover_amoeba"])
-        need(set(frame) == {"kind", *fields}, f"stack[{i}] ({kind}): fields "
-             f"{sorted(frame)}, expected {sorted({'kind', *fields})}")
+            fields = {**fields, "mover_player": schema["cling"]["mover_player"],
+                      "mover_amoeba": schema["cling"]["mover_amoeba"]}
+        if len(frame) != len(fields) + 1 or not all(name in frame for name in fields):
+            fail(f"stack[{i}] ({kind}): fields {sorted(frame)}, expected "
+                 f"{sorted({'kind', *fields})}")
         for name, (what, ok) in fields.items():
-            need(ok(frame[name]), f"stack[{i}] ({kind}): {name} = {_short(frame[name])}, "
-                 f"expected {what}")
+            if not ok(frame[name]):
+                fail(f"stack[{i}] ({kind}): {name} = {_short(frame[name])}, expected {what}")
 
 
 # Cubes, genes and players -------------------------------------------------------------------
@@ -261,20 +293,20 @@ def _check_frame_fields(rules, state: GameState) -> None:
 def _check_components(rules, state: GameState) -> None:
     """Cubes and gene cards are conserved; no gene is held with its successor."""
     c, n = rules.config, rules.num_players
-    for colour in range(n):
-        total = sum(row[colour] for row in state.cubes) + state.supply[colour]
-        need(total == c.cubes_per_colour, f"colour {colour}: {total} cubes, expected "
-             f"{c.cubes_per_colour}")
+    for colour, total in enumerate(map(sum, zip(*state.cubes, state.supply, strict=True))):
+        if total != c.cubes_per_colour:
+            fail(f"colour {colour}: {total} cubes, expected {c.cubes_per_colour}")
     for i, g in enumerate(GENES):
         owned = sum(g.key in ps.genes for ps in state.players)
-        need(owned + state.gene_supply[i] == g.copies(n),
-             f"{g.name}: {owned} owned + {state.gene_supply[i]} in supply, expected "
-             f"{g.copies(n)} cards")
+        if owned + state.gene_supply[i] != g.copies(n):
+            fail(f"{g.name}: {owned} owned + {state.gene_supply[i]} in supply, expected "
+                 f"{g.copies(n)} cards")
     for p, ps in enumerate(state.players):
         for basic, higher in SUCCESSORS.items():
-            held = [h for h in higher if h in ps.genes]
-            need(not (basic in ps.genes and held), f"player {p}: holds {basic} and its "
-                 f"successor {held[0] if held else ''} (a successor replaces it)")
+            if basic in ps.genes and any(h in ps.genes for h in higher):
+                held = [h for h in higher if h in ps.genes]
+                fail(f"player {p}: holds {basic} and its successor {held[0]} (a successor "
+                     "replaces it)")
 
 
 def _check_players(rules, state: GameState) -> None:
@@ -285,8 +317,8 @@ def _check_players(rules, state: GameState) -> None:
         limit = c.death_damage_longevity + 2
         for amoeba, (sp, dp) in enumerate(zip(ps.amoeba_space, ps.amoeba_damage,
                                               strict=True)):
-            need(dp <= limit and (sp >= 0 or dp == 0),
-                 f"player {p} amoeba #{amoeba + 1}: damage {dp} out of bounds")
+            if not (dp <= limit and (sp >= 0 or dp == 0)):
+                fail(f"player {p} amoeba #{amoeba + 1}: damage {dp} out of bounds")
         # BP come from the start BP and 10 BP in each phase 4 (primordial_soup.md "Phase 4").
         incomes = max(state.round - 1, 0) + (phase in ("deaths", "game_over") or (
             phase == "cell_division" and p not in waiting_income))
@@ -358,8 +390,8 @@ def _check_stack(rules, state: GameState) -> None:
         _check_setup(rules, state)
         return
     later = LATER_PHASES[phase]
-    need(tuple(f["kind"] for f in stack[:len(later)]) == later,
-         f"stack: phase {phase!r} has the round's later phases {list(later)} at the bottom")
+    if tuple(f["kind"] for f in stack[:len(later)]) != later:
+        fail(f"stack: phase {phase!r} has the round's later phases {list(later)} at the bottom")
     queue_kinds = QUEUE_KINDS[phase]
     queue_kind = queue_kinds[-1]
     rest = stack[len(later):]
@@ -562,11 +594,13 @@ def _check_direction(rules, state: GameState, frame: dict, what: str) -> None:
              "chooses any direction")
         return
     dice = 2 if ps.has("movement_1") else 1
-    need(len(state.dice) == dice, f"dice {list(state.dice)}: the move rolled {dice} "
-         f"{'die' if dice == 1 else 'dice'}")
+    if len(state.dice) != dice:
+        fail(f"dice {list(state.dice)}: the move rolled {dice} "
+             f"{'die' if dice == 1 else 'dice'}")
     allowed = tuple(sorted({o for face in state.dice for o in die_outcomes(rules, face)}))
-    need(frame["allowed"] == allowed, f"{what}: directions {list(frame['allowed'])}, the "
-         f"dice {list(state.dice)} allow {list(allowed)}")
+    if frame["allowed"] != allowed:
+        fail(f"{what}: directions {list(frame['allowed'])}, the "
+             f"dice {list(state.dice)} allow {list(allowed)}")
 
 
 def _check_attack(rules, state: GameState, frame: dict, what: str) -> None:
@@ -602,8 +636,8 @@ def _check_relocation(rules, state: GameState, frame: dict, what: str,
         need(above and all(f["kind"] in ("cling", "tentacle") for f in above), f"{what}: "
              "waits for Holding amoebas to cling (or their Tentacle)")
     carry = frame["carry"] or (0,) * rules.num_players
-    need(all(t <= have for t, have in zip(carry, state.cubes[src], strict=True)),
-         f"{what}: carries {list(carry)} cubes, space {src} has {state.cubes[src]}")
+    if not (all(t <= have for t, have in zip(carry, state.cubes[src], strict=True))):
+        fail(f"{what}: carries {list(carry)} cubes, space {src} has {state.cubes[src]}")
     need(sum(carry) <= rules.config.tentacle_limit * (1 + len(frame["followers"])),
          f"{what}: more cubes taken along than Tentacle allows")
     seen = set()
@@ -624,8 +658,9 @@ def _check_setup(rules, state: GameState) -> None:
              "and no turn taken")
     need(all(all(x == c.setup_cubes_per_space for x in row) for row in state.cubes),
          "cubes: the setup cubes lie on every space until the first round")
-    need(state.dice == (), f"dice {list(state.dice)}: no die is rolled for a move in the "
-         "setup")
+    if state.dice != ():
+        fail(f"dice {list(state.dice)}: no die is rolled for a move in the "
+             "setup")
     scores = [ps.score for ps in state.players]
     placed = [len(ps.amoebas_on_board()) for ps in state.players]
     if stack[0]["kind"] == "setup_amoebas":

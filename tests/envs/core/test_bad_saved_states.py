@@ -10,7 +10,7 @@ import pytest
 
 from primeval.envs.core.saved_state import StateError
 from primeval.envs.games import GAMES
-from primeval.envs.testing.random_play import advance
+from primeval.envs.testing.random_play import advance, random_steps
 from tests.helpers import mid_game, play_to_the_end
 
 
@@ -371,3 +371,69 @@ def test_what_the_objective_checks_allow_loads(allowed):
     env.set_state(data)
     assert env.get_state()["game_state"] == data["game_state"]
     play_to_the_end(env)
+
+
+def _soup_waiting_for(kind: str, seed: int, steps: int) -> dict:
+    """A saved 3-player Primordial Soup state whose pending decision is ``kind``: the game
+    ``seed`` after ``steps`` steps, or else the first such moment of seeded games."""
+    env = mid_game("primordial_soup", seed=seed, steps=steps)
+    for other in range(seed, seed + 40):
+        if env.game_state.stack and env.game_state.stack[-1]["kind"] == kind:
+            return json.loads(json.dumps(env.get_state()))
+        env = GAMES["primordial_soup"].raw_env(num_players=3)
+        env.reset(seed=other)
+        for _turn in random_steps(env, other):
+            if env.game_state.stack and env.game_state.stack[-1]["kind"] == kind:
+                break
+    raise AssertionError(f"no game waits for {kind!r}")
+
+
+def _relocation_from_elsewhere(gs):
+    relocate = gs["stack"][-2]
+    relocate["src"] = next(s for s in range(19) if s != relocate["src"])
+
+
+def _directions_beyond_the_dice(gs):
+    frame = gs["stack"][-1]
+    frame["allowed"] = [0, 1] if frame["allowed"] != [0, 1] else [2, 3]
+
+
+def _defence_of_another_attack(gs):
+    gs["stack"][-1]["defense_used"] = not gs["stack"][-1]["defense_used"]
+
+
+def _cling_of_an_amoeba_elsewhere(gs):
+    frame = gs["stack"][-1]
+    spaces = gs["players"][frame["player"]]["amoeba_space"]
+    frame["amoeba"] = next(b for b, sp in enumerate(spaces) if sp != frame["space"])
+
+
+INTERRUPTS = [
+    ("tentacle", 2, 77, _relocation_from_elsewhere, "relocate of player .*: the moving amoeba "
+                                                    "is not on space"),
+    ("direction", 0, 20, _directions_beyond_the_dice, r"direction of player .*: directions "
+                                                      r"\[.*\], the dice \[.*\] allow"),
+    ("defend", 0, 261, _defence_of_another_attack, "does not match the attack it defends "
+                                                   "against"),
+    ("cling", 6, 59, _cling_of_an_amoeba_elsewhere, "cling of player .*: amoeba #.* is not on "
+                                                    "the board|is not on the space being left"),
+]
+
+
+@pytest.mark.parametrize(("kind", "seed", "steps", "damage", "message"), INTERRUPTS,
+                         ids=[k for k, *_ in INTERRUPTS])
+def test_an_interrupt_that_does_not_fit_its_move_or_attack_is_refused(kind, seed, steps,
+                                                                      damage, message):
+    """Primordial Soup's interrupts name the relocation or attack under way (primordial_soup.md
+    "Compass and dice", "Holding", "Tentacle", "Attacks"): a relocation from a space the
+    amoeba is not on, directions the dice did not allow, a defence against another attack,
+    an amoeba clinging from elsewhere are refused; the undamaged state loads."""
+    data = _soup_waiting_for(kind, seed, steps)
+    env = GAMES["primordial_soup"].raw_env(num_players=3)
+    env.reset(seed=0)
+    env.set_state(json.loads(json.dumps(data)))  # the control
+    damage(data["game_state"])
+    before = env.get_state()
+    with pytest.raises(StateError, match=message):
+        env.set_state(data)
+    assert env.get_state() == before
