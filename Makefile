@@ -4,6 +4,9 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed
+# RLlib's venv: ray[rllib] pins gymnasium 1.2.2, the main venv has 1.4.0 (constraints-rllib.txt).
+VENV_RLLIB  := .venv-rllib
+RLLIB_STAMP := $(VENV_RLLIB)/.installed
 PYTEST_ARGS ?= -n 2
 
 GAME   ?= primordial_soup
@@ -12,7 +15,7 @@ RUN    ?= runs/$(GAME)
 OPPONENTS_primordial_soup := random random random
 OPPONENTS_origin := random random
 
-.PHONY: install test train bench lint clean
+.PHONY: install rllib test train bench lint clean
 
 # (Re)install when the project metadata or the pinned versions change.
 $(STAMP): pyproject.toml constraints.txt
@@ -22,8 +25,19 @@ $(STAMP): pyproject.toml constraints.txt
 
 install: $(STAMP)
 
-test: $(STAMP)
+# The RLlib backend's venv: constraints.txt without its gymnasium pin, then constraints-rllib.txt.
+$(RLLIB_STAMP): pyproject.toml constraints.txt constraints-rllib.txt
+	test -x $(VENV_RLLIB)/bin/python || $(PYTHON) -m venv $(VENV_RLLIB)
+	grep -v '^gymnasium==' constraints.txt | cat - constraints-rllib.txt > $(VENV_RLLIB)/constraints.txt
+	$(VENV_RLLIB)/bin/python -m pip install --quiet -c $(VENV_RLLIB)/constraints.txt -e ".[rllib,train,dev]"
+	touch $(RLLIB_STAMP)
+
+rllib: $(RLLIB_STAMP)
+
+# The main suite, then the RLlib tests in their venv (one process: one local Ray for all).
+test: $(STAMP) $(RLLIB_STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS) tests
+	$(VENV_RLLIB)/bin/python -m pytest tests/training/rllib
 
 # The main job: train the default config of GAME, evaluate it over 400 games, print the table.
 train: $(STAMP)
@@ -42,4 +56,4 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) $(VENV_RLLIB) build *.egg-info .pytest_cache

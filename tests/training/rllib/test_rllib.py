@@ -132,7 +132,7 @@ def test_the_checkpoint_plays_in_tournaments_and_the_league(trained, game, capsy
     assert results[0].games == players
     assert main(["evaluate", "--game", game, "--quiet", "--games", "2", "--agents",
                  f"rllib:{run}", "heuristic", *["random"] * (players - 2)]) == 0
-    assert f"rllib:{run}" in capsys.readouterr().out
+    assert "\nrllib:" in capsys.readouterr().out  # the table's first row (a long path is cut)
     league = round_robin(game, [f"rllib:{run}", "heuristic", "random", "random", "random"][
         : players + 1], games=players + 1, seed=0)
     assert len(league) == players + 1
