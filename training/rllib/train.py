@@ -75,6 +75,7 @@ def init_ray(address: str = "", num_cpus: float | None = None) -> None:
     if address:
         ray.init(address=address, logging_level="ERROR")
     else:
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # a local run reports nothing
         cpus = max(os.cpu_count() or 1, math.ceil(num_cpus or 0))
         ray.init(num_cpus=cpus, include_dashboard=False, logging_level="ERROR")
 
