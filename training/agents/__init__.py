@@ -50,12 +50,13 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
 
         return PolicyAgent(spec[4:], seed=seed)
     if isinstance(spec, str) and spec.startswith("rllib:"):
+        from primeval.training.rllib.agent import RLlibAgent
+
         try:
-            from primeval.training.rllib.agent import RLlibAgent
-        except ImportError as exc:
+            return RLlibAgent(spec[6:], seed=seed)
+        except ModuleNotFoundError as exc:  # ray, imported when the module loads
             raise ValueError(f"{spec}: needs the rllib extra (ray[rllib], `make rllib`): "
                              f"{exc}") from None
-        return RLlibAgent(spec[6:], seed=seed)
     if isinstance(spec, str) and (spec == "mcts" or spec.startswith("mcts:")):
         from primeval.training.agents.mcts import MCTSAgent
 

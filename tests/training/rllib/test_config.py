@@ -72,3 +72,26 @@ def test_the_mapping_gives_every_game_one_shared_seat_and_snapshots_at_the_weigh
 def test_without_self_play_every_seat_is_shared():
     assert {seat_to_module(f"player_{s}", Episode("x"), players=3, keep=3, weight=0.0)
             for s in range(3)} == {"shared"}
+
+
+def test_without_ray_the_backend_and_the_agent_say_what_to_install(capsys):
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("ray is installed (the RLlib venv)")
+    from primeval.training.agents import make_agent
+    from primeval.training.cli import main
+
+    assert main(["train", "--backend", "rllib"]) == 2
+    assert "make rllib" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="needs the rllib extra"):
+        make_agent("rllib:runs/x", "origin")
+
+
+def test_rllib_flags_are_refused_with_the_sb3_backend(capsys):
+    from primeval.training.cli import main
+
+    assert main(["train", "--iterations", "3"]) == 2
+    assert "--backend rllib" in capsys.readouterr().err
