@@ -20,15 +20,18 @@ OPPONENTS_origin := random random
 # (Re)install when the project metadata or the pinned versions change.
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet -c constraints.txt -e ".[train,dev,bench,openspiel]"
+	$(PIP) install --quiet -c constraints.txt -e ".[train,dev,bench,openspiel,integrations]"
 	touch $(STAMP)
 
 install: $(STAMP)
 
-# The RLlib backend's venv: constraints.txt without its gymnasium pin, then constraints-rllib.txt.
+# The RLlib backend's venv: constraints.txt without the packages constraints-rllib.txt pins
+# (gymnasium; pandas, which the main venv's tianshou wants below 3), then constraints-rllib.txt.
 $(RLLIB_STAMP): pyproject.toml constraints.txt constraints-rllib.txt
 	test -x $(VENV_RLLIB)/bin/python || $(PYTHON) -m venv $(VENV_RLLIB)
-	grep -v '^gymnasium==' constraints.txt | cat - constraints-rllib.txt > $(VENV_RLLIB)/constraints.txt
+	awk -F'==' 'NR == FNR { if ($$1 !~ /^#/ && $$1 != "") pinned[tolower($$1)] = 1; next } \
+		!(tolower($$1) in pinned)' constraints-rllib.txt constraints.txt \
+		| cat - constraints-rllib.txt > $(VENV_RLLIB)/constraints.txt
 	$(VENV_RLLIB)/bin/python -m pip install --quiet -c $(VENV_RLLIB)/constraints.txt -e ".[rllib,train,dev]"
 	touch $(RLLIB_STAMP)
 
