@@ -124,7 +124,10 @@ def algorithm_config(config: RLlibTrainConfig):
         .env_runners(num_env_runners=config.num_env_runners,
                      num_envs_per_env_runner=config.num_envs_per_env_runner,
                      num_cpus_per_env_runner=config.num_cpus_per_env_runner,
-                     rollout_fragment_length="auto")
+                     rollout_fragment_length="auto",
+                     # wait for every EnvRunner's batch: RLlib's default (60 s) drops a slow
+                     # one, and an iteration on a busy machine then trains on nothing
+                     sample_timeout_s=None)
         .learners(num_learners=0)
         .multi_agent(policies=set(module_ids(config)), policy_mapping_fn=mapping,
                      policies_to_train=[SHARED_MODULE])
