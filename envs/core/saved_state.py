@@ -40,7 +40,10 @@ def snapshot(env: Any) -> dict[str, Any]:
         "cumulative_rewards": dict(env._cumulative_rewards),
         "terminations": dict(env.terminations),
         "truncations": dict(env.truncations),
-        "infos": copy.deepcopy(env.infos),
+        # Without the masks an env built with mask_in_info puts there (numpy arrays, and
+        # derived from the state): set_state sets every info anew from the game state.
+        "infos": {agent: {k: copy.deepcopy(v) for k, v in info.items() if k != "action_mask"}
+                  for agent, info in env.infos.items()},
         # While a finished game's agents step out one by one (PettingZoo's dead steps), the
         # agent selected when the game ended, which is selected again once they are all out.
         "skip_agent_selection": getattr(env, "_skip_agent_selection", None),
@@ -147,3 +150,7 @@ def restore(env: Any, data: Any) -> None:
     env.truncations = dict(data["truncations"])
     env.infos = copy.deepcopy(data["infos"])
     env._skip_agent_selection = skip
+    # The infos in this env's own form (names or ids, the mask in them or not), from the state.
+    env._set_infos()
+    if env.mask_in_info:
+        env._set_info_masks()

@@ -68,7 +68,8 @@ class TerminateIllegalWrapper(_DirectAttributes, wrappers.TerminateIllegalWrappe
     """PettingZoo's ``TerminateIllegalWrapper``, reading hot attributes directly, that judges
     an action by the mask of the state it is taken in: the mask kept from the last
     ``observe()`` is dropped when the game changed since (``set_state``,
-    ``set_game_state``), instead of ending the new game for an action legal in it."""
+    ``set_game_state``), instead of ending the new game for an action legal in it. When an
+    illegal action ends the game, masks in the infos (``mask_in_info``) become all zeros."""
 
     _observed: Any = None  # the raw env's game state when _prev_obs was kept
 
@@ -81,7 +82,10 @@ class TerminateIllegalWrapper(_DirectAttributes, wrappers.TerminateIllegalWrappe
     def step(self, action: Any) -> None:
         if self._prev_obs is not None and self._observed is not self._raw.game_state:
             self._prev_obs = self._prev_info = None
+        ended = self._terminated
         super().step(action)
+        if self._terminated and not ended and getattr(self._raw, "mask_in_info", False):
+            self._raw._set_info_masks()  # the game ended here: no agent has a legal action
 
 
 class AssertOutOfBoundsWrapper(_DirectAttributes, wrappers.AssertOutOfBoundsWrapper):
