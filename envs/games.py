@@ -73,16 +73,20 @@ class Game:
         return self.module().env(num_players=num_players or self.default_players, **kwargs)
 
 
+#: The options every env has for other libraries' forms (see ``TurnBasedAECEnv``).
+_FORMS = ("observation_form='dict'|'box', mask_in_info=None|True|False, "
+          "info_form='names'|'ids', state_private=False")
+
 GAMES: dict[str, Game] = {
     game.name: game
     for game in (
         Game("primordial_soup", "Primordial Soup", 1, (3, 4), 4, ("flat", "planes"),
              "PrimordialSoup",
              "num_players=4 (3|4), obs_encoder='flat'|'planes', render_mode, max_steps, "
-             "reward_mode='rank'|'win'|'score', **PrimordialSoupConfig fields"),
+             "reward_mode='rank'|'win'|'score', " + _FORMS + ", **PrimordialSoupConfig fields"),
         Game("origin", "Origin", 0, (2, 3, 4), 3, ("flat", "graph"), "Origin",
              "num_players=3 (2|3|4), obs_encoder='flat'|'graph', render_mode, max_steps=5000, "
-             "reward_mode, **OriginConfig fields (map_file, cards_file, ...)"),
+             "reward_mode, " + _FORMS + ", **OriginConfig fields (map_file, cards_file, ...)"),
     )
 }
 

@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 
 from primeval.envs.core.encoders import FeatureBuilder
+from primeval.envs.core.state_encoder import StateEncoder
 from primeval.envs.origin.encoders_fast import Filler
 from primeval.envs.origin.encoders_features import (
     ACTION_TYPES,
@@ -37,8 +38,10 @@ from primeval.envs.origin.encoders_features import (
     MAX_LEVEL,
     MAX_PLAYERS,
     NODE_PIECES,
+    OBSERVER_PIECES,
     PLAYER_PIECES,
     POINT_SOURCES,
+    PRIVATE_PIECES,
     STATIC_NODE_PIECES,
     TURN_SCALE,
     OriginFeatures,
@@ -58,9 +61,11 @@ __all__ = [
     "GLOBAL_PIECES",
     "MAX_LEVEL",
     "MAX_PLAYERS",
+    "OBSERVER_PIECES",
     "NODE_PIECES",
     "PLAYER_PIECES",
     "POINT_SOURCES",
+    "PRIVATE_PIECES",
     "STATIC_NODE_PIECES",
     "TURN_SCALE",
     "FlatEncoder",
@@ -68,6 +73,7 @@ __all__ = [
     "OriginFeatures",
     "PieceSpec",
     "global_pieces",
+    "make_state_encoder",
     "node_pieces",
 ]
 
@@ -227,3 +233,18 @@ class GraphEncoder(_Encoder):
 
 #: Encoder classes by ``obs_encoder`` name.
 ENCODERS: dict[str, type] = {"flat": FlatEncoder, "graph": GraphEncoder}
+
+
+def make_state_encoder(rules: Any, private: bool = False,
+                       flat: FlatEncoder | None = None) -> StateEncoder:
+    """PettingZoo's ``state()`` of Origin: the ``"flat"`` pieces seen from no seat (every
+    per-player row in absolute order, ``player_0`` first), without ``to_act`` and, unless
+    ``private``, without the private pieces (:data:`PRIVATE_PIECES`: the hands, a dealt
+    objective choice, a barter's cards): public information only. With ``private`` they come
+    back once per seat (row ``p``: what ``player_p`` sees), e.g. ``hand[p]`` is
+    ``player_p``'s hand (see :mod:`~primeval.envs.core.state_encoder`).
+
+    ``flat``: the ``"flat"`` encoder of ``rules`` to read, when one is built already."""
+    return StateEncoder(flat or FlatEncoder(rules), rules.num_players, max_players=MAX_PLAYERS,
+                        observer_pieces=OBSERVER_PIECES, private_pieces=PRIVATE_PIECES,
+                        private=private)

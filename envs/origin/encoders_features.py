@@ -69,8 +69,10 @@ __all__ = [
     "MAX_LEVEL",
     "MAX_PLAYERS",
     "NODE_PIECES",
+    "OBSERVER_PIECES",
     "PLAYER_PIECES",
     "POINT_SOURCES",
+    "PRIVATE_PIECES",
     "STATIC_NODE_PIECES",
     "TURN_SCALE",
     "OriginFeatures",
@@ -226,6 +228,11 @@ PLAYER_PIECES: tuple[str, ...] = (
     "hunting_value", "strait_count", "strait_value_held", "permanents", "objectives_done",
     "objective_points", "hand_size", "points", "points_total",
 )
+#: Pieces about the observer itself, left out of the state (``state()``, seen by no one).
+OBSERVER_PIECES: tuple[str, ...] = ("to_act",)
+#: Pieces only the observer sees (their descriptions start with PRIVATE): left out of the
+#: state, or laid out once per seat with ``state_private=True``.
+PRIVATE_PIECES: tuple[str, ...] = ("frame_dealt", "frame_taken", "victim_hand", "hand")
 #: Territory pieces that never change during a game (the map's).
 STATIC_NODE_PIECES: tuple[str, ...] = ("colour", "continent", "strait_end")
 

@@ -27,7 +27,7 @@ turn once the action is taken), then the second half of the action (the pawn, th
 destination), the reward option, the tiles, the cards to return, and any card's targets.
 The passive player of a swap may get a decision (Trade Routes). Forced single choices stay
 in the raw env. ``infos[agent]["phase"]`` names the phase (setup, play, final_round) and
-``infos[agent]["decision"]`` the pending decision.
+``infos[agent]["decision"]`` the pending decision (see *Observation forms and infos*).
 
 ## Observation
 
@@ -43,6 +43,41 @@ names each entry's card).
 Pieces of the ``"flat"`` encoder, in order:
 
 {observation}
+
+## Observation forms and infos
+
+``observation_form="dict"`` (default) gives PettingZoo's ``{"observation", "action_mask"}``;
+``"box"`` gives the encoder's array alone (``observation_space`` is the encoder's Box), with
+the mask in ``infos[agent]["action_mask"]``, PettingZoo's other place for it, for wrappers that
+take only Box observations (SuperSuit's; see ``docs/integrations.md``).
+``mask_in_info=True`` puts it in the infos beside the dict too.
+
+``infos[agent]`` holds ``"phase"`` and ``"decision"`` (the pending decision kind, none once
+the game is over) as names, or with ``info_form="ids"`` as ints (for libraries that make
+every info a tensor, such as TorchRL): their indices in these tables
+(``env.unwrapped.info_names``), which are the observation's ``phase`` and ``decision``
+one-hot orders:
+
+{infos}
+
+## State
+
+``env.state()`` and ``env.state_space`` are PettingZoo's global state, for centralised
+critics (MAPPO, TorchRL's ``return_state=True``): one float32 vector of the ``"flat"``
+pieces seen from no seat. Every per-player row is in absolute seat order, ``player_0``
+first, and ``actor`` and ``current`` are absolute seats. ``to_act`` (about the observer) and
+the private pieces (``frame_dealt``, ``frame_taken``, ``victim_hand``, ``hand``: what only one
+seat sees) are left out, so by default the state is **public information only**. Pieces, in
+order:
+
+{state}
+
+``state_private=True`` adds every private piece once per seat, at the end, shaped
+``(4, ...)``: row ``p`` is what ``player_p`` sees in it (``hand[p]`` is its hand, the others
+are non-zero only for the seat deciding), for a critic trained with what no single player
+knows. The decks' order and the face-down tiles' levels are in no state. The added pieces:
+
+{state_private}
 
 ## Actions
 
@@ -60,7 +95,10 @@ through ``raw_env`` it raises ``IllegalActionError``.
 ## Arguments
 
 ``origin_v0.env(num_players=3, obs_encoder="flat", render_mode=None, max_steps=5000,
-reward_mode="rank", **config_overrides)`` with fields of :class:`OriginConfig`.
+reward_mode="rank", observation_form="dict", mask_in_info=None, info_form="names",
+state_private=False, **config_overrides)`` with fields of :class:`OriginConfig`.
+``observation_form``, ``mask_in_info`` and ``info_form``: see *Observation forms and infos*
+(``mask_in_info=None`` means only with ``"box"``); ``state_private``: see *State*.
 
 ``render_mode``: ``"ansi"`` makes ``render()`` return the text table, ``"human"`` prints it
 after every step, ``"rgb_array"`` returns a 720 x 1200 x 3 uint8 picture of the map, the
@@ -74,20 +112,40 @@ drawn with matplotlib: ``pip install primeval[viz]``).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from primeval.envs.core.aec import TurnBasedAECEnv
+from primeval.envs.core.aec import TurnBasedAECEnv, info_names_table
 from primeval.envs.core.encoders import make_encoder, pieces_table
+from primeval.envs.core.state_encoder import check_state_private
 from primeval.envs.core.wrappers import with_safety_wrappers
 from primeval.envs.origin.actions import build_layout
 from primeval.envs.origin.config import OriginConfig
-from primeval.envs.origin.encoders import ENCODERS
+from primeval.envs.origin.encoders import DECISION_KINDS, ENCODERS, make_state_encoder
 from primeval.envs.origin.rules import OriginRules
+from primeval.envs.origin.state import PHASES
 from primeval.envs.origin.view import OriginView
 
-__doc__ = __doc__.replace(  # noqa: A001
-    "{actions}", build_layout(OriginConfig().data).markdown_table()
-).replace("{observation}", pieces_table(ENCODERS["flat"](OriginRules()).pieces))
+#: The names the info ids stand for (``info_form="ids"``): the phases, and the decision
+#: kinds with ``""`` (none: the game is over) last, as in the observation's one-hots.
+INFO_NAMES: dict[str, tuple[str, ...]] = {"phase": PHASES, "decision": (*DECISION_KINDS, "")}
+
+
+def _doc_tables() -> dict[str, str]:
+    rules = OriginRules()
+    flat = ENCODERS["flat"](rules)
+    public = make_state_encoder(rules, flat=flat).pieces
+    private = make_state_encoder(rules, private=True, flat=flat).pieces
+    return {"{actions}": build_layout(rules.data).markdown_table(),
+            "{observation}": pieces_table(flat.pieces),
+            "{infos}": info_names_table(INFO_NAMES),
+            "{state}": pieces_table(public),
+            "{state_private}": pieces_table(
+                {name: sl for name, sl in private.items() if name not in public})}
+
+
+for _key, _table in _doc_tables().items():
+    __doc__ = __doc__.replace(_key, _table)  # noqa: A001
 
 
 class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
@@ -107,6 +165,10 @@ class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
         render_mode: str | None = None,
         max_steps: int | None = 5000,
         reward_mode: str = "rank",
+        observation_form: str = "dict",
+        mask_in_info: bool | None = None,
+        info_form: str = "names",
+        state_private: bool = False,
         **config_overrides: Any,
     ) -> None:
         config = OriginConfig.from_overrides(num_players=num_players, **config_overrides)
@@ -118,6 +180,12 @@ class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
             render_mode=render_mode,
             max_steps=max_steps,
             reward_mode=reward_mode,
+            observation_form=observation_form,
+            mask_in_info=mask_in_info,
+            info_form=info_form,
+            info_names=INFO_NAMES,
+            state_encoder=functools.partial(make_state_encoder, rules,
+                                            private=check_state_private(state_private)),
         )
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from primeval.envs.core.state_encoder import StateEncoder
 from primeval.envs.primordial_soup.encoders_fast import Filler
 from primeval.envs.primordial_soup.encoders_features import (
     AMOEBA_COUNT_SCALE,
@@ -35,7 +36,9 @@ from primeval.envs.primordial_soup.encoders_features import (
     MEAL_SCALE,
     MOVE_MODES,
     MP_SCALE,
+    OBSERVER_PIECES,
     OZONE_SCALE,
+    PRIVATE_PIECES,
     ROUND_SCALE,
     SCORE_SCALE,
     SPATIAL_PIECES,
@@ -55,16 +58,19 @@ __all__ = [
     "MAX_AMOEBAS",
     "MAX_DICE",
     "MAX_PLAYERS",
+    "OBSERVER_PIECES",
     "MEAL_SCALE",
     "MOVE_MODES",
     "MP_SCALE",
     "OZONE_SCALE",
+    "PRIVATE_PIECES",
     "ROUND_SCALE",
     "SCORE_SCALE",
     "SPATIAL_PIECES",
     "FlatEncoder",
     "PlanesEncoder",
     "SoupFeatures",
+    "make_state_encoder",
 ]
 
 
@@ -205,3 +211,16 @@ class PlanesEncoder:
 
 #: Encoder classes by ``obs_encoder`` name.
 ENCODERS: dict[str, type] = {"flat": FlatEncoder, "planes": PlanesEncoder}
+
+
+def make_state_encoder(rules: Any, private: bool = False,
+                       flat: FlatEncoder | None = None) -> StateEncoder:
+    """PettingZoo's ``state()`` of Primordial Soup: the ``"flat"`` pieces seen from no seat
+    (every per-player row and colour in absolute order, ``player_0`` first), without
+    ``to_act`` (see :mod:`~primeval.envs.core.state_encoder`). Everything in the game is
+    public, so ``private`` changes nothing.
+
+    ``flat``: the ``"flat"`` encoder of ``rules`` to read, when one is built already."""
+    return StateEncoder(flat or FlatEncoder(rules), rules.num_players, max_players=MAX_PLAYERS,
+                        observer_pieces=OBSERVER_PIECES, private_pieces=PRIVATE_PIECES,
+                        private=private)

@@ -61,8 +61,10 @@ __all__ = [
     "MEAL_SCALE",
     "MOVE_MODES",
     "MP_SCALE",
+    "OBSERVER_PIECES",
     "OZONE_SCALE",
     "PLAYER_PIECES",
+    "PRIVATE_PIECES",
     "RELOCATION_DECISIONS",
     "ROUND_SCALE",
     "SCORE_SCALE",
@@ -166,6 +168,11 @@ SPATIAL_PIECES: tuple[tuple[str, int, str], ...] = (
     ("frame_space", 1, "the frame's space (tentacle/cling: left, defend/retry: attack)"),
     ("frame_dest", 1, "the frame's destination (tentacle/cling)"),
 )
+
+#: Pieces about the observer itself, left out of the state (``state()``, seen by no one).
+OBSERVER_PIECES: tuple[str, ...] = ("to_act",)
+#: Pieces only the observer sees: none, the game has no hidden information.
+PRIVATE_PIECES: tuple[str, ...] = ()
 
 #: Pieces with one row (or channel group) per relative seat, or per relative colour.
 PLAYER_PIECES: tuple[str, ...] = (

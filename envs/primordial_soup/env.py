@@ -26,7 +26,7 @@ amoeba decides on Escape/Defense, a Holding owner decides whether to cling. A ch
 only option is to decline (nothing affordable to buy, ...) is resolved automatically; a choice
 with a single option that is not declining is still offered (a wrapper may auto-apply it).
 ``infos[agent]["phase"]`` names the phase and ``infos[agent]["decision"]`` the pending
-decision kind.
+decision kind (see *Observation forms and infos*).
 
 ## Observation
 
@@ -38,6 +38,33 @@ The game has no hidden information. The action mask is all zeros for agents not 
 Pieces of the ``"flat"`` encoder, in order:
 
 {observation}
+
+## Observation forms and infos
+
+``observation_form="dict"`` (default) gives PettingZoo's ``{"observation", "action_mask"}``;
+``"box"`` gives the encoder's array alone (``observation_space`` is the encoder's Box), with
+the mask in ``infos[agent]["action_mask"]``, PettingZoo's other place for it, for wrappers that
+take only Box observations (SuperSuit's; see ``docs/integrations.md``).
+``mask_in_info=True`` puts it in the infos beside the dict too.
+
+``infos[agent]`` holds ``"phase"`` and ``"decision"`` (the pending decision kind, none once
+the game is over) as names, or with ``info_form="ids"`` as ints (for libraries that make
+every info a tensor, such as TorchRL): their indices in these tables
+(``env.unwrapped.info_names``), which are the observation's ``phase`` and ``decision``
+one-hot orders:
+
+{infos}
+
+## State
+
+``env.state()`` and ``env.state_space`` are PettingZoo's global state, for centralised
+critics (MAPPO, TorchRL's ``return_state=True``): one float32 vector of the ``"flat"``
+pieces seen from no seat. Every per-player row and colour is in absolute seat order,
+``player_0`` first, and ``actor`` is the absolute seat to decide; ``to_act`` (about the
+observer) is left out. Everything in the game is public (the environment deck's order is
+never encoded), so ``state_private`` changes nothing. Pieces, in order:
+
+{state}
 
 ## Actions
 
@@ -55,9 +82,12 @@ illegal action ends the game with -1 for the offender; through ``raw_env`` it ra
 ## Arguments
 
 ``primordial_soup_v1.env(num_players=4, obs_encoder="flat", render_mode=None,
-max_steps=None, reward_mode="rank", **config_overrides)``: ``config_overrides`` are fields of
-:class:`PrimordialSoupConfig` (for example ``board_layout="B"``, ``finish_zone_start=41``,
+max_steps=None, reward_mode="rank", observation_form="dict", mask_in_info=None,
+info_form="names", state_private=False, **config_overrides)``: ``config_overrides`` are fields
+of :class:`PrimordialSoupConfig` (for example ``board_layout="B"``, ``finish_zone_start=41``,
 ``six_allows_stay=False``); unknown names or bad values raise ``ValueError``.
+``observation_form``, ``mask_in_info`` and ``info_form``: see *Observation forms and infos*
+(``mask_in_info=None`` means only with ``"box"``); ``state_private``: see *State*.
 
 ``render_mode``: ``"ansi"`` makes ``render()`` return the text board, ``"human"`` prints it
 after every step, ``"rgb_array"`` returns a 600 x 900 x 3 uint8 picture of the soup, the
@@ -77,19 +107,35 @@ compass, the ladder and the players (drawn with matplotlib: ``pip install primev
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from primeval.envs.core.aec import TurnBasedAECEnv
+from primeval.envs.core.aec import TurnBasedAECEnv, info_names_table
 from primeval.envs.core.encoders import make_encoder, pieces_table
+from primeval.envs.core.state_encoder import check_state_private
 from primeval.envs.core.wrappers import with_safety_wrappers
 from primeval.envs.primordial_soup.actions import LAYOUT
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
-from primeval.envs.primordial_soup.encoders import ENCODERS
+from primeval.envs.primordial_soup.encoders import DECISION_KINDS, ENCODERS, make_state_encoder
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
+from primeval.envs.primordial_soup.state import PHASES
 from primeval.envs.primordial_soup.view import PrimordialSoupView
 
-__doc__ = __doc__.replace("{actions}", LAYOUT.markdown_table()).replace(  # noqa: A001
-    "{observation}", pieces_table(ENCODERS["flat"](PrimordialSoupRules()).pieces))
+#: The names the info ids stand for (``info_form="ids"``): the phases, and the decision
+#: kinds with ``""`` (none: the game is over) last, as in the observation's one-hots.
+INFO_NAMES: dict[str, tuple[str, ...]] = {"phase": PHASES, "decision": (*DECISION_KINDS, "")}
+
+
+def _doc_tables() -> dict[str, str]:
+    rules = PrimordialSoupRules()
+    flat = ENCODERS["flat"](rules)
+    return {"{actions}": LAYOUT.markdown_table(), "{observation}": pieces_table(flat.pieces),
+            "{infos}": info_names_table(INFO_NAMES),
+            "{state}": pieces_table(make_state_encoder(rules, flat=flat).pieces)}
+
+
+for _key, _table in _doc_tables().items():
+    __doc__ = __doc__.replace(_key, _table)  # noqa: A001
 
 
 class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
@@ -109,6 +155,10 @@ class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
         render_mode: str | None = None,
         max_steps: int | None = None,
         reward_mode: str = "rank",
+        observation_form: str = "dict",
+        mask_in_info: bool | None = None,
+        info_form: str = "names",
+        state_private: bool = False,
         **config_overrides: Any,
     ) -> None:
         config = PrimordialSoupConfig.from_overrides(num_players=num_players, **config_overrides)
@@ -120,6 +170,12 @@ class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
             render_mode=render_mode,
             max_steps=max_steps,
             reward_mode=reward_mode,
+            observation_form=observation_form,
+            mask_in_info=mask_in_info,
+            info_form=info_form,
+            info_names=INFO_NAMES,
+            state_encoder=functools.partial(make_state_encoder, rules,
+                                            private=check_state_private(state_private)),
         )
 
 
