@@ -3,10 +3,17 @@ each game's ``builders.py``)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+# Tianshou (tests/integrations, docs/integrations.md) compiles numba kernels when its first
+# policy and collector are built, about 10 s of CPU per process that the random policies of
+# the tests never use. numba reads this when first imported and again at every compile, so it
+# is set before any test module imports it (the docs' example sets it for the same reason).
+os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
 
 
 @pytest.fixture(scope="session")
