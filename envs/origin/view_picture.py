@@ -21,6 +21,10 @@ otherwise on a grid in file order; inside a continent the territories start on a
 file order and a fixed number of force-directed steps (land edges pull, straits pull weakly,
 territories repel, each continent is held to its anchor) spreads them out. The layout is
 deterministic and cached per map. matplotlib is imported only when a picture is drawn.
+:func:`to_rgb_array` is the fast path (the drawing recorded on a ``Sketch``, painted from
+recorded renderer calls and cached tiles, 20 to 30 times faster); :func:`to_rgb_array_reference`
+draws the same calls as one plain figure, and ``tests/envs/test_picture_fast.py`` checks that
+the two are equal pixel for pixel.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 ``view_picture.to_rgb_array`` (what ``env.render()`` returns) records the drawing on a
 ``Sketch`` and paints it from recorded renderer calls and cached tiles
-(:mod:`primeval.envs.core.picture`); ``to_rgb_array_reference`` draws the same calls as one
-plain matplotlib figure. They must give the same bytes, whatever the fast path has cached.
+(:mod:`primeval.envs.core.picture_fast`); ``to_rgb_array_reference`` draws the same calls as
+one plain matplotlib figure. They must give the same bytes, whatever the fast path has
+cached. (No exceptions and no tolerance: the fast path makes the same Agg calls.)
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 from primeval.envs import origin_v0, primordial_soup_v1
-from primeval.envs.core import picture
+from primeval.envs.core import picture, picture_fast
 from primeval.envs.core.picture import Sketch, shapes, sketch_reference, sketch_to_array
 from primeval.envs.origin import view_picture as origin_picture
 from primeval.envs.primordial_soup import view_picture as soup_picture
@@ -58,7 +59,7 @@ def test_fast_picture_equals_reference_over_random_games(game, num_players, seed
     cached yet) and the end of the game among them, equal the reference drawing byte for
     byte."""
     _, module, argument = GAMES[game]
-    picture._PAINTERS.clear()  # the first frame starts with nothing cached
+    picture_fast._PAINTERS.clear()  # the first frame starts with nothing cached
     steps = sum(1 for _ in frames(game, num_players, seed, every=10**9))
     compared = 0
     for env, state, compare in frames(game, num_players, seed, every=max(4, steps // 5),
@@ -75,9 +76,10 @@ def test_fast_picture_equals_reference_over_random_games(game, num_players, seed
 def test_fast_picture_with_tiny_caches(monkeypatch):
     """With caches far too small for a frame (calls and tiles dropped all the time, ids never
     reused), the pictures are still the reference's."""
-    monkeypatch.setattr(picture, "MAX_OPS", 40)
-    monkeypatch.setattr(picture, "MAX_TILES", 25)
-    picture._PAINTERS.clear()
+    monkeypatch.setattr(picture_fast, "MAX_OPS", 40)
+    monkeypatch.setattr(picture_fast, "MAX_TILES", 25)
+    monkeypatch.setattr(picture_fast, "MAX_GLYPHS", 30)
+    picture_fast._PAINTERS.clear()
     for game, num_players in (("primordial_soup", 3), ("origin", 2)):
         _, module, argument = GAMES[game]
         for env, state, compare in frames(game, num_players, seed=3, every=6, limit=12,
@@ -86,7 +88,7 @@ def test_fast_picture_with_tiny_caches(monkeypatch):
             if compare:
                 assert_same(fast, module.to_rgb_array_reference(state, argument(env)),
                             f"{game} with tiny caches")
-    picture._PAINTERS.clear()
+    picture_fast._PAINTERS.clear()
 
 
 def test_fast_picture_shares_its_cache_across_player_counts_and_envs():
@@ -150,7 +152,7 @@ def test_sketch_records_calls_and_draws_like_matplotlib():
     draw(ax)
     reference = picture.to_array(fig)
     assert_same(sketch_reference(sketch), reference, "sketch_reference")
-    picture._PAINTERS.clear()
+    picture_fast._PAINTERS.clear()
     assert_same(sketch_to_array(sketch), reference, "fast, first time")
     assert_same(sketch_to_array(sketch), reference, "fast, from cache")
     again = Sketch(320, 120)
@@ -160,6 +162,33 @@ def test_sketch_records_calls_and_draws_like_matplotlib():
     for op in again.ops:
         picture._make_artist(ax, op)
     assert_same(sketch_to_array(again), picture.to_array(fig), "reordered")
+
+
+def test_glyph_images_are_reused_moved_by_whole_pixels():
+    """The fast path keeps FreeType's image of a glyph per position within its pixel and
+    reuses it moved by whole pixels: the same strings at offsets of whole and of fractional
+    pixels, in several fonts, are the reference's."""
+    picture_fast._PAINTERS.clear()
+    width, height = 400, 160
+    painter = picture_fast.painter_for(width, height, "white")
+    if painter.glyphs is None:
+        pytest.skip("this matplotlib's glyph loop is not the one the glyph cache mirrors")
+
+    def draw(ax, shift):
+        for row, (size, weight, style) in enumerate(
+                [(6.8, "normal", "normal"), (8.5, "bold", "normal"), (13, "bold", "italic"),
+                 (7.5, "normal", "italic")]):
+            for k, dx in enumerate((0, 37, 0.25, 37.5, 80.7)):
+                ax.text(5 + dx + 90 * (k // 2) + shift, 15 + 35 * row + 0.4 * k,
+                        "Pending: AQWmgj 0123#", fontsize=size, fontweight=weight,
+                        style=style, va="center")
+
+    for shift in (0, 3, 0.6):
+        sketch = Sketch(width, height)
+        draw(sketch, shift)
+        fig, ax = picture.new_canvas(width, height)
+        draw(ax, shift)
+        assert_same(sketch_to_array(sketch), picture.to_array(fig), f"shift {shift}")
 
 
 def test_sketch_refuses_what_it_could_not_replay_the_same():
