@@ -7,6 +7,24 @@ STAMP  := $(VENV)/.installed
 # RLlib's venv: ray[rllib] pins gymnasium 1.2.2, the main venv has 1.4.0 (constraints-rllib.txt).
 VENV_RLLIB  := .venv-rllib
 RLLIB_STAMP := $(VENV_RLLIB)/.installed
+# make test-compat: the env tests on the oldest versions pyproject admits and on each PettingZoo
+# before 1.27 (no pettingzoo.make registry), with Gymnasium 1.2.2, in .venv-compat (no torch),
+# one stage after another; then AgileRL 2.58 (pettingzoo<1.27) in .venv-agilerl.
+VENV_COMPAT   := .venv-compat
+COMPAT_STAMP  := $(VENV_COMPAT)/.installed
+VENV_AGILERL  := .venv-agilerl
+AGILERL_STAMP := $(VENV_AGILERL)/.installed
+COMPAT_PINS_1 := pettingzoo==1.24.4 numpy==1.26.4 PyYAML==6.0.1
+COMPAT_PINS_2 := pettingzoo==1.25.0 numpy==2.4.6 PyYAML==6.0.4
+COMPAT_PINS_3 := pettingzoo==1.26.1 numpy==2.4.6 PyYAML==6.0.4
+# What touches PettingZoo or Gymnasium: the AEC adapter and its wrappers, api_test and
+# seed_test, saved states, the encoders' spaces, the registries, the single-agent view.
+COMPAT_TESTS  := tests/test_registration.py tests/wrappers/test_single_agent.py \
+	tests/envs/test_games.py tests/envs/test_bad_configs.py \
+	tests/envs/core/test_aec_adapter.py tests/envs/core/test_bad_actions.py \
+	tests/envs/core/test_saved_state.py tests/envs/core/test_set_game_state.py \
+	tests/envs/origin/test_env.py tests/envs/primordial_soup/test_env.py \
+	tests/envs/origin/test_encoders.py tests/envs/primordial_soup/test_encoders.py
 PYTEST_ARGS ?= -n 2
 
 GAME   ?= primordial_soup
@@ -15,7 +33,7 @@ RUN    ?= runs/$(GAME)
 OPPONENTS_primordial_soup := random random random
 OPPONENTS_origin := random random
 
-.PHONY: install rllib test train bench lint clean
+.PHONY: install rllib test test-compat train bench lint clean
 
 # (Re)install when the project metadata or the pinned versions change.
 $(STAMP): pyproject.toml constraints.txt
@@ -42,6 +60,31 @@ test: $(STAMP) $(RLLIB_STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS) tests
 	$(VENV_RLLIB)/bin/python -m pytest tests/training/rllib
 
+# .venv-compat: primeval without torch, at constraints-compat.txt and the newest stage's pins.
+$(COMPAT_STAMP): pyproject.toml constraints-compat.txt
+	test -x $(VENV_COMPAT)/bin/python || $(PYTHON) -m venv $(VENV_COMPAT)
+	$(VENV_COMPAT)/bin/python -m pip install --quiet -c constraints-compat.txt -e ".[dev]" $(COMPAT_PINS_3)
+	touch $(COMPAT_STAMP)
+
+# .venv-agilerl: AgileRL 2.58 beside primeval. AgileRL imports peft at `import
+# agilerl.algorithms` but lists it only in its llm extras, so peft is named here.
+$(AGILERL_STAMP): pyproject.toml constraints-compat.txt
+	test -x $(VENV_AGILERL)/bin/python || $(PYTHON) -m venv $(VENV_AGILERL)
+	$(VENV_AGILERL)/bin/python -m pip install --quiet -c constraints-compat.txt -e ".[dev]" \
+		$(COMPAT_PINS_3) torch agilerl peft
+	touch $(AGILERL_STAMP)
+
+# $(call compat_stage,PINS): install PINS in .venv-compat, then run the env tests there.
+compat_stage = $(VENV_COMPAT)/bin/python -m pip install --quiet -c constraints-compat.txt $(1) \
+	&& $(VENV_COMPAT)/bin/python -m pytest $(PYTEST_ARGS) -q -p no:cacheprovider $(COMPAT_TESTS)
+
+test-compat: $(COMPAT_STAMP) $(AGILERL_STAMP)
+	$(call compat_stage,$(COMPAT_PINS_1))
+	$(call compat_stage,$(COMPAT_PINS_2))
+	$(call compat_stage,$(COMPAT_PINS_3))
+	$(VENV_AGILERL)/bin/python -m pytest -q -p no:cacheprovider tests/integrations/test_agilerl.py \
+		tests/test_registration.py
+
 # The main job: train the default config of GAME, evaluate it over 400 games, print the table.
 train: $(STAMP)
 	$(VENV)/bin/primeval train --config configs/$(GAME)/default.yaml --out $(RUN)
@@ -59,4 +102,4 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
 clean:
-	rm -rf $(VENV) $(VENV_RLLIB) build *.egg-info .pytest_cache
+	rm -rf $(VENV) $(VENV_RLLIB) $(VENV_COMPAT) $(VENV_AGILERL) build *.egg-info .pytest_cache
