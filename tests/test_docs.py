@@ -73,7 +73,7 @@ def _docs_examples() -> list:
 def test_docs_python_example_runs(path, code):
     """Each example in docs/ runs as written (a library's example is skipped without it)."""
     for module in ("pyspiel", "ray", "torchrl", "tianshou", "sb3_contrib", "supersuit",
-                   "stable_baselines3", "torch"):
+                   "stable_baselines3", "torch", "agilerl"):
         if f"import {module}" in code or f"from {module}" in code:
             pytest.importorskip(module)
     exec(compile(code, str(path), "exec"), {"__name__": "__docs__"})
