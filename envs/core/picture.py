@@ -15,7 +15,7 @@ Two ways to turn a view's drawing code into pixels, which give the same pixels:
   not the painting of pixels;
 * the **fast path**: the same drawing code runs against a :class:`Sketch`, which stands in
   for the axes and only records each call as a hashable tuple (:func:`shapes` stands in
-  for ``matplotlib.patches``), and :func:`sketch_to_array` paints the recorded calls from
+  for ``matplotlib.patches``), and :func:`~primeval.envs.core.picture_fast.sketch_to_array` paints the recorded calls from
   their recorded renderer calls and cached tiles (:mod:`primeval.envs.core.picture_fast`),
   20 to 30 times faster.
 
@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Sketch", "new_canvas", "shapes", "shorten", "sketch_reference", "sketch_to_array",
+__all__ = ["Sketch", "new_canvas", "shapes", "shorten", "sketch_reference",
            "to_array"]
 
 _DPI = 100
@@ -156,11 +156,3 @@ def sketch_reference(sketch: Sketch) -> np.ndarray:
     for op in sketch.ops:
         _make_artist(ax, op)
     return to_array(fig)
-
-
-def sketch_to_array(sketch: Sketch) -> np.ndarray:
-    """The picture the sketch's calls draw, as :func:`sketch_reference` gives it: an
-    ``(H, W, 3)`` uint8 array, painted by the fast path."""
-    from primeval.envs.core.picture_fast import painter_for
-
-    return painter_for(sketch.width, sketch.height, sketch.background).render(sketch.ops)

@@ -36,9 +36,16 @@ from typing import Any
 
 import numpy as np
 
-from primeval.envs.core.picture import _DPI, Op, _make_artist, _no_matplotlib, new_canvas
+from primeval.envs.core.picture import (
+    _DPI,
+    Op,
+    Sketch,
+    _make_artist,
+    _no_matplotlib,
+    new_canvas,
+)
 
-__all__ = ["MAX_GLYPHS", "MAX_OPS", "MAX_TILES", "TILE", "painter_for"]
+__all__ = ["MAX_GLYPHS", "MAX_OPS", "MAX_TILES", "TILE", "painter_for", "sketch_to_array"]
 
 #: Drawing calls whose renderer calls are kept per canvas size (beyond it, the most
 #: recently used half is kept): a frame of either game makes about 350, a random game adds
@@ -526,3 +533,10 @@ def painter_for(width: int, height: int, background: str) -> _Painter:
             _PAINTERS.clear()
         painter = _PAINTERS[key] = _Painter(width, height, background)
     return painter
+
+
+def sketch_to_array(sketch: Sketch) -> np.ndarray:
+    """The picture the sketch's calls draw, as
+    :func:`~primeval.envs.core.picture.sketch_reference` gives it: an ``(H, W, 3)`` uint8
+    array, painted by the fast path."""
+    return painter_for(sketch.width, sketch.height, sketch.background).render(sketch.ops)

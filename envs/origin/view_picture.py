@@ -40,9 +40,9 @@ from primeval.envs.core.picture import (
     new_canvas,
     shapes,
     shorten,
-    sketch_to_array,
     to_array,
 )
+from primeval.envs.core.picture_fast import sketch_to_array
 from primeval.envs.core.text import describe_pending
 from primeval.envs.origin.gamedata import PAWN_COLOURS, REWARD_COLOURS, WorldMap
 from primeval.envs.origin.rules import scoring

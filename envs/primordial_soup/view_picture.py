@@ -35,9 +35,9 @@ from primeval.envs.core.picture import (
     new_canvas,
     shapes,
     shorten,
-    sketch_to_array,
     to_array,
 )
+from primeval.envs.core.picture_fast import sketch_to_array
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
 from primeval.envs.primordial_soup.data import GENE_INDEX, GENES
 from primeval.envs.primordial_soup.state import GameState

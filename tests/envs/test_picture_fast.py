@@ -14,7 +14,8 @@ import pytest
 
 from primeval.envs import origin_v0, primordial_soup_v1
 from primeval.envs.core import picture, picture_fast
-from primeval.envs.core.picture import Sketch, shapes, sketch_reference, sketch_to_array
+from primeval.envs.core.picture import Sketch, shapes, sketch_reference
+from primeval.envs.core.picture_fast import sketch_to_array
 from primeval.envs.origin import view_picture as origin_picture
 from primeval.envs.primordial_soup import view_picture as soup_picture
 
