@@ -23,8 +23,8 @@ MODULES_DIR = Path("learner_group", "learner", "rl_module")
 
 def module_path(path: str | Path, module_id: str = SHARED_MODULE) -> Path:
     """The folder of module ``module_id`` in a run folder, an Algorithm checkpoint or the
-    module's own folder."""
-    path = Path(path)
+    module's own folder, absolute (RLlib reads a relative one as a URI and refuses it)."""
+    path = Path(path).resolve()
     for candidate in (path / "checkpoint" / MODULES_DIR / module_id,
                       path / MODULES_DIR / module_id, path):
         if (candidate / "class_and_ctor_args.pkl").is_file():

@@ -144,6 +144,19 @@ def test_the_checkpoint_plays_in_tournaments_and_the_league(trained, game, capsy
     assert len(league) == len(members) and all(r.games > 0 for r in league)
 
 
+def test_a_relative_checkpoint_path_loads(trained, monkeypatch):
+    run = trained["origin"]
+    monkeypatch.chdir(run.parent)
+    assert RLlibAgent(run.name).act(*_first_decision("origin")) >= 0
+
+
+def _first_decision(game: str):
+    env = GAMES[game].env(PLAYERS[game])
+    env.reset(seed=0)
+    obs = env.observe(env.agent_selection)
+    return obs["observation"], obs["action_mask"]
+
+
 def test_a_checkpoint_of_another_game_is_refused(trained):
     with pytest.raises(CheckpointError, match="expects observations of shape"):
         tournament("origin", 3, [f"rllib:{trained['primordial_soup']}", "random", "random"],
