@@ -41,8 +41,12 @@ The spec, as ``primeval evaluate`` and ``play`` take it: ``mcts`` or
 ``mcts:KEY=VALUE,...`` with keys ``sims`` (simulations per decision, default 200),
 ``time`` (seconds per decision; with no ``sims`` it is the only budget), ``rollout``
 (``random`` | ``heuristic``), ``depth`` (rollout actions before the static evaluation, or
-``end``; default 40), ``c`` (exploration, default 1.0), ``eval`` (``rank`` | ``margin``)
-and ``prior`` (the heuristic's bias weight, default 0: none).
+``end``; default 0: the new leaf is judged as it is, no rollout), ``c`` (exploration,
+default 1.0), ``eval`` (``rank`` | ``margin``, default ``margin``) and ``prior`` (the
+heuristic's bias weight, default 10; 0: plain UCT). The defaults are the strongest per second
+of the settings measured (docs/benchmarks/history.md, "MCTS"): in both games, rollouts of 10
+to 40 actions or to the end, random or heuristic, lost to the static evaluation of the leaf,
+and plain UCT lost to every heuristic bot at the budgets a tournament affords.
 With a ``sims`` budget and a seed the agent is reproducible: one generator, seeded by
 :meth:`MCTSAgent.seed`, draws everything.
 """
@@ -83,10 +87,10 @@ class MCTSConfig:
     sims: int | None = 200
     time: float | None = None
     rollout: str = "random"
-    depth: int | None = 40
+    depth: int | None = 0
     c: float = 1.0
-    eval: str = "rank"
-    prior: float = 0.0
+    eval: str = "margin"
+    prior: float = 10.0
 
     def __post_init__(self) -> None:
         if self.sims is None and self.time is None:

@@ -87,12 +87,26 @@ def test_it_plays_legal_games_to_the_end(game):
     assert len(results[0].scores) == 1
 
 
-def test_heuristic_rollouts_and_a_time_budget_play_too():
+def test_rollouts_plain_uct_and_a_time_budget_play_too():
     results = tournament("origin", 3, ["mcts:time=0.002,rollout=heuristic,depth=3",
-                                       "mcts:sims=3,depth=end,eval=margin,prior=1",
+                                       "mcts:sims=3,depth=end,eval=rank,prior=0",
                                        "heuristic"],
                          games=1, seed=4)
     assert [r.games for r in results] == [1, 1, 1]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_prior_tries_the_heuristic_choice_first(game):
+    env = mid_game(game, seed=1, steps=30)
+    rules, rng = env.rules, np.random.default_rng(0)
+    state = env.game_state
+    while rules.legal_mask(state).sum() < 3:
+        state = rules.apply(state, int(np.flatnonzero(rules.legal_mask(state))[0]), rng)
+    agent = MCTSAgent(game, "mcts:sims=1", seed=0)
+    root = agent.search(rules, state, rules.current_player(state))
+    bot = make_agent("heuristic", game, seed=0)
+    assert list(root.actions) == [root.hint]
+    assert root.hint == bot.act(None, rules.legal_mask(state), state=state)
 
 
 # -- reproducible, and blind to what the player cannot see ---------------------------------
@@ -118,6 +132,10 @@ def test_the_same_seed_gives_the_same_moves(game):
     assert _moves(game, "mcts:sims=20,depth=5", 7) == _moves(game, "mcts:sims=20,depth=5", 7)
 
 
+def _statistics(root) -> dict[int, tuple[int, list[float]]]:
+    return {a: (child.n, [round(w, 9) for w in child.w]) for a, child in root.actions.items()}
+
+
 def _hidden_variant(rules, state, observer):
     """``state`` with the other players' hands swapped where they hold a card of the same
     colour, and the decks reversed: the same for ``observer``, other hidden cards."""
@@ -140,10 +158,11 @@ def _hidden_variant(rules, state, observer):
     "them (rng.permutation of that list), so two states equal for the observer give other "
     "samples for one seed; dealing from a canonical order (sorted cards, others' hands "
     "sorted by colour) makes this pass"))
-def test_origin_moves_depend_only_on_what_the_player_sees():
+def test_origin_search_depends_only_on_what_the_player_sees():
     """Information-set MCTS: two states equal in everything the acting player sees but with
-    other hidden hands and deck orders get the same search, so the same move for the same
-    seed (the search reads the state only through ``sample_determinization``)."""
+    other hidden hands and deck orders get the same search (the same visits and values at the
+    root, so the same move) for the same seed: the search reads the state only through
+    ``sample_determinization``."""
     env = mid_game("origin", seed=2, steps=60)
     rules, rng = env.rules, np.random.default_rng(5)
     encoder = env.obs_encoder
@@ -155,9 +174,9 @@ def test_origin_moves_depend_only_on_what_the_player_sees():
         if mask.sum() > 1 and (swapped or variant.decks != state.decks):
             np.testing.assert_array_equal(encoder.encode(variant, me), encoder.encode(state, me))
             assert variant.to_dict() != state.to_dict()
-            moves = [MCTSAgent("origin", "mcts:sims=30,depth=8", seed=11).act(
-                None, mask, state=s) for s in (state, variant)]
-            assert moves[0] == moves[1]
+            roots = [MCTSAgent("origin", "mcts:sims=30,depth=8", seed=11).search(rules, s, me)
+                     for s in (state, variant)]
+            assert _statistics(roots[0]) == _statistics(roots[1])
             compared += 1
         legal = np.flatnonzero(mask)
         state = rules.apply(state, int(legal[rng.integers(legal.size)]), rng)
@@ -251,7 +270,7 @@ class _TinyGame:
 
 def test_it_takes_the_sure_points_over_a_gamble_and_a_bad_offer():
     game = _TinyGame()
-    agent = MCTSAgent("origin", "mcts:sims=300,depth=end", rules=game, seed=0)
+    agent = MCTSAgent("origin", "mcts:sims=300,depth=end,prior=0", rules=game, seed=0)
     state = game.initial_state()
     assert agent.act(None, game.legal_mask(state), state=state) == 0
     root = agent.search(game, state, 0)
