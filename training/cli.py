@@ -234,7 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME)
     e.add_argument("--players", type=int)
     e.add_argument("--agents", nargs="+", required=True,
-                   help="one per seat: random, heuristic, ppo:PATH or mcts[:KEY=VALUE,...] "
+                   help="one per seat: random, heuristic, ppo:PATH, rllib:PATH or "
+                   "mcts[:KEY=VALUE,...] "
                    "(keys sims, time, rollout, depth, c, eval, prior; e.g. "
                    "mcts:sims=200,depth=0,prior=1)")
     e.add_argument("--games", type=int, default=400)
@@ -247,7 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     lg = sub.add_parser("league", help="round robin among any agents, with OpenSkill ratings")
     lg.add_argument("agents", nargs="+",
-                    help="random, heuristic, ppo:PATH, mcts[:KEY=VALUE,...] or a .zip path")
+                    help="random, heuristic, ppo:PATH, rllib:PATH, mcts[:KEY=VALUE,...] or a .zip "
+                    "path")
     lg.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME)
     lg.add_argument("--players", type=int)
     lg.add_argument("--games", type=int, default=200)
@@ -296,7 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--opponents", nargs="+", default=["heuristic"],
                    help="one spec for all other seats or one per other seat: random, "
-                   "heuristic, ppo:PATH or mcts[:KEY=VALUE,...]")
+                   "heuristic, ppo:PATH, rllib:PATH or mcts[:KEY=VALUE,...]")
     p.add_argument("--seed", type=int)
     p.set_defaults(fn=cmd_play)
 
