@@ -61,6 +61,7 @@ from typing import Any
 import numpy as np
 
 from primeval.envs.core.chance import ChanceNode, ExplicitChance
+from primeval.envs.core.frames import FrameRules
 from primeval.envs.core.rewards import rank_rewards
 from primeval.envs.games import get_game
 
@@ -232,7 +233,6 @@ class MCTSAgent:
         self.name = self.config.spec()
         self._given_rules = rules
         self._rules: dict[int, Any] = {}
-        self._seed = seed
         self.seed(seed)
         self.last_simulations = 0
         self.simulations = 0
@@ -240,8 +240,7 @@ class MCTSAgent:
         self.search_seconds = 0.0
 
     def seed(self, seed: int | None) -> None:
-        """Reseed the generator (and the heuristic rollout bot's)."""
-        self._seed = seed
+        """Reseed the generator (the heuristic bot it asks is seeded from it anew)."""
         self.rng = np.random.default_rng(seed)
         self._rollout_bots: dict[int, Any] = {}
 
@@ -281,8 +280,16 @@ class MCTSAgent:
 
     def rules_for(self, state: Any) -> Any:
         """The rules given at construction, or the game's default rules for the state's
-        player count (built once)."""
+        player count (built once).
+
+        Raises:
+            ValueError: The given rules are for another player count than the state.
+        """
         if self._given_rules is not None:
+            expected = getattr(self._given_rules, "num_players", state.num_players)
+            if expected != state.num_players:
+                raise ValueError(f"MCTSAgent was given rules for {expected} players but the "
+                                 f"state has {state.num_players}")
             return self._given_rules
         n = state.num_players
         if n not in self._rules:
@@ -478,8 +485,6 @@ def _margin(scores: list[float]) -> list[float]:
 def _has_hidden_information(rules: Any) -> bool:
     """Whether the rules override ``sample_determinization`` (the shared default is a copy:
     nothing hidden)."""
-    from primeval.envs.core.frames import FrameRules
-
     method = getattr(type(rules), "sample_determinization", None)
     if method is None:
         raise TypeError(f"{type(rules).__name__} has no sample_determinization; MCTS needs it")

@@ -279,3 +279,12 @@ def test_it_takes_the_sure_points_over_a_gamble_and_a_bad_offer():
     assert sum(child.n for child in gamble.outcomes.values()) == gamble.n
     assert root.actions[2].actions[0].n > root.actions[2].actions[1].n  # player 1's choice
 
+
+
+def test_rules_for_another_player_count_are_refused():
+    env = mid_game("origin", seed=1, steps=10)
+    other = GAMES["origin"].raw_env(num_players=2).rules
+    agent = MCTSAgent("origin", "mcts:sims=2", rules=other, seed=0)
+    mask = np.ones(env.rules.layout.n, dtype=np.int8)
+    with pytest.raises(ValueError, match="rules for 2 players but the state has 3"):
+        agent.act(None, mask, state=env.game_state)
