@@ -3,6 +3,8 @@ no reading of hidden cards, the right move in small games, and reproducibility."
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pytest
 
@@ -10,8 +12,9 @@ from primeval.envs.core.chance import roll_die
 from primeval.envs.games import GAMES
 from primeval.training.agents import AGENT_SPECS, make_agent
 from primeval.training.agents.mcts import MCTSAgent, MCTSConfig, parse_mcts_spec
-from primeval.training.cli import main
+from primeval.training.cli import build_parser, main
 from primeval.training.evaluate import tournament
+from primeval.training.play import play_cli
 from tests.helpers import mid_game
 
 # -- the spec -------------------------------------------------------------------------------
@@ -288,3 +291,12 @@ def test_rules_for_another_player_count_are_refused():
     mask = np.ones(env.rules.layout.n, dtype=np.int8)
     with pytest.raises(ValueError, match="rules for 2 players but the state has 3"):
         agent.act(None, mask, state=env.game_state)
+
+
+def test_play_takes_mcts_opponents():
+    args = build_parser().parse_args(["play", "--game", "origin", "--players", "3",
+                                          "--opponents", "mcts:sims=3", "--seed", "0"])
+    stdout = io.StringIO()
+    assert play_cli(args, stdin=io.StringIO("1\n" * 6 + "q\n"), stdout=stdout) == 0
+    assert stdout.getvalue().rstrip().endswith("\nquit")
+    assert "player_1 (mcts:sims=3)" in stdout.getvalue()
