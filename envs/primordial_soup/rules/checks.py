@@ -319,7 +319,7 @@ def _check_players(rules, state: GameState) -> None:
                                               strict=True)):
             if not (dp <= limit and (sp >= 0 or dp == 0)):
                 fail(f"player {p} amoeba #{amoeba + 1}: damage {dp} out of bounds")
-        # BP come from the start BP and 10 BP in each phase 4 (primordial_soup.md "Phase 4").
+        # BP come from the start BP and 10 BP in each phase 4 (primordial_soup.md "Phase 4: Cell division").
         incomes = max(state.round - 1, 0) + (phase in ("deaths", "game_over") or (
             phase == "cell_division" and p not in waiting_income))
         most = c.start_bp + c.income_bp * incomes
