@@ -59,7 +59,7 @@ def sample_determinization(rules, state: OriginState, observer: int,
             places.setdefault(colour_of[card], []).append((pile, i))
     for colour in sorted(places):
         spots = places[colour]
-        cards = [pile[i] for pile, i in spots]
+        cards = sorted(pile[i] for pile, i in spots)  # canonical: not the hidden order
         for (pile, i), k in zip(spots, rng.permutation(len(cards)), strict=True):
             pile[i] = cards[k]
     for frame in new.stack:

@@ -156,11 +156,6 @@ def _hidden_variant(rules, state, observer):
     return other, swapped
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Origin's sample_determinization deals the hidden cards in the order the real state holds "
-    "them (rng.permutation of that list), so two states equal for the observer give other "
-    "samples for one seed; dealing from a canonical order (sorted cards, others' hands "
-    "sorted by colour) makes this pass"))
 def test_origin_search_depends_only_on_what_the_player_sees():
     """Information-set MCTS: two states equal in everything the acting player sees but with
     other hidden hands and deck orders get the same search (the same visits and values at the
