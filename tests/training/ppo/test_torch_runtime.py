@@ -27,9 +27,18 @@ def test_one_thread_for_rollouts_and_more_for_updates():
         torch.set_num_threads(before)
 
 
-def test_distribution_checks_are_off_inside_the_block_and_restored_after():
+@pytest.fixture
+def checks_on():
+    """Torch's default is to check; but importing torchrl (tests/integrations)
+    turns the checks off for the whole process, so set the default here."""
+    before = Distribution._validate_args
+    Distribution.set_default_validate_args(True)
+    yield
+    Distribution.set_default_validate_args(before)
+
+
+def test_distribution_checks_are_off_inside_the_block_and_restored_after(checks_on):
     bad = torch.tensor([[0.5, float("nan")]])
-    assert Distribution._validate_args is True  # torch's default under plain python
     with pytest.raises(ValueError, match="logits"):
         Categorical(logits=bad)
     with distribution_checks_off():
@@ -42,7 +51,18 @@ def test_distribution_checks_are_off_inside_the_block_and_restored_after():
         Categorical(logits=bad)
 
 
-def test_distribution_checks_come_back_after_an_exception():
+def test_distribution_checks_come_back_after_an_exception(checks_on):
     with pytest.raises(RuntimeError, match="inside"), distribution_checks_off():
         raise RuntimeError("inside")
     assert Distribution._validate_args is True
+
+
+def test_the_block_restores_whatever_default_it_found():
+    before = Distribution._validate_args
+    try:
+        Distribution.set_default_validate_args(False)
+        with distribution_checks_off():
+            pass
+        assert Distribution._validate_args is False
+    finally:
+        Distribution.set_default_validate_args(before)
