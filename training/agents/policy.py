@@ -5,6 +5,11 @@ forward pass for every game waiting on the same policy, as self-play opponents d
 :class:`~primeval.training.ppo.vec_env.BatchedOpponentsVecEnv`). Both sample from the same
 seeded generator in the same way, so ``act_batch`` over ``k`` rows equals ``k`` calls of
 ``act`` in turn.
+
+A model trained with a prior (``prior: {agent: heuristic}``, :mod:`primeval.training.ppo.prior`)
+reads the prior agent's choice after the encoder's observation; the agent asks the prior
+itself (from the rules state that tournaments and training envs pass with every decision),
+so such a model plays anywhere a plain one does.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ class PolicyAgent:
                 f"{type(exc).__name__}: {exc}"
             ) from None
         self.deterministic = deterministic
+        self._set_prior()
         self.seed(seed)
 
     @classmethod
@@ -56,19 +62,53 @@ class PolicyAgent:
         agent = cls.__new__(cls)
         agent.path, agent.name, agent.model = None, name, model
         agent.deterministic = deterministic
+        agent._set_prior()
         agent.seed(seed)
         return agent
 
+    def _set_prior(self) -> None:
+        """The prior agent of a model trained with one (``None`` for a plain model)."""
+        policy = self.model.policy
+        self.prior = None
+        self.prior_size = 0
+        name = getattr(policy, "prior_agent", None)
+        if name is not None:
+            from primeval.training.ppo.prior import make_prior_agent
+
+            self.prior = make_prior_agent(name, policy.prior_game)
+            self.prior_size = int(policy.prior_size)
+
     def seed(self, seed: int | None) -> None:
-        """Seed the agent's own generator (sampling never touches torch's global one)."""
+        """Seed the agent's own generator (sampling never touches torch's global one), and
+        the prior's, if the model has one."""
         self.rng = np.random.default_rng(seed)
+        if self.prior is not None:
+            self.prior.seed(None if seed is None else seed + 7919)
+
+    def _hinted(self, observations: np.ndarray, masks: np.ndarray, states, seats
+                ) -> np.ndarray:
+        """``observations`` (``k x obs``) with the prior's choice of each row appended."""
+        if self.prior is None:
+            return observations
+        if states is None or seats is None:
+            raise ValueError(f"{self.name} was trained with the prior "
+                             f"{self.model.policy.prior_agent!r}: act needs state= and seat=")
+        from primeval.training.ppo.prior import prior_hint, with_hint
+
+        return np.stack([with_hint(obs, prior_hint(self.prior, state, seat, mask))
+                         for obs, mask, state, seat in zip(observations, masks, states, seats,
+                                                           strict=True)])
 
     def check_spaces(self, observation_space, action_space) -> None:
         """Refuse a model trained for another game, player count or encoder."""
-        if self.model.observation_space.shape != observation_space.shape:
+        expected = self.model.observation_space.shape
+        given = observation_space.shape
+        if self.prior is not None and len(given) == 1:
+            given = (given[0] + self.prior_size,)  # the prior's choice follows
+        if expected != given:
             raise CheckpointError(
                 f"checkpoint {self.path} expects observations of shape "
-                f"{self.model.observation_space.shape}, this env gives {observation_space.shape}"
+                f"{expected}, this env gives {given}"
                 " (another game, player count or encoder?)"
             )
         if self.model.action_space.n != action_space.n:
@@ -79,16 +119,24 @@ class PolicyAgent:
 
     def act(self, observation, action_mask, *, state=None, seat=None) -> int:
         mask = np.asarray(action_mask, dtype=bool)
+        observation = np.asarray(observation)
+        if self.prior is not None:
+            observation = self._hinted(observation[None], mask[None],
+                                       None if state is None else [state],
+                                       None if seat is None else [seat])[0]
         if self.deterministic:
-            action, _ = self.model.predict(np.asarray(observation), action_masks=mask,
+            action, _ = self.model.predict(observation, action_masks=mask,
                                            deterministic=True)
             return int(action)
-        return int(self._sample(np.asarray(observation)[None], mask[None])[0])
+        return int(self._sample(observation[None], mask[None])[0])
 
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray, *,
+                  states=None, seats=None) -> np.ndarray:
         """One action per row of ``observations`` (``k x obs``) and ``action_masks``
-        (``k x actions``), in one forward pass."""
+        (``k x actions``), in one forward pass (``states`` and ``seats``, one per row, are
+        needed by a model trained with a prior)."""
         masks = np.asarray(action_masks, dtype=bool)
+        observations = self._hinted(np.asarray(observations), masks, states, seats)
         if self.deterministic:
             actions, _ = self.model.predict(np.asarray(observations), action_masks=masks,
                                             deterministic=True)

@@ -129,6 +129,31 @@ class PretrainConfig:
         _positive(self, "epochs", "batch_size", "learning_rate")
 
 
+#: The agents ``prior.agent`` accepts (``primeval.training.ppo.prior``; named here so that
+#: checking a config needs no torch).
+PRIOR_AGENTS = ("none", "heuristic")
+
+
+@dataclass(frozen=True)
+class PriorConfig:
+    """Residual PPO over a prior (``primeval.training.ppo.prior``): the policy's logits add
+    ``weight`` to the prior agent's choice, so training starts from the prior's play."""
+
+    agent: str = "none"
+    """``none`` (the policy learns alone) or ``heuristic`` (the game's rule-based bot, asked
+    at every decision the trained agent takes, also when it is evaluated)."""
+    weight: float = 3.0
+    """The logit bonus of the prior's choice (at the start, if ``trainable``)."""
+    trainable: bool = False
+    """Learn the bonus too (one parameter, trained by PPO with the networks)."""
+
+    def __post_init__(self) -> None:
+        if self.agent not in PRIOR_AGENTS:
+            raise ConfigError(f"agent={self.agent!r}: allowed "
+                              + ", ".join(map(repr, PRIOR_AGENTS)))
+        _positive(self, "weight")
+
+
 @dataclass(frozen=True)
 class SelfPlayConfig:
     """The snapshots of the policy that self-play opponents are drawn from."""
@@ -253,6 +278,8 @@ class TrainConfig:
     """The opponent schedule, prioritised self-play and the league's ratings."""
     pretrain: PretrainConfig = PretrainConfig()
     """Imitation of the heuristic before PPO."""
+    prior: PriorConfig = PriorConfig()
+    """A prior agent whose choice the policy's logits start from (residual PPO)."""
     eval: EvalConfig = EvalConfig()
     """Evaluations during and after training."""
     network: NetworkConfig = NetworkConfig()
@@ -286,6 +313,12 @@ class TrainConfig:
         if self.network.policy not in POLICY_NAMES:
             raise ConfigError(f"network.policy={self.network.policy!r}: allowed "
                               + ", ".join(map(repr, POLICY_NAMES)))
+        if self.prior.agent != "none" and self.pretrain.games:
+            raise ConfigError("prior.agent with pretrain.games: a prior policy already starts "
+                              "from the prior's play; set pretrain.games: 0")
+        if self.prior.agent != "none" and self.network.policy != "primeval":
+            raise ConfigError("prior.agent needs network.policy: primeval (the prior is a "
+                              "bias on that policy's logits)")
         if self.env:  # the env's own checks name a bad field or value
             from primeval.envs.games import make_raw_env
 

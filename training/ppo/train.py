@@ -57,7 +57,13 @@ def make_training_env(config: TrainConfig, rank: int, league: League):
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # stops the workers in order
         aec = make_raw_env(config.game, config.players, obs_encoder=config.encoder,
                            **config.env)
-        env = SingleAgentEnv(aec, opponents=league.opponents(), shaping=config.shaping)
+        if config.prior.agent != "none":
+            from primeval.training.ppo.prior import PriorHintEnv, make_prior_agent
+
+            env = PriorHintEnv(aec, prior=make_prior_agent(config.prior.agent, config.game),
+                               opponents=league.opponents(), shaping=config.shaping)
+        else:
+            env = SingleAgentEnv(aec, opponents=league.opponents(), shaping=config.shaping)
         env.reset(seed=config.seed * 1000 + rank)
         return env
 
@@ -154,12 +160,14 @@ def build_callback(config: TrainConfig, run_dir: Path, start_wall: float, progre
             n = self.model.num_timesteps
             self.last_checkpoint = self.last_snapshot = self.last_eval = n
             self.rollout_start = self.steps0 = n
-            if n == 0 and config.pretrain.games > 0:
-                self.evaluate()  # where imitation alone got to
+            if n == 0 and (config.pretrain.games > 0 or config.prior.agent != "none"):
+                self.evaluate()  # where imitation, or the prior, alone got to
 
         def _on_rollout_start(self) -> None:
             # Here every counted step has been learnt from: a consistent checkpoint.
             self.rollout_start = self.model.num_timesteps
+            if hasattr(self.model.policy, "prior_weight"):
+                self.logger.record("train/prior_weight", self.model.policy.prior_weight)
             if self.rollout_start - self.last_checkpoint >= config.checkpoint_every:
                 self.save_checkpoint()
 
@@ -379,14 +387,22 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     else:
         activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.network.activation]
         ppo = config.ppo
+        policy = POLICIES[config.network.policy]
+        policy_kwargs = {"net_arch": list(config.network.net_arch), "activation_fn": activation}
+        if config.prior.agent != "none":
+            from primeval.training.ppo.prior import PriorActorCriticPolicy
+
+            policy = PriorActorCriticPolicy
+            policy_kwargs.update(prior_weight=config.prior.weight,
+                                 prior_trainable=config.prior.trainable,
+                                 prior_size=int(vec.action_space.n),
+                                 prior_agent=config.prior.agent, prior_game=config.game)
         model = MaskablePPO(
-            POLICIES[config.network.policy], vec, learning_rate=ppo.learning_rate,
+            policy, vec, learning_rate=ppo.learning_rate,
             n_steps=ppo.n_steps, batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
             gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
             vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
-            policy_kwargs={"net_arch": list(config.network.net_arch),
-                           "activation_fn": activation},
-            tensorboard_log=str(run_dir / "tb"), seed=config.seed, device="cpu", verbose=0,
+            policy_kwargs=policy_kwargs, tensorboard_log=str(run_dir / "tb"), seed=config.seed, device="cpu", verbose=0,
         )
     save_config(config, run_dir / "config.yaml")  # only once the run can go ahead
     if not resume and config.pretrain.games > 0:

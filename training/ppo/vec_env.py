@@ -77,7 +77,9 @@ class BatchedOpponentsVecEnv(DummyVecEnv):
                                                               g.possible_agents.index(name))
                                          for g, name in games])
                 masks = np.stack([g.action_mask(name, dtype=bool) for g, name in games])
-                for (i, _name), action in zip(rows, agent.act_batch(observations, masks),
-                                              strict=True):
+                actions = agent.act_batch(
+                    observations, masks, states=[g.game_state for g, _name in games],
+                    seats=[g.possible_agents.index(name) for g, name in games])
+                for (i, _name), action in zip(rows, actions, strict=True):
                     self.envs[i].apply_opponent_action(int(action))
             active = [i for _agent, rows in waiting.values() for i, _name in rows]

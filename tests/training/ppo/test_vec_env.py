@@ -26,10 +26,10 @@ class CountingPolicy(PolicyAgent):
         self.__dict__.update(other.__dict__)
         self.calls = self.rows = 0
 
-    def act_batch(self, observations, action_masks):
+    def act_batch(self, observations, action_masks, **kwargs):
         self.calls += 1
         self.rows += len(observations)
-        return super().act_batch(observations, action_masks)
+        return super().act_batch(observations, action_masks, **kwargs)
 
 
 def play(vec, steps: int, seed: int = 0):
