@@ -29,9 +29,6 @@ PYTEST_ARGS ?= -n 2
 
 GAME   ?= primordial_soup
 RUN    ?= runs/$(GAME)
-# The other seats in the evaluation after training (4-player Primordial Soup, 3-player Origin).
-OPPONENTS_primordial_soup := random random random
-OPPONENTS_origin := random random
 
 .PHONY: install rllib test test-compat train bench lint clean
 
@@ -85,13 +82,11 @@ test-compat: $(COMPAT_STAMP) $(AGILERL_STAMP)
 	$(VENV_AGILERL)/bin/python -m pytest -q -p no:cacheprovider tests/integrations/test_agilerl.py \
 		tests/test_registration.py
 
-# The main job: train the default config of GAME, evaluate it over 400 games, print the table.
+# The main job: train the default config of GAME; it ends with one table (400 seat-rotated
+# games each: the trained agent against random players and against heuristic players, the
+# heuristic against random players; training time and throughput), also in $(RUN)/summary.md.
 train: $(STAMP)
 	$(VENV)/bin/primeval train --config configs/$(GAME)/default.yaml --out $(RUN)
-	$(VENV)/bin/primeval evaluate --game $(GAME) --quiet --games 400 --seed 1 \
-		--agents ppo:$(RUN)/model.zip $(OPPONENTS_$(GAME)) --json $(RUN)/ppo_vs_random.json
-	$(VENV)/bin/primeval evaluate --game $(GAME) --quiet --games 400 --seed 1 \
-		--agents heuristic $(OPPONENTS_$(GAME)) --json $(RUN)/heuristic_vs_random.json
 
 # Throughput and memory beside PettingZoo's connect_four_v3, go_v5 and chess_v6 (README table).
 bench: $(STAMP)

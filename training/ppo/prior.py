@@ -143,7 +143,7 @@ class PriorActorCriticPolicy(MaskedActorCriticPolicy):
     @property
     def prior_weight(self) -> float:
         """The logit bonus of the prior's choice now (learnt if ``prior_trainable``)."""
-        return float(self.log_prior_weight.exp())
+        return float(self.log_prior_weight.detach().exp())
 
     def _read_hint(self, obs: th.Tensor) -> None:
         self._prior_logits = self.log_prior_weight.exp() * obs[..., -self.prior_size:].float()

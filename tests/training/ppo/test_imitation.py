@@ -52,7 +52,7 @@ def test_a_bad_pretrain_section_is_refused():
 
 @pytest.mark.slow
 def test_a_run_with_pretraining_records_it_and_evaluates_before_ppo(tmp_path):
-    config = load_config("configs/origin/default.yaml", **{
+    config = load_config("configs/origin/default.yaml", **{"prior.agent": "none",
         "total_steps": 512, "n_envs": 2, "ppo.n_steps": 256, "ppo.batch_size": 256,
         "ppo.n_epochs": 1, "eval.every": 100_000, "eval.games": 2, "eval.final_games": 2,
         "network.net_arch": [16], "torch_threads": 1, "league.rating_games": 0,

@@ -155,6 +155,7 @@ def test_a_tiny_prior_run_with_self_play_end_to_end(tmp_path):
     assert {"win_rate_vs_heuristic", "win_rate_heuristic_vs_random"} <= set(final)
     agent = PolicyAgent(run / "model.zip")
     assert isinstance(agent.model.policy, PriorActorCriticPolicy)
-    assert agent.model.policy.prior_weight == pytest.approx(3.0) and agent.prior is not None
+    assert agent.prior is not None
+    assert 0 < abs(agent.model.policy.prior_weight - 5.0) < 0.5  # the default's 5, learnt
     assert load_config(run / "config.yaml").prior.agent == "heuristic"
     assert any((run / "snapshots").glob("*.zip"))

@@ -38,8 +38,11 @@ def test_smoke_training_run_writes_the_run_folder(game, tmp_path):
     evaluation = json.loads((run / "eval.json").read_text())
     assert evaluation["game"] == game and "vs_random" in evaluation
     from primeval.training.ppo.masking import MaskedActorCriticPolicy
+    from primeval.training.ppo.prior import PriorActorCriticPolicy
 
-    assert type(PolicyAgent(run / "model.zip").model.policy) is MaskedActorCriticPolicy
+    # the defaults: Primordial Soup's policy learns alone, Origin's over the heuristic prior
+    expected = {"primordial_soup": MaskedActorCriticPolicy, "origin": PriorActorCriticPolicy}
+    assert type(PolicyAgent(run / "model.zip").model.policy) is expected[game]
 
 
 @pytest.mark.slow
