@@ -160,8 +160,8 @@ def build_callback(config: TrainConfig, run_dir: Path, start_wall: float, progre
             n = self.model.num_timesteps
             self.last_checkpoint = self.last_snapshot = self.last_eval = n
             self.rollout_start = self.steps0 = n
-            if n == 0 and (config.pretrain.games > 0 or config.prior.agent != "none"):
-                self.evaluate()  # where imitation, or the prior, alone got to
+            if n == 0:  # the curve starts where the untrained (imitated, or prior) policy is
+                self.evaluate()
 
         def _on_rollout_start(self) -> None:
             # Here every counted step has been learnt from: a consistent checkpoint.
