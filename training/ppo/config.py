@@ -95,6 +95,10 @@ class LeagueConfig:
     rating_games: int = 30
     """Games per evaluation between the current policy and members of the league (its
     snapshots, the heuristic, random players) that update everyone's OpenSkill rating."""
+    rated: tuple[str, ...] = field(default=(), metadata={"strings": True})
+    """More agents to rate in those games, by ``primeval evaluate``'s specs (``mcts``
+    agents: ``"mcts:sims=25"``): reference points on the rating scale, never training
+    opponents."""
 
     def __post_init__(self) -> None:
         steps = [phase.from_step for phase in self.schedule]
@@ -108,6 +112,18 @@ class LeagueConfig:
             raise ConfigError(f"pfsp_power={self.pfsp_power!r}: must be >= 0")
         if self.rating_games < 0:
             raise ConfigError(f"rating_games={self.rating_games!r}: must be >= 0")
+        for spec in self.rated:
+            if not isinstance(spec, str) or not (spec == "mcts" or spec.startswith("mcts:")):
+                raise ConfigError(f"rated: {spec!r} is not an mcts agent spec (such as "
+                                  "'mcts:sims=25'); random and the heuristic are rated anyway")
+            from primeval.training.agents.mcts import parse_mcts_spec
+
+            try:
+                parse_mcts_spec(spec)
+            except ValueError as exc:
+                raise ConfigError(f"rated: {exc}") from None
+        if len(set(self.rated)) != len(self.rated):
+            raise ConfigError(f"rated: {list(self.rated)} names an agent twice")
 
 
 @dataclass(frozen=True)
@@ -331,6 +347,7 @@ class TrainConfig:
         d = dataclasses.asdict(self)
         d["network"]["net_arch"] = list(self.network.net_arch)
         d["league"]["schedule"] = [dict(phase) for phase in d["league"]["schedule"]]
+        d["league"]["rated"] = list(self.league.rated)
         return d
 
     @property
@@ -370,6 +387,10 @@ def _build(cls, data: Any, where: str):
             if not isinstance(value, list):
                 raise ConfigError(f"{key}: expected a list, got {type(value).__name__}")
             kwargs[name] = tuple(_build(item, v, f"{key}[{i}]") for i, v in enumerate(value))
+        elif spec.metadata.get("strings"):
+            if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+                raise ConfigError(f"{key}: expected a list of strings, got {value!r}")
+            kwargs[name] = tuple(value)
         elif dataclasses.is_dataclass(default):
             kwargs[name] = _build(type(default), value, key)
         else:

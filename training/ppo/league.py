@@ -120,6 +120,8 @@ class League:
         self.step = 0
         self.members: dict[str, Member] = {"random": Member("random"),
                                            "heuristic": Member("heuristic")}
+        for spec in config.league.rated:  # rated, never drawn as opponents
+            self.members[spec] = Member(spec)
         self.current = current
         self._loaded: dict[str, PolicyAgent] = {}
 

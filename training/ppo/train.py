@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from primeval.envs.games import make_raw_env
-from primeval.training.agents import RandomAgent, make_heuristic
+from primeval.training.agents import RandomAgent, make_agent, make_heuristic
 from primeval.training.agents.policy import PolicyAgent
 from primeval.training.evaluate import play_game, play_tournament, ranks_of
 from primeval.training.ppo.config import TrainConfig, load_config, save_config
@@ -114,6 +114,8 @@ def rate_league(model: Any, league: League, config: TrainConfig, newest: str, ga
     env = make_raw_env(config.game, config.players, obs_encoder=config.encoder, **config.env)
     current = PolicyAgent.from_model(model)
     agents = {"random": RandomAgent(seed), "heuristic": make_heuristic(config.game, seed)}
+    for spec in config.league.rated:
+        agents[spec] = make_agent(spec, config.game, seed=seed)
     ranks = []
     for g, lineup in enumerate(lineups):
         seat_agents = [current if name == newest else

@@ -120,3 +120,20 @@ def test_idle_env_has_the_game_spaces_and_does_nothing():
     assert env.action_masks().sum() == 5 and env.action_masks()[:5].all()
     ends = [env.step(0)[2] for _ in range(3)]
     assert ends == [False, False, True]
+
+
+@pytest.mark.slow
+def test_the_self_play_benchmark_prints_every_setting_and_its_ratio(capsys):
+    from primeval.training.ppo import bench_selfplay
+
+    assert bench_selfplay.main(["--steps", "512", "--envs", "2", "--rounds", "1",
+                                "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {(r["opponents"], r["vec_env"]) for r in rows} == {
+        (o, v) for o in ("random", "self_play") for v in ("dummy", "batched")}
+    for r in rows:
+        assert r["env_steps_per_second"] > 0 and r["n_envs"] == 2
+        if r["opponents"] == "random":
+            assert r["ratio_to_random"] == 1.0
+    with pytest.raises(SystemExit):
+        bench_selfplay.main(["--steps", "0"])

@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from primeval.training.ppo.config import load_config
+from primeval.training.ppo.config import ConfigError, load_config
 from primeval.training.ppo.league import CURRENT, League, Member, pfsp_weights
 from primeval.training.ppo.train import train
 
@@ -166,3 +166,32 @@ def test_rating_lineups_seat_the_newest_in_turn_and_no_member_twice(tmp_path):
     lineups = league.rating_lineups("step_3", 8, 4, np.random.default_rng(0))
     assert [lineup.index("step_3") for lineup in lineups] == [0, 1, 2, 3] * 2
     assert all(len(set(lineup)) == 4 for lineup in lineups)
+
+
+def test_rated_agents_join_the_ratings_but_are_never_drawn_as_opponents(tmp_path):
+    league = league_of(tmp_path, **{"league.rated": ["mcts:sims=4"],
+                                      "opponents.heuristic": 0.5, "opponents.random": 0.5})
+    assert "mcts:sims=4" in league.members and league.members["mcts:sims=4"].path is None
+    rng = np.random.default_rng(0)
+    assert "mcts:sims=4" not in {league.draw_kind(rng) for _ in range(200)}
+    lineups = league.rating_lineups("random", 12, 4, np.random.default_rng(1))
+    assert any("mcts:sims=4" in lineup for lineup in lineups)
+    with pytest.raises(ConfigError, match="rated: 'heuristic' is not an mcts agent spec"):
+        load_config(None, **{"league.rated": ["heuristic"]})
+    with pytest.raises(ConfigError, match="sims"):
+        load_config(None, **{"league.rated": ["mcts:sims=0"]})
+    with pytest.raises(ConfigError, match="list of strings"):
+        load_config(None, **{"league.rated": "mcts"})
+
+
+@pytest.mark.slow
+def test_a_rated_mcts_agent_gets_a_rating_in_a_tiny_run(tmp_path):
+    run = tmp_path / "run"
+    config = load_config("configs/primordial_soup/default.yaml", **{
+        **SMOKE, "total_steps": 1024, "league.rated": ["mcts:sims=2"], "league.rating_games": 8,
+        "eval.every": 512})
+    train(config, run, progress=False)
+    rows = list(csv.DictReader((run / "ratings.csv").open()))
+    mcts = [r for r in rows if r["member"] == "mcts:sims=2"]
+    assert mcts and float(mcts[-1]["mu"]) != 25.0  # it played rating games
+    assert load_config(run / "config.yaml").league.rated == ("mcts:sims=2",)
