@@ -173,6 +173,15 @@ class League:
                 del self._loaded[old]
         return self._loaded[name]
 
+    def rating_agent(self, name: str, seed: int) -> Agent:
+        """The snapshot ``name`` as a new agent of its own for rating games (seeded; never
+        the one training opponents play, so that rating games leave training as it was)."""
+        with global_generators_kept():
+            agent = PolicyAgent(self.run_dir / self.members[name].path, deterministic=False,
+                                seed=seed)
+        agent.name = name
+        return agent
+
     def opponents(self) -> Opponents:
         """An opponent drawer for one env: its own random and heuristic players, the
         league's policies."""

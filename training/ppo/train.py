@@ -106,7 +106,9 @@ def evaluate_heuristic(config: TrainConfig, games: int, seed: int) -> dict[str, 
 def rate_league(model: Any, league: League, config: TrainConfig, newest: str, games: int,
                 seed: int) -> None:
     """Rating games between the current policy (as the snapshot ``newest``) and members of
-    the league drawn uniformly; every player's OpenSkill rating is updated."""
+    the league drawn uniformly; every player's OpenSkill rating is updated. Every player is
+    an agent of its own (not one that training opponents play), so the rating games change
+    nothing in training."""
     if games <= 0:
         return
     rng = np.random.default_rng(seed)
@@ -116,10 +118,12 @@ def rate_league(model: Any, league: League, config: TrainConfig, newest: str, ga
     agents = {"random": RandomAgent(seed), "heuristic": make_heuristic(config.game, seed)}
     for spec in config.league.rated:
         agents[spec] = make_agent(spec, config.game, seed=seed)
+    for k, name in enumerate(sorted({n for lineup in lineups for n in lineup})):
+        if name != newest and name not in agents:  # snapshots: agents of their own
+            agents[name] = league.rating_agent(name, seed=seed + 1 + k)
     ranks = []
     for g, lineup in enumerate(lineups):
-        seat_agents = [current if name == newest else
-                       agents.get(name) or league.policy(name) for name in lineup]
+        seat_agents = [current if name == newest else agents[name] for name in lineup]
         ranks.append(ranks_of(play_game(env, seat_agents, seed=seed + g)))
     league.rate(lineups, ranks)
 

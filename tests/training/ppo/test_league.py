@@ -195,3 +195,27 @@ def test_a_rated_mcts_agent_gets_a_rating_in_a_tiny_run(tmp_path):
     mcts = [r for r in rows if r["member"] == "mcts:sims=2"]
     assert mcts and float(mcts[-1]["mu"]) != 25.0  # it played rating games
     assert load_config(run / "config.yaml").league.rated == ("mcts:sims=2",)
+
+
+def test_rating_games_leave_the_training_opponents_as_they_were(tmp_path,
+                                                                 untrained_checkpoint):
+    """Rating games play snapshots as agents of their own: a snapshot that is a training
+    opponent mid-game keeps its generator, so rating games change nothing in training."""
+    import shutil
+
+    from sb3_contrib import MaskablePPO
+
+    from primeval.training.ppo.train import rate_league
+
+    league = league_of(tmp_path, players=3, **{"league.rated": ["mcts:sims=2"]})
+    path = untrained_checkpoint()
+    for step in (1, 2):
+        shutil.copy(path, tmp_path / f"step_{step}.zip")
+        league.add_snapshot(step, tmp_path / f"step_{step}.zip")
+    opponent = league.policy("step_1")  # as a training env holds it
+    opponent.seed(5)
+    before = opponent.rng.bit_generator.state
+    model = MaskablePPO.load(path, device="cpu")
+    rate_league(model, league, league.config, "step_2", games=6, seed=0)
+    assert opponent.rng.bit_generator.state == before
+    assert league.members["mcts:sims=2"].mu != 25.0 or league.members["step_1"].mu != 25.0
