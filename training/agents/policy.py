@@ -80,10 +80,12 @@ class PolicyAgent:
 
     def seed(self, seed: int | None) -> None:
         """Seed the agent's own generator (sampling never touches torch's global one), and
-        the prior's, if the model has one."""
+        the prior's, if the model has one (with a fixed seed when ``seed`` is None, so that a
+        deterministic agent stays deterministic: the prior's generator answers the
+        decisions its rules of thumb do not cover)."""
         self.rng = np.random.default_rng(seed)
         if self.prior is not None:
-            self.prior.seed(None if seed is None else seed + 7919)
+            self.prior.seed(0 if seed is None else seed + 7919)
 
     def _hinted(self, observations: np.ndarray, masks: np.ndarray, states, seats
                 ) -> np.ndarray:
