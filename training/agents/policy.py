@@ -73,7 +73,7 @@ class PolicyAgent:
         self.prior_size = 0
         name = getattr(policy, "prior_agent", None)
         if name is not None:
-            from primeval.training.ppo.prior import make_prior_agent
+            from primeval.training.agents.prior import make_prior_agent
 
             self.prior = make_prior_agent(name, policy.prior_game)
             self.prior_size = int(policy.prior_size)
@@ -95,7 +95,7 @@ class PolicyAgent:
         if states is None or seats is None:
             raise ValueError(f"{self.name} was trained with the prior "
                              f"{self.model.policy.prior_agent!r}: act needs state= and seat=")
-        from primeval.training.ppo.prior import prior_hint, with_hint
+        from primeval.training.agents.prior import prior_hint, with_hint
 
         return np.stack([with_hint(obs, prior_hint(self.prior, state, seat, mask))
                          for obs, mask, state, seat in zip(observations, masks, states, seats,

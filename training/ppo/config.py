@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 
 from primeval.envs.games import GAMES
+from primeval.training.agents.prior import PRIOR_AGENTS
 
 
 class ConfigError(ValueError):
@@ -144,10 +145,6 @@ class PretrainConfig:
             raise ConfigError(f"games={self.games!r}: must be >= 0")
         _positive(self, "epochs", "batch_size", "learning_rate")
 
-
-#: The agents ``prior.agent`` accepts (``primeval.training.ppo.prior``; named here so that
-#: checking a config needs no torch).
-PRIOR_AGENTS = ("none", "heuristic")
 
 
 @dataclass(frozen=True)

@@ -28,31 +28,9 @@ import numpy as np
 import torch as th
 from gymnasium import spaces
 
-from primeval.training.ppo.config import PRIOR_AGENTS
+from primeval.training.agents.prior import make_prior_agent, prior_hint, with_hint
 from primeval.training.ppo.masking import MaskedActorCriticPolicy
 from primeval.wrappers.single_agent import SingleAgentEnv
-
-
-def make_prior_agent(name: str, game: str, seed: int | None = None) -> Any:
-    """The agent whose choices are the prior (``heuristic``: the game's rule-based bot)."""
-    from primeval.training.agents import make_heuristic
-
-    if name != "heuristic":
-        raise ValueError(f"prior agent {name!r}: allowed {', '.join(PRIOR_AGENTS[1:])}")
-    return make_heuristic(game, seed)
-
-
-def prior_hint(agent: Any, state: Any, seat: int, mask: np.ndarray) -> np.ndarray:
-    """The one-hot (float32, one entry per action) of ``agent``'s choice for ``seat`` at
-    ``state`` whose legal actions are ``mask``."""
-    hint = np.zeros(len(mask), dtype=np.float32)
-    hint[int(agent.act(None, mask, state=state, seat=seat))] = 1.0
-    return hint
-
-
-def with_hint(observation: np.ndarray, hint: np.ndarray) -> np.ndarray:
-    """The observation a prior policy reads: the encoder's observation, then the hint."""
-    return np.concatenate([np.asarray(observation, dtype=np.float32).ravel(), hint])
 
 
 class PriorHintEnv(SingleAgentEnv):
@@ -167,5 +145,5 @@ class PriorActorCriticPolicy(MaskedActorCriticPolicy):
         return self.action_dist.proba_distribution(action_logits=logits)
 
 
-__all__ = ["PRIOR_AGENTS", "PriorActorCriticPolicy", "PriorHintEnv", "make_prior_agent",
+__all__ = ["PriorActorCriticPolicy", "PriorHintEnv", "make_prior_agent",
            "prior_hint", "with_hint"]

@@ -42,7 +42,7 @@ def test_a_bad_config_is_refused_naming_the_key(overrides, message):
 
 def test_an_sb3_config_is_refused_naming_its_keys():
     path = resources.files("primeval.configs").joinpath("origin", "default.yaml")
-    with pytest.raises(ConfigError, match=r"unknown key\(s\) \['n_envs'"):
+    with pytest.raises(ConfigError, match=r"unknown key\(s\) \[.*'n_envs'"):
         load_rllib_config(path)
 
 
