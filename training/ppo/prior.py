@@ -63,13 +63,10 @@ class PriorHintEnv(SingleAgentEnv):
 
     def _observation(self) -> np.ndarray:
         base = super()._observation()
-        game = self.game
-        n = int(self.action_space.n)
-        if (self._forfeited or not game.agents or game.agent_selection != self.learner
-                or game.terminations[self.learner] or game.truncations[self.learner]):
-            return with_hint(base, np.zeros(n, dtype=np.float32))
-        mask = game.action_mask(self.learner, dtype=bool)
-        return with_hint(base, prior_hint(self.prior, game.game_state, self._seat, mask))
+        mask = self.action_masks()  # all False once the learner has nothing to decide
+        if not mask.any():
+            return with_hint(base, np.zeros(mask.size, dtype=np.float32))
+        return with_hint(base, prior_hint(self.prior, self.game.game_state, self._seat, mask))
 
 
 class PriorActorCriticPolicy(MaskedActorCriticPolicy):
