@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 
+from primeval.training.agents import RandomAgent
 from primeval.training.ppo.config import ConfigError, load_config
 from primeval.training.ppo.league import CURRENT, League, Member, pfsp_weights
 from primeval.training.ppo.train import train
@@ -170,10 +171,15 @@ def test_rating_lineups_seat_the_newest_in_turn_and_no_member_twice(tmp_path):
 
 def test_rated_agents_join_the_ratings_but_are_never_drawn_as_opponents(tmp_path):
     league = league_of(tmp_path, **{"league.rated": ["mcts:sims=4"],
-                                      "opponents.heuristic": 0.5, "opponents.random": 0.5})
+                                      "opponents.heuristic": 0.3, "opponents.random": 0.3,
+                                      "opponents.self_play": 0.4})
     assert "mcts:sims=4" in league.members and league.members["mcts:sims=4"].path is None
+    league.set_current(RandomAgent(0))
+    league.add_snapshot(1, tmp_path / "step_1.zip")
     rng = np.random.default_rng(0)
-    assert "mcts:sims=4" not in {league.draw_kind(rng) for _ in range(200)}
+    # every kind of opponent is drawn (a snapshot by PFSP too), the rated agent never
+    assert {league.draw_kind(rng) for _ in range(400)} == {"random", "heuristic", CURRENT,
+                                                           "step_1"}
     lineups = league.rating_lineups("random", 12, 4, np.random.default_rng(1))
     assert any("mcts:sims=4" in lineup for lineup in lineups)
     with pytest.raises(ConfigError, match="rated: 'heuristic' is not an mcts agent spec"):

@@ -119,11 +119,14 @@ def test_a_saved_prior_model_plays_as_an_agent_that_asks_the_heuristic(tmp_path)
     batch = agent.act_batch(obs[None], np.asarray(mask, dtype=bool)[None],
                             states=[raw.game_state], seats=[seat])
     assert batch.tolist() == [agent.act(obs, mask, state=raw.game_state, seat=seat)]
-    # an untrained prior policy is the heuristic: in a tournament it does as well
+    # an untrained prior policy is the heuristic: a tournament plays the very same games
     results = play_tournament(game, players, [agent, make_heuristic(game, 1),
                                               make_heuristic(game, 2)],
                               ["prior", "h1", "h2"], games=6, seed=0)
-    assert results[0].games == 6
+    same = play_tournament(game, players, [make_heuristic(game, 0), make_heuristic(game, 1),
+                                           make_heuristic(game, 2)],
+                           ["h0", "h1", "h2"], games=6, seed=0)
+    assert [r.scores for r in results] == [r.scores for r in same]
 
 
 def test_prior_config_errors_name_the_key():
