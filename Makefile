@@ -30,7 +30,7 @@ PYTEST_ARGS ?= -n 2
 GAME   ?= primordial_soup
 RUN    ?= runs/$(GAME)
 
-.PHONY: install rllib test test-compat train bench lint clean
+.PHONY: install rllib test test-compat train bench lint clean wheel
 
 # (Re)install when the project metadata or the pinned versions change.
 $(STAMP): pyproject.toml constraints.txt
@@ -96,5 +96,9 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
+# A wheel in dist/ for installing primeval where there is no clone (README, "Installing").
+wheel: $(STAMP)
+	$(PIP) wheel --quiet --no-deps --no-build-isolation -w dist .
+
 clean:
-	rm -rf $(VENV) $(VENV_RLLIB) $(VENV_COMPAT) $(VENV_AGILERL) build *.egg-info .pytest_cache
+	rm -rf $(VENV) $(VENV_RLLIB) $(VENV_COMPAT) $(VENV_AGILERL) build dist *.egg-info .pytest_cache
