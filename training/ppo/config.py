@@ -265,7 +265,9 @@ class TrainConfig:
     game waiting on them in one forward pass) or ``subproc`` (one process per env; no
     self-play)."""
     seed: int = 0
-    """Seed of everything: envs, opponents, torch."""
+    """Seed of everything: the root of the run's ``SeedSequence``, whose named streams seed
+    the envs, the model (torch), the opponents, evaluations and rating games
+    (:mod:`primeval.training.seeding`)."""
     shaping: float = 0.0
     """Coefficient of potential-based reward shaping on the score lead (own score minus the
     opponents' mean); 0 trains on the final rank alone."""

@@ -142,8 +142,9 @@ class RLlibTrainConfig:
     iterations: int = 50
     """Training iterations (each samples ``ppo.train_batch_size`` env steps, then updates)."""
     seed: int = 0
-    """Seed of RLlib (``debugging(seed=...)``: env runners, env resets, torch) and of the
-    evaluations."""
+    """The root of the run's ``SeedSequence`` (:mod:`primeval.training.seeding`): its
+    ``rllib`` stream seeds RLlib (``debugging(seed=...)``: env runners, env resets, torch),
+    its ``evaluation`` and ``final_evaluation`` streams the evaluations."""
     num_env_runners: int = 0
     """Ray actors that sample (``env_runners(num_env_runners=...)``); 0: the driver samples
     itself, between updates."""
