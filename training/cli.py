@@ -19,6 +19,35 @@ def _default_config(game: str, backend: str = "sb3") -> str:
     return str(resources.files("primeval.configs").joinpath(game, name))
 
 
+def _overrides(args: argparse.Namespace, **flags: object) -> dict[str, object]:
+    """``--set KEY=VALUE`` items and the flags that name a field (``--seed``, ...) as dotted
+    overrides; a field given both ways is refused."""
+    from primeval.training.config import ConfigError, parse_sets
+
+    overrides = parse_sets(args.set or [])
+    for key, value in flags.items():
+        if value is None:
+            continue
+        if key in overrides:
+            raise ConfigError(f"{key} is given by both --set and --{key.replace('_', '-')}")
+        overrides[key] = value
+    return overrides
+
+
+def _help_config(backend: str) -> int:
+    """``train --help-config``: every field of the backend's config, with its documentation."""
+    from primeval.training.config import describe, shipped_configs
+
+    if backend == "rllib":
+        from primeval.training.rllib.config import RLlibTrainConfig as cls
+    else:
+        from primeval.training.ppo.config import TrainConfig as cls
+    print(describe(cls, f"primeval train --backend {backend}: the config's fields (YAML keys; "
+                        "--set KEY=VALUE sets one, dotted for a section's field)"))
+    print(f"\nshipped configs (--config NAME): {', '.join(shipped_configs())}")
+    return 0
+
+
 def cmd_train_rllib(args: argparse.Namespace) -> int:
     """``train --backend rllib``: RLlib PPO, every seat one shared policy
     (:mod:`primeval.training.rllib.train`)."""
@@ -33,8 +62,9 @@ def cmd_train_rllib(args: argparse.Namespace) -> int:
     if args.resume or args.total_steps is not None:
         raise ValueError("--backend rllib counts training in --iterations (each "
                          "ppo.train_batch_size env steps) and does not --resume")
-    config = load_rllib_config(args.config, iterations=args.iterations, seed=args.seed,
-                               num_env_runners=args.num_env_runners, address=args.address)
+    config = load_rllib_config(args.config, **_overrides(
+        args, iterations=args.iterations, seed=args.seed,
+        num_env_runners=args.num_env_runners, address=args.address))
     run_dir = Path(args.out or f"runs/{config.game}_{config.players}p_rllib")
     print(f"training {config.game} ({config.players} players) with RLlib PPO for "
           f"{config.iterations} iterations, {config.num_env_runners} EnvRunners -> {run_dir}",
@@ -47,6 +77,8 @@ def cmd_train_rllib(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    if args.help_config:
+        return _help_config(args.backend)
     if args.backend == "rllib":
         return cmd_train_rllib(args)
     if args.iterations is not None or args.num_env_runners is not None or args.address:
@@ -60,7 +92,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         train,
     )
 
-    overrides = {"total_steps": args.total_steps, "seed": args.seed}
+    overrides = _overrides(args, total_steps=args.total_steps, seed=args.seed)
     if args.resume:
         config = resume_config(args.resume, **overrides)
         run_dir = Path(args.resume)
@@ -215,7 +247,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     t = sub.add_parser("train", help="train a MaskablePPO agent")
-    t.add_argument("--config", help=f"YAML config (default: configs/{DEFAULT_GAME}/default.yaml)")
+    t.add_argument("--config", help="YAML config: a path, or a shipped config by name such as "
+                   f"origin/default (default: {DEFAULT_GAME}/default; --help-config lists them)")
+    t.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="override one config field (repeatable; the value is read as YAML; "
+                   "dotted keys for a section's field: --set ppo.learning_rate=1e-4)")
+    t.add_argument("--help-config", action="store_true",
+                   help="print every config field of --backend with its type, default and "
+                   "documentation, and the shipped config names; then exit")
     t.add_argument("--total-steps", type=int)
     t.add_argument("--seed", type=int)
     t.add_argument("--out", help="run folder (default runs/GAME_Np)")
@@ -317,7 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "train" and not args.config and not args.resume:
+    if args.command == "train" and not args.config and not args.resume and not args.help_config:
         args.config = _default_config(DEFAULT_GAME, args.backend)
     try:
         return args.fn(args)

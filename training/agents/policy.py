@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from primeval.training.seeding import Seeds
+
 
 class CheckpointError(ValueError):
     """A checkpoint file is missing, truncated or not a MaskablePPO model."""
@@ -85,7 +87,7 @@ class PolicyAgent:
         decisions its rules of thumb do not cover)."""
         self.rng = np.random.default_rng(seed)
         if self.prior is not None:
-            self.prior.seed(0 if seed is None else seed + 7919)
+            self.prior.seed(0 if seed is None else Seeds(seed).spawn("prior"))
 
     def _hinted(self, observations: np.ndarray, masks: np.ndarray, states, seats
                 ) -> np.ndarray:

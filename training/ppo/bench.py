@@ -27,6 +27,7 @@ import numpy as np
 from primeval.envs.games import get_game
 from primeval.envs.testing import bench as env_bench
 from primeval.training.ppo.config import POLICY_NAMES, load_config
+from primeval.training.seeding import RunSeeds
 
 #: --ppo-hparams: the PPO settings of configs/GAME/default.yaml, or SB3's own defaults
 PPO_HPARAMS = ("config", "sb3")
@@ -94,7 +95,7 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
         def init() -> SingleAgentEnv:
             env = SingleAgentEnv(get_game(game).raw_env(players, obs_encoder=encoder),
                                  shaping=config.shaping)
-            env.reset(seed=seed + rank)
+            env.reset(seed=RunSeeds(seed).spawn("env_workers", rank))
             return env
         return init
 
@@ -108,8 +109,10 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
                   "ent_coef": p.ent_coef}
     else:
         kwargs = {}
-    model = MaskablePPO(POLICIES[policy], vec, seed=seed, verbose=0, device="cpu", **kwargs)
-    idle_model = MaskablePPO(POLICIES[policy], idle, seed=seed, verbose=0, device="cpu",
+    model_seed = RunSeeds(seed).spawn("model")
+    model = MaskablePPO(POLICIES[policy], vec, seed=model_seed, verbose=0, device="cpu",
+                        **kwargs)
+    idle_model = MaskablePPO(POLICIES[policy], idle, seed=model_seed, verbose=0, device="cpu",
                              **kwargs)
     rollout = model.n_steps * n_envs
     total = max(steps, rollout)

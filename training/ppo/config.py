@@ -1,24 +1,23 @@
-"""Training configuration: a YAML file validated into frozen dataclasses.
-
-Unknown keys and wrong types are refused with a message naming the key and what is allowed.
-Command-line flags override the file; the resolved configuration is saved in the run folder.
+"""The SB3 backend's configuration: a YAML file validated into frozen dataclasses by the
+shared loader (:mod:`primeval.training.config`: unknown keys refused with a did-you-mean,
+wrong types naming the expected one, ``--set key=value`` overrides, shipped configs by
+name); the resolved configuration is saved in the run folder. Every field is documented by
+the string under it (``primeval train --help-config`` prints them).
 """
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from primeval.envs.games import GAMES
+from primeval.training import config as loader
 from primeval.training.agents.prior import PRIOR_AGENTS
+from primeval.training.config import ConfigError
+from primeval.training.config import positive as _positive
 
-
-class ConfigError(ValueError):
-    """A training configuration is invalid; the message names the key."""
+__all__ = ["ConfigError", "TrainConfig", "load_config", "save_config"]
 
 
 @dataclass(frozen=True)
@@ -32,13 +31,6 @@ class OpponentsConfig:
     self_play: float = 0.0
     """Weight of a past snapshot of the policy being trained (random until one exists)."""
 
-
-def _positive(config: Any, *names: str) -> None:
-    """Refuse a value that is not > 0 (NaN included) in any of the named fields."""
-    for name in names:
-        value = getattr(config, name)
-        if not value > 0:
-            raise ConfigError(f"{name}={value!r}: must be > 0")
 
 
 @dataclass(frozen=True)
@@ -273,7 +265,9 @@ class TrainConfig:
     game waiting on them in one forward pass) or ``subproc`` (one process per env; no
     self-play)."""
     seed: int = 0
-    """Seed of everything: envs, opponents, torch."""
+    """Seed of everything: the root of the run's ``SeedSequence``, whose named streams seed
+    the envs, the model (torch), the opponents, evaluations and rating games
+    (:mod:`primeval.training.seeding`)."""
     shaping: float = 0.0
     """Coefficient of potential-based reward shaping on the score lead (own score minus the
     opponents' mean); 0 trains on the final rank alone."""
@@ -341,11 +335,7 @@ class TrainConfig:
                 raise ConfigError(f"env: {exc}") from None
 
     def to_dict(self) -> dict[str, Any]:
-        d = dataclasses.asdict(self)
-        d["network"]["net_arch"] = list(self.network.net_arch)
-        d["league"]["schedule"] = [dict(phase) for phase in d["league"]["schedule"]]
-        d["league"]["rated"] = list(self.league.rated)
-        return d
+        return loader.to_dict(self)
 
     @property
     def uses_self_play(self) -> bool:
@@ -364,83 +354,12 @@ class TrainConfig:
                 "self_play": weights.self_play}
 
 
-def _build(cls, data: Any, where: str):
-    """Build a config dataclass from a mapping, checking keys and value types."""
-    prefix = f"{where}: " if where else ""
-    if not isinstance(data, dict):
-        raise ConfigError(f"{prefix}expected a mapping, got {type(data).__name__}")
-    known = {f.name: f for f in fields(cls)}
-    unknown = sorted(set(data) - set(known))
-    if unknown:
-        raise ConfigError(f"{prefix}unknown key(s) {unknown}; allowed: {sorted(known)}")
-    kwargs = {}
-    for name, value in data.items():
-        key = f"{where}.{name}" if where else name
-        spec = known[name]
-        default = (spec.default if spec.default is not dataclasses.MISSING
-                   else spec.default_factory())
-        item = spec.metadata.get("item")
-        if item is not None:
-            if not isinstance(value, list):
-                raise ConfigError(f"{key}: expected a list, got {type(value).__name__}")
-            kwargs[name] = tuple(_build(item, v, f"{key}[{i}]") for i, v in enumerate(value))
-        elif spec.metadata.get("strings"):
-            if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-                raise ConfigError(f"{key}: expected a list of strings, got {value!r}")
-            kwargs[name] = tuple(value)
-        elif dataclasses.is_dataclass(default):
-            kwargs[name] = _build(type(default), value, key)
-        else:
-            kwargs[name] = _coerce(key, value, default)
-    try:
-        return cls(**kwargs)
-    except ConfigError as exc:
-        raise ConfigError(f"{prefix}{exc}") from None
-
-
-def _coerce(key: str, value: Any, default: Any) -> Any:
-    """Check a value against the type of its default (ints are accepted for floats)."""
-    if isinstance(default, tuple):
-        if isinstance(value, list | tuple) and all(
-                isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
-            return tuple(value)
-        raise ConfigError(f"{key}: expected a list of positive ints, got {value!r}")
-    kind = type(default)
-    accepted = (int, float) if kind is float else (kind,)
-    if isinstance(value, accepted) and (kind is bool or not isinstance(value, bool)):
-        return float(value) if kind is float else value
-    raise ConfigError(f"{key}: expected {kind.__name__}, got {value!r} "
-                      f"({type(value).__name__})")
-
-
 def load_config(path: str | Path | None = None, **overrides: Any) -> TrainConfig:
-    """Read a YAML config (or the defaults) and apply dotted overrides
-    (``{"ppo.learning_rate": 1e-4, "total_steps": 1000}``)."""
-    data: dict[str, Any] = {}
-    if path is not None:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ConfigError(f"cannot read config {path}: {exc}") from None
-        try:
-            data = yaml.safe_load(text) or {}
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{path}: not valid YAML: {exc}") from None
-        if not isinstance(data, dict):
-            raise ConfigError(f"{path}: expected a mapping at the top level")
-    for dotted, value in overrides.items():
-        if value is None:
-            continue
-        node = data
-        parts = dotted.split(".")
-        for part in parts[:-1]:
-            node = node.setdefault(part, {})
-        node[parts[-1]] = value
-    try:
-        return _build(TrainConfig, data, "")
-    except ConfigError as exc:
-        raise ConfigError(f"{path or 'config'}: {exc}") from None
+    """Read a YAML config (a path, a shipped config's name such as ``origin/default``, or
+    ``None`` for the defaults) and apply dotted overrides (``{"ppo.learning_rate": 1e-4,
+    "total_steps": 1000}``; ``None`` values are skipped)."""
+    return loader.load(TrainConfig, path, overrides)
 
 
 def save_config(config: TrainConfig, path: str | Path) -> None:
-    Path(path).write_text(yaml.safe_dump(config.to_dict(), sort_keys=False), encoding="utf-8")
+    loader.save(config, path)

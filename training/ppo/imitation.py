@@ -21,6 +21,7 @@ import numpy as np
 from primeval.envs.core.rewards import reward_for_mode
 from primeval.envs.games import make_raw_env
 from primeval.training.agents import agent_action, make_heuristic
+from primeval.training.seeding import Seeds, as_seeds
 
 
 @dataclass
@@ -45,17 +46,20 @@ class Demonstrations:
         return len(self.actions)
 
 
-def demonstrations(game: str, players: int, games: int, seed: int = 0,
+def demonstrations(game: str, players: int, games: int, seed: int | Seeds = 0,
                    obs_encoder: str = "flat", reward_mode: str = "rank",
                    **env_kwargs: Any) -> Demonstrations:
-    """Play ``games`` seeded games of heuristic bots in every seat (game ``g`` with seed
-    ``seed + g``) and keep every decision that had more than one legal action."""
+    """Play ``games`` seeded games of heuristic bots in every seat and keep every decision
+    that had more than one legal action. ``seed`` (an int or a
+    :class:`~primeval.training.seeding.Seeds` stream) seeds game ``g`` by
+    ``spawn("game", g)`` and the bot of seat ``s`` by ``spawn("bot", s)``."""
+    seeds = as_seeds(seed)
     env = make_raw_env(game, players, obs_encoder=obs_encoder, **env_kwargs)
-    bots = [make_heuristic(game, seed + 1000 * seat) for seat in range(players)]
+    bots = [make_heuristic(game, seeds.spawn("bot", seat)) for seat in range(players)]
     observations, masks, actions, seats, game_of = [], [], [], [], []
     finals = []
     for g in range(games):
-        env.reset(seed=seed + g)
+        env.reset(seed=seeds.spawn("game", g))
         for name in env.agent_iter():
             _obs, _reward, termination, truncation, _info = env.last(observe=False)
             if termination or truncation:

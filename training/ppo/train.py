@@ -33,6 +33,7 @@ from primeval.training.agents.policy import PolicyAgent
 from primeval.training.evaluate import play_game, play_tournament, ranks_of
 from primeval.training.ppo.config import TrainConfig, load_config, save_config
 from primeval.training.ppo.league import League
+from primeval.training.seeding import RunSeeds, Seeds, as_seeds
 from primeval.wrappers.single_agent import SingleAgentEnv
 
 
@@ -64,23 +65,28 @@ def make_training_env(config: TrainConfig, rank: int, league: League):
                                opponents=league.opponents(), shaping=config.shaping)
         else:
             env = SingleAgentEnv(aec, opponents=league.opponents(), shaping=config.shaping)
-        env.reset(seed=config.seed * 1000 + rank)
+        env.reset(seed=RunSeeds(config.seed).spawn("env_workers", rank))
         return env
 
     return init
 
 
-def evaluate_model(model: Any, config: TrainConfig, games: int, seed: int
+def evaluate_model(model: Any, config: TrainConfig, games: int, seeds: int | Seeds
                    ) -> dict[str, Any]:
-    """Win rate and mean rank of the model against random and against heuristic opponents."""
+    """Win rate and mean rank of the model against random and against heuristic opponents
+    (the same games' seeds for both; the opponent in seat ``i`` seeded by ``seeds`` by its
+    kind and ``i``)."""
+    seeds = as_seeds(seeds)
     learner = PolicyAgent.from_model(model)
     n = config.players
     out: dict[str, Any] = {}
-    for name, make in (("random", lambda i: RandomAgent(seed + i)),
-                       ("heuristic", lambda i: make_heuristic(config.game, seed + i))):
+    for name, make in (("random", lambda i: RandomAgent(seeds.spawn("random", i))),
+                       ("heuristic",
+                        lambda i: make_heuristic(config.game, seeds.spawn("heuristic", i)))):
         agents = [learner] + [make(i) for i in range(1, n)]
         labels = ["learner"] + [f"{name}#{i}" for i in range(1, n)]
-        results = play_tournament(config.game, n, agents, labels, games, seed=seed,
+        results = play_tournament(config.game, n, agents, labels, games,
+                                  seed=seeds.spawn("games"),
                                   obs_encoder=config.encoder, **config.env)
         out[f"vs_{name}"] = [r.summary() for r in results]
         out[f"win_rate_vs_{name}"] = results[0].win_rate
@@ -90,12 +96,16 @@ def evaluate_model(model: Any, config: TrainConfig, games: int, seed: int
     return out
 
 
-def evaluate_heuristic(config: TrainConfig, games: int, seed: int) -> dict[str, Any]:
-    """The heuristic against random players: the bar a trained agent is read against."""
+def evaluate_heuristic(config: TrainConfig, games: int, seeds: int | Seeds) -> dict[str, Any]:
+    """The heuristic against random players: the bar a trained agent is read against (with
+    ``seeds``, the games and random players of :func:`evaluate_model`'s)."""
+    seeds = as_seeds(seeds)
     n = config.players
-    agents = [make_heuristic(config.game, seed)] + [RandomAgent(seed + i) for i in range(1, n)]
+    agents = [make_heuristic(config.game, seeds.spawn("heuristic", 0))] + [
+        RandomAgent(seeds.spawn("random", i)) for i in range(1, n)]
     labels = ["heuristic"] + [f"random#{i}" for i in range(1, n)]
-    results = play_tournament(config.game, n, agents, labels, games, seed=seed,
+    results = play_tournament(config.game, n, agents, labels, games,
+                              seed=seeds.spawn("games"),
                               obs_encoder=config.encoder, **config.env)
     lo, hi = results[0].win_interval()
     return {"heuristic_vs_random": [r.summary() for r in results],
@@ -104,27 +114,28 @@ def evaluate_heuristic(config: TrainConfig, games: int, seed: int) -> dict[str, 
 
 
 def rate_league(model: Any, league: League, config: TrainConfig, newest: str, games: int,
-                seed: int) -> None:
+                seeds: int | Seeds) -> None:
     """Rating games between the current policy (as the snapshot ``newest``) and members of
     the league drawn uniformly; every player's OpenSkill rating is updated. Every player is
     an agent of its own (not one that training opponents play), so the rating games change
     nothing in training."""
     if games <= 0:
         return
-    rng = np.random.default_rng(seed)
-    lineups = league.rating_lineups(newest, games, config.players, rng)
+    seeds = as_seeds(seeds)
+    lineups = league.rating_lineups(newest, games, config.players, seeds.rng("lineups"))
     env = make_raw_env(config.game, config.players, obs_encoder=config.encoder, **config.env)
     current = PolicyAgent.from_model(model)
-    agents = {"random": RandomAgent(seed), "heuristic": make_heuristic(config.game, seed)}
+    agents = {"random": RandomAgent(seeds.spawn("agent", "random")),
+              "heuristic": make_heuristic(config.game, seeds.spawn("agent", "heuristic"))}
     for spec in config.league.rated:
-        agents[spec] = make_agent(spec, config.game, seed=seed)
-    for k, name in enumerate(sorted({n for lineup in lineups for n in lineup})):
+        agents[spec] = make_agent(spec, config.game, seed=seeds.spawn("agent", spec))
+    for name in sorted({n for lineup in lineups for n in lineup}):
         if name != newest and name not in agents:  # snapshots: agents of their own
-            agents[name] = league.rating_agent(name, seed=seed + 1 + k)
+            agents[name] = league.rating_agent(name, seed=seeds.spawn("agent", name))
     ranks = []
     for g, lineup in enumerate(lineups):
         seat_agents = [current if name == newest else agents[name] for name in lineup]
-        ranks.append(ranks_of(play_game(env, seat_agents, seed=seed + g)))
+        ranks.append(ranks_of(play_game(env, seat_agents, seed=seeds.spawn("game", g))))
     league.rate(lineups, ranks)
 
 
@@ -145,6 +156,8 @@ def _atomic_json(data: dict, path: Path) -> None:
 def build_callback(config: TrainConfig, run_dir: Path, start_wall: float, progress: bool,
                    league: League):
     from stable_baselines3.common.callbacks import BaseCallback
+
+    seeds = RunSeeds(config.seed)
 
     records = config.vec_env != "subproc"  # the league sees the episodes of its own process
     snapshots = config.uses_self_play
@@ -214,10 +227,11 @@ def build_callback(config: TrainConfig, run_dir: Path, start_wall: float, progre
         def evaluate(self) -> None:
             n = self.num_timesteps
             rate = (n - self.steps0) / max(1e-9, time.perf_counter() - self.t0)
-            result = evaluate_model(self.model, config, config.eval.games, seed=10_000 + n)
+            result = evaluate_model(self.model, config, config.eval.games,
+                                    seeds.child("evaluation", n))
             newest = self.snapshot()
             rate_league(self.model, league, config, newest, config.league.rating_games,
-                        seed=20_000 + n)
+                        seeds.child("rating_games", n))
             result.update(league_ratings(league, newest))
             row = {"step": n, "wall_seconds": round(time.time() - start_wall, 1),
                    "env_steps_per_second": round(rate, 1),
@@ -265,10 +279,12 @@ def imitate(model: Any, config: TrainConfig, run_dir: Path, progress: bool) -> d
 
     p = config.pretrain
     t0 = time.perf_counter()
-    data = demonstrations(config.game, config.players, p.games, seed=config.seed + 777,
+    seeds = RunSeeds(config.seed).child("imitation")
+    data = demonstrations(config.game, config.players, p.games, seed=seeds.child("games"),
                           obs_encoder=config.encoder, **config.env)
     collected = time.perf_counter() - t0
-    stats = pretrain(model, data, p.epochs, p.batch_size, p.learning_rate, seed=config.seed)
+    stats = pretrain(model, data, p.epochs, p.batch_size, p.learning_rate,
+                     seed=seeds.spawn("shuffle"))
     stats.update({"collect_seconds": round(collected, 1),
                   "seconds": round(time.perf_counter() - t0, 1)})
     _atomic_json(stats, run_dir / "pretrain.json")
@@ -408,12 +424,14 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
             n_steps=ppo.n_steps, batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
             gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
             vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
-            policy_kwargs=policy_kwargs, tensorboard_log=str(run_dir / "tb"), seed=config.seed, device="cpu", verbose=0,
+            policy_kwargs=policy_kwargs, tensorboard_log=str(run_dir / "tb"),
+            seed=RunSeeds(config.seed).spawn("model"), device="cpu", verbose=0,
         )
     save_config(config, run_dir / "config.yaml")  # only once the run can go ahead
     if not resume and config.pretrain.games > 0:
         imitate(model, config, run_dir, progress)
-    league.set_current(PolicyAgent.from_model(model, deterministic=False, seed=config.seed))
+    league.set_current(PolicyAgent.from_model(model, deterministic=False,
+                                              seed=RunSeeds(config.seed).spawn("opponents")))
     remaining = config.total_steps - model.num_timesteps
     callback = build_callback(config, run_dir, start_wall, progress, league)
     t0 = time.perf_counter()
@@ -437,10 +455,14 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     _atomic_save(model, run_dir / "model.zip")
     vec.close()
     with torch_threads(1):
-        final = evaluate_model(model, config, config.eval.final_games, seed=123_456)
-        final.update(evaluate_heuristic(config, config.eval.final_games, seed=123_456))
+        seeds = RunSeeds(config.seed)
+        final = evaluate_model(model, config, config.eval.final_games,
+                               seeds.child("final_evaluation"))
+        final.update(evaluate_heuristic(config, config.eval.final_games,
+                                        seeds.child("final_evaluation")))
         newest = callback.snapshot()
-        rate_league(model, league, config, newest, config.league.rating_games, seed=654_321)
+        rate_league(model, league, config, newest, config.league.rating_games,
+                    seeds.child("rating_games", "final"))
     final.update(league_ratings(league, newest))
     league.save()
     append_ratings(run_dir / "ratings.csv", int(model.num_timesteps), league)

@@ -1,20 +1,22 @@
 """The RLlib backend's configuration: a YAML file validated into frozen dataclasses, as
-:mod:`primeval.training.ppo.config` does for the SB3 one (unknown keys and wrong types are
-refused naming the key; flags override the file; the resolved config is saved in the run
-folder). Checking a config needs neither ray nor torch.
+:mod:`primeval.training.ppo.config` does for the SB3 one, by the same loader
+(:mod:`primeval.training.config`: unknown keys refused with a did-you-mean, wrong types
+naming the expected one, ``--set`` overrides, shipped configs by name; the resolved config
+is saved in the run folder). Checking a config needs neither ray nor torch.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from primeval.envs.games import GAMES
-from primeval.training.ppo.config import ConfigError, _build, _positive
+from primeval.training import config as loader
+from primeval.training.config import ConfigError
+from primeval.training.config import positive as _positive
+
+__all__ = ["ConfigError", "RLlibTrainConfig", "load_rllib_config", "save_rllib_config"]
 
 #: The names ``module`` accepts for the shared policy and the snapshot slots.
 SHARED_MODULE = "shared"
@@ -140,8 +142,9 @@ class RLlibTrainConfig:
     iterations: int = 50
     """Training iterations (each samples ``ppo.train_batch_size`` env steps, then updates)."""
     seed: int = 0
-    """Seed of RLlib (``debugging(seed=...)``: env runners, env resets, torch) and of the
-    evaluations."""
+    """The root of the run's ``SeedSequence`` (:mod:`primeval.training.seeding`): its
+    ``rllib`` stream seeds RLlib (``debugging(seed=...)``: env runners, env resets, torch),
+    its ``evaluation`` and ``final_evaluation`` streams the evaluations."""
     num_env_runners: int = 0
     """Ray actors that sample (``env_runners(num_env_runners=...)``); 0: the driver samples
     itself, between updates."""
@@ -200,39 +203,15 @@ class RLlibTrainConfig:
                 "env": dict(self.env)}
 
     def to_dict(self) -> dict[str, Any]:
-        d = dataclasses.asdict(self)
-        d["network"]["net_arch"] = list(self.network.net_arch)
-        return d
+        return loader.to_dict(self)
 
 
 def load_rllib_config(path: str | Path | None = None, **overrides: Any) -> RLlibTrainConfig:
-    """Read a YAML config (or the defaults) and apply dotted overrides
-    (``{"ppo.lr": 1e-4, "iterations": 3}``; ``None`` values are ignored)."""
-    data: dict[str, Any] = {}
-    if path is not None:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ConfigError(f"cannot read config {path}: {exc}") from None
-        try:
-            data = yaml.safe_load(text) or {}
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{path}: not valid YAML: {exc}") from None
-        if not isinstance(data, dict):
-            raise ConfigError(f"{path}: expected a mapping at the top level")
-    for dotted, value in overrides.items():
-        if value is None:
-            continue
-        node = data
-        parts = dotted.split(".")
-        for part in parts[:-1]:
-            node = node.setdefault(part, {})
-        node[parts[-1]] = value
-    try:
-        return _build(RLlibTrainConfig, data, "")
-    except ConfigError as exc:
-        raise ConfigError(f"{path or 'config'}: {exc}") from None
+    """Read a YAML config (a path, a shipped config's name such as ``origin/rllib``, or
+    ``None`` for the defaults) and apply dotted overrides (``{"ppo.lr": 1e-4,
+    "iterations": 3}``; ``None`` values are skipped)."""
+    return loader.load(RLlibTrainConfig, path, overrides)
 
 
 def save_rllib_config(config: RLlibTrainConfig, path: str | Path) -> None:
-    Path(path).write_text(yaml.safe_dump(config.to_dict(), sort_keys=False), encoding="utf-8")
+    loader.save(config, path)

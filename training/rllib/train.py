@@ -38,6 +38,7 @@ from primeval.training.rllib.config import (
     save_rllib_config,
     snapshot_module,
 )
+from primeval.training.seeding import RunSeeds, Seeds, as_seeds
 
 METRICS_FIELDS = ("iteration", "env_steps", "wall_seconds", "env_steps_per_second",
                   "episodes", "episode_len_mean", "snapshots", "win_rate_vs_random")
@@ -138,7 +139,7 @@ def algorithm_config(config: RLlibTrainConfig):
                   entropy_coeff=ppo.entropy_coeff, vf_loss_coeff=ppo.vf_loss_coeff,
                   grad_clip=ppo.grad_clip)
         .callbacks(functools.partial(TorchPhases, update_threads=config.torch_threads))
-        .debugging(seed=config.seed, log_level="ERROR")
+        .debugging(seed=RunSeeds(config.seed).spawn("rllib"), log_level="ERROR")
     )
 
 
@@ -190,19 +191,22 @@ def save_checkpoint(algo: Any, run_dir: Path) -> Path:
 
 
 def evaluate_module(module: Any, config: RLlibTrainConfig, opponent: str, games: int,
-                    seed: int) -> dict[str, Any]:
+                    seeds: int | Seeds) -> dict[str, Any]:
     """Seat-rotated games of ``module`` against ``opponent`` players (``random`` or
-    ``heuristic``): its win rate with the 95% interval and mean rank."""
+    ``heuristic``): its win rate with the 95% interval and mean rank. The games' seeds and
+    the opponents' (by kind and seat) come from ``seeds``."""
     from primeval.training.rllib.agent import RLlibAgent
 
+    seeds = as_seeds(seeds)
     n = config.players
     learner = RLlibAgent.from_module(module)
-    make = ((lambda i: RandomAgent(seed + i)) if opponent == "random"
-            else (lambda i: make_heuristic(config.game, seed + i)))
+    make = ((lambda i: RandomAgent(seeds.spawn("random", i))) if opponent == "random"
+            else (lambda i: make_heuristic(config.game, seeds.spawn("heuristic", i))))
     agents = [learner] + [make(i) for i in range(1, n)]
     labels = ["learner"] + [f"{opponent}#{i}" for i in range(1, n)]
     with torch_threads(1):  # one decision at a time: more threads only wait on each other
-        results = play_tournament(config.game, n, agents, labels, games, seed=seed,
+        results = play_tournament(config.game, n, agents, labels, games,
+                                  seed=seeds.spawn("games"),
                                   obs_encoder=config.encoder, **config.env)
     lo, hi = results[0].win_interval()
     return {"opponent": opponent, "games": games, "win_rate": results[0].win_rate,
@@ -249,7 +253,8 @@ def train(config: RLlibTrainConfig, run_dir: str | Path, progress: bool = True
                     row["snapshots"] = snapshots
                 if config.eval.every and it % config.eval.every == 0:
                     ev = evaluate_module(shared_module(algo), config, "random",
-                                         config.eval.games, seed=config.seed + 10_000 + it)
+                                         config.eval.games,
+                                         RunSeeds(config.seed).child("evaluation", it))
                     row["win_rate_vs_random"] = round(ev["win_rate"], 3)
                 if it % config.checkpoint_every == 0 and it < config.iterations:
                     save_checkpoint(algo, run_dir)
@@ -276,7 +281,8 @@ def train(config: RLlibTrainConfig, run_dir: str | Path, progress: bool = True
     if config.eval.final_games:
         for opponent in ("random", "heuristic"):
             report[f"vs_{opponent}"] = evaluate_module(
-                module, config, opponent, config.eval.final_games, seed=config.seed + 1)
+                module, config, opponent, config.eval.final_games,
+                RunSeeds(config.seed).child("final_evaluation"))
     (run_dir / "eval.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
     (run_dir / "summary.md").write_text(summary_table(report) + "\n", encoding="utf-8")
     return report

@@ -222,6 +222,6 @@ def test_rating_games_leave_the_training_opponents_as_they_were(tmp_path,
     opponent.seed(5)
     before = opponent.rng.bit_generator.state
     model = MaskablePPO.load(path, device="cpu")
-    rate_league(model, league, league.config, "step_2", games=6, seed=0)
+    rate_league(model, league, league.config, "step_2", games=6, seeds=0)
     assert opponent.rng.bit_generator.state == before
     assert league.members["mcts:sims=2"].mu != 25.0 or league.members["step_1"].mu != 25.0
