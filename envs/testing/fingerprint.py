@@ -16,16 +16,18 @@ from typing import Any
 
 import numpy as np
 
-from primeval.envs.games import GAMES
+from primeval.envs.games import DESCRIPTORS, GAMES
 
 
-def cases() -> tuple[tuple[str, tuple[int, ...], tuple[str, ...]], ...]:
-    """(versioned env name, player counts, encoders) of every game of the catalogue now."""
-    return tuple((game.env_name, game.player_counts, game.encoders) for game in GAMES.values())
+def cases(games: Any = None) -> tuple[tuple[str, tuple[int, ...], tuple[str, ...]], ...]:
+    """(versioned env name, player counts, encoders) of every game of the catalogue now
+    (or of the descriptors ``games``)."""
+    return tuple((game.env_name, game.player_counts, game.encoders)
+                 for game in (GAMES.values() if games is None else games))
 
 
 #: The cases of the games the package ships (the saved fingerprints' keys).
-CASES: tuple[tuple[str, tuple[int, ...], tuple[str, ...]], ...] = cases()
+CASES: tuple[tuple[str, tuple[int, ...], tuple[str, ...]], ...] = cases(DESCRIPTORS)
 
 
 def fingerprint(env_module: str, num_players: int, obs_encoder: str, games: int = 5,

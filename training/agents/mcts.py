@@ -230,9 +230,15 @@ class MCTSAgent:
                  seed: int | None = None) -> None:
         self.game = get_game(game).name
         self.config = parse_mcts_spec(config) if isinstance(config, str) else config
-        if self.config.rollout == "heuristic" and get_game(game).heuristic is None:
-            raise ValueError(f"mcts rollout=heuristic: game {self.game!r} has no heuristic "
-                             "agent (its descriptor names none); use rollout=random")
+        if get_game(game).heuristic is None:  # the heuristic rolls out and hints the prior
+            if self.config.rollout == "heuristic":
+                raise ValueError(f"mcts rollout=heuristic: game {self.game!r} has no "
+                                 "heuristic agent (its descriptor names none); use "
+                                 "rollout=random")
+            if self.config.prior and isinstance(config, str) and "prior=" in config:
+                raise ValueError(f"mcts prior={self.config.prior}: game {self.game!r} has no "
+                                 "heuristic agent to hint it; use prior=0")
+            self.config = replace(self.config, prior=0.0)
         self.name = self.config.spec()
         self._given_rules = rules
         self._rules: dict[int, Any] = {}
