@@ -25,10 +25,10 @@ def test_register_adds_the_descriptor_and_its_undo_takes_it_out():
             games.register(PIG)
     finally:
         unregister()
-    assert GAMES == before
+    assert before == GAMES
     with pytest.raises(TypeError, match="GameDescriptor"):
         games.register("pig")
-    assert GAMES == before
+    assert before == GAMES
 
 
 def test_a_bad_descriptor_is_refused_naming_the_field():
