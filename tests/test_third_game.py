@@ -137,3 +137,18 @@ def test_train_a_few_hundred_steps_then_evaluate(third_game, tmp_path):
     results = tournament("pig", 2, [f"ppo:{tmp_path / 'run' / 'model.zip'}", "random"],
                          games=4, seed=0)
     assert results[0].name.startswith("ppo") and [r.games for r in results] == [4, 4]
+
+
+def test_cross_game_tests_list_it_and_skip_what_it_lacks_saying_so(third_game):
+    """The catalogue's cross-game parameters include the game; a test that needs what the
+    game has not (rules reference page, rules package to check) is skipped with a reason."""
+    from tests.helpers import catalogue_games
+
+    (pig,) = [p for p in catalogue_games("docs", "no rules reference page") if p.id == "pig"]
+    (skip,) = pig.marks
+    assert skip.name == "skip"
+    assert skip.kwargs["reason"] == ("pig: no rules reference page "
+                                     "(its descriptor's docs is None)")
+    others = [p for p in catalogue_games("docs", "no rules reference page") if p.id != "pig"]
+    assert others and not any(p.marks for p in others)
+    assert [p.id for p in catalogue_games()][-1] == "pig"
