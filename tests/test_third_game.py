@@ -152,3 +152,22 @@ def test_cross_game_tests_list_it_and_skip_what_it_lacks_saying_so(third_game):
     others = [p for p in catalogue_games("docs", "no rules reference page") if p.id != "pig"]
     assert others and not any(p.marks for p in others)
     assert [p.id for p in catalogue_games()][-1] == "pig"
+
+
+def test_the_add_a_game_page_names_the_example_s_files():
+    """docs/add-a-game.md's worked example: every file it names under tests/thirdgame/
+    exists, and every module of the example is named; the package files it names for each
+    step are the ones the shipped games have."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "docs" / "add-a-game.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`(tests/thirdgame/[\w/]+\.py)`", text))
+    example = {str(p.relative_to(root)) for p in (root / "tests" / "thirdgame").glob("*.py")}
+    assert named == example
+    for name in GAMES:  # the shipped games have the files each step names
+        for step in ("envs/{g}/__init__.py", "envs/{g}/encoders.py", "envs/{g}/view.py",
+                     "envs/{g}/env.py", "envs/{g}/rules/", "configs/{g}/default.yaml"):
+            assert step.replace("{g}", "mygame") in text
+            assert (root / step.format(g=name)).exists(), step.format(g=name)
