@@ -6,8 +6,19 @@
 from typing import Any
 
 from primeval.envs.core.descriptor import GameDescriptor
-from primeval.envs.primordial_soup.config import PrimordialSoupConfig
-from primeval.envs.primordial_soup.rules import PrimordialSoupRules
+
+#: Loaded when first asked for, so that the catalogue (``import primeval``) reads the
+#: descriptor without loading the rules.
+_LAZY = {"PrimordialSoupConfig": "primeval.envs.primordial_soup.config",
+         "PrimordialSoupRules": "primeval.envs.primordial_soup.rules"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _chance_outcomes(rules: Any) -> int:
