@@ -42,7 +42,10 @@ def test_a_bad_descriptor_is_refused_naming_the_field():
 
 def test_the_catalogue_derives_ids_and_arguments(third_game):
     assert (third_game.env_name, third_game.aec_id, third_game.gym_id) == (
-        "pig_v0", "primeval/pig-v0", "primeval/Pig-v0")
+        "pig_v0",
+        "primeval/pig-v0",
+        "primeval/Pig-v0",
+    )
     assert third_game.env_arguments.startswith("num_players=2 (2|3|4), obs_encoder='flat', ")
     assert third_game.env_arguments.endswith("**PigConfig fields (target)")
     env = third_game.raw_env()
@@ -124,18 +127,33 @@ def test_train_a_few_hundred_steps_then_evaluate(third_game, tmp_path):
     from primeval.training.ppo.config import load_config
     from primeval.training.ppo.train import train
 
-    config = load_config(None, game="pig", players=2, encoder="flat", total_steps=256,
-                         n_envs=1, **{"ppo.n_steps": 128, "ppo.batch_size": 64,
-                                      "ppo.n_epochs": 1, "checkpoint_every": 128,
-                                      "eval.every": 128, "eval.games": 2,
-                                      "eval.final_games": 4, "league.rating_games": 2,
-                                      "network.net_arch": [16], "torch_threads": 1})
+    config = load_config(
+        None,
+        game="pig",
+        players=2,
+        encoder="flat",
+        total_steps=256,
+        n_envs=1,
+        **{
+            "ppo.n_steps": 128,
+            "ppo.batch_size": 64,
+            "ppo.n_epochs": 1,
+            "checkpoint_every": 128,
+            "eval.every": 128,
+            "eval.games": 2,
+            "eval.final_games": 4,
+            "league.rating_games": 2,
+            "network.net_arch": [16],
+            "torch_threads": 1,
+        },
+    )
     with pytest.warns(UserWarning, match="no heuristic agent"):
         final = train(config, tmp_path / "run", progress=False)
     assert final["game"] == "pig" and final["total_steps"] >= 256
     assert 0.0 <= final["win_rate_vs_random"] <= 1.0
-    results = tournament("pig", 2, [f"ppo:{tmp_path / 'run' / 'model.zip'}", "random"],
-                         games=4, seed=0)
+    results = tournament(
+        "pig", 2, [f"ppo:{tmp_path / 'run' / 'model.zip'}", "random"], games=4, seed=0
+    )
     assert results[0].name.startswith("ppo") and [r.games for r in results] == [4, 4]
 
 
@@ -147,8 +165,7 @@ def test_cross_game_tests_list_it_and_skip_what_it_lacks_saying_so(third_game):
     (pig,) = [p for p in catalogue_games("docs", "no rules reference page") if p.id == "pig"]
     (skip,) = pig.marks
     assert skip.name == "skip"
-    assert skip.kwargs["reason"] == ("pig: no rules reference page "
-                                     "(its descriptor's docs is None)")
+    assert skip.kwargs["reason"] == ("pig: no rules reference page (its descriptor's docs is None)")
     others = [p for p in catalogue_games("docs", "no rules reference page") if p.id != "pig"]
     assert others and not any(p.marks for p in others)
     assert [p.id for p in catalogue_games()][-1] == "pig"
@@ -167,7 +184,13 @@ def test_the_add_a_game_page_names_the_example_s_files():
     example = {str(p.relative_to(root)) for p in (root / "tests" / "thirdgame").glob("*.py")}
     assert named == example
     for name in GAMES:  # the shipped games have the files each step names
-        for step in ("envs/{g}/__init__.py", "envs/{g}/encoders.py", "envs/{g}/view.py",
-                     "envs/{g}/env.py", "envs/{g}/rules/", "configs/{g}/default.yaml"):
+        for step in (
+            "envs/{g}/__init__.py",
+            "envs/{g}/encoders.py",
+            "envs/{g}/view.py",
+            "envs/{g}/env.py",
+            "envs/{g}/rules/",
+            "configs/{g}/default.yaml",
+        ):
             assert step.replace("{g}", "mygame") in text
             assert (root / step.format(g=name)).exists(), step.format(g=name)

@@ -29,8 +29,9 @@ def resolve(path: str) -> Any:
         ImportError, AttributeError: The module or attribute does not exist.
     """
     if not isinstance(path, str) or not path or path.count(":") > 1:
-        raise ValueError(f"a dotted path is 'package.module' or 'package.module:Attribute', "
-                         f"got {path!r}")
+        raise ValueError(
+            f"a dotted path is 'package.module' or 'package.module:Attribute', got {path!r}"
+        )
     module, _, attribute = path.partition(":")
     loaded = importlib.import_module(module)
     return getattr(loaded, attribute) if attribute else loaded
@@ -110,17 +111,19 @@ class GameDescriptor:
 
         if not isinstance(self.name, str) or not self.name.isidentifier():
             fail("name must be an identifier (a module name)")
-        if not isinstance(self.version, int) or isinstance(self.version, bool) \
-                or self.version < 0:
+        if not isinstance(self.version, int) or isinstance(self.version, bool) or self.version < 0:
             fail(f"version must be an int >= 0, got {self.version!r}")
         if not self.encoders or not all(isinstance(e, str) and e for e in self.encoders):
             fail(f"encoders must be a non-empty tuple of names, got {self.encoders!r}")
-        if not self.player_counts or not all(isinstance(n, int) and n >= 1
-                                             for n in self.player_counts):
+        if not self.player_counts or not all(
+            isinstance(n, int) and n >= 1 for n in self.player_counts
+        ):
             fail(f"player_counts must be positive ints, got {self.player_counts!r}")
         if self.default_players not in self.player_counts:
-            fail(f"default_players={self.default_players!r} is not one of "
-                 f"player_counts {self.player_counts}")
+            fail(
+                f"default_players={self.default_players!r} is not one of "
+                f"player_counts {self.player_counts}"
+            )
         for field in ("env_module", "rules", "config", "encoders_module", "view"):
             if not isinstance(getattr(self, field), str) or not getattr(self, field):
                 fail(f"{field} must be a dotted path")
@@ -145,8 +148,10 @@ class GameDescriptor:
         counts = "|".join(str(n) for n in self.player_counts)
         encoders = "|".join(repr(e) for e in self.encoders)
         note = f" {self.config_note}" if self.config_note else ""
-        return (f"num_players={self.default_players} ({counts}), obs_encoder={encoders}, "
-                f"{self.env_options}, {FORMS}, **{self.config_name} fields{note}")
+        return (
+            f"num_players={self.default_players} ({counts}), obs_encoder={encoders}, "
+            f"{self.env_options}, {FORMS}, **{self.config_name} fields{note}"
+        )
 
     @property
     def env_name(self) -> str:
@@ -188,13 +193,17 @@ class GameDescriptor:
         """
         path = getattr(self, field, None)
         if not isinstance(path, str):
-            raise ValueError(f"game {self.name!r} has no {field}"
-                             + (" (its descriptor names none)" if path is None else ""))
+            raise ValueError(
+                f"game {self.name!r} has no {field}"
+                + (" (its descriptor names none)" if path is None else "")
+            )
         return resolve(path)
 
 
 #: The options every env has for other libraries' forms (see ``TurnBasedAECEnv``).
-FORMS = ("observation_form='dict'|'box', mask_in_info=None|True|False, "
-         "info_form='names'|'ids', state_private=False")
+FORMS = (
+    "observation_form='dict'|'box', mask_in_info=None|True|False, "
+    "info_form='names'|'ids', state_private=False"
+)
 
 __all__ = ["FORMS", "GameDescriptor", "resolve"]

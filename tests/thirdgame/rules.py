@@ -21,8 +21,10 @@ from primeval.envs.core.frames import FrameRegistry, FrameRules
 from primeval.envs.core.layout import ActionLayout
 
 #: ``pass`` is Hold (bank the turn's total); ``roll`` rolls the die.
-LAYOUT = ActionLayout([("pass", 1, "hold: bank the turn's total, end the turn"),
-                       ("roll", 1, "roll the die")], labels={"pass": ["hold"], "roll": ["roll"]})
+LAYOUT = ActionLayout(
+    [("pass", 1, "hold: bank the turn's total, end the turn"), ("roll", 1, "roll the die")],
+    labels={"pass": ["hold"], "roll": ["roll"]},
+)
 PHASES = ("play",)
 REGISTRY = FrameRegistry()
 
@@ -36,8 +38,9 @@ class PigConfig:
 
     def __post_init__(self) -> None:
         if type(self.num_players) is not int or self.num_players not in (2, 3, 4):
-            raise ValueError(f"PigConfig.num_players={self.num_players!r} is invalid; "
-                             "allowed: 2, 3 or 4")
+            raise ValueError(
+                f"PigConfig.num_players={self.num_players!r} is invalid; allowed: 2, 3 or 4"
+            )
         if type(self.target) is not int or self.target < 2:
             raise ValueError(f"PigConfig.target={self.target!r} is invalid; allowed: an int >= 2")
 
@@ -66,9 +69,13 @@ class PigState:
         return copy.deepcopy(self)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"scores": list(self.scores), "turn_total": self.turn_total,
-                "last_roll": self.last_roll, "stack": copy.deepcopy(self.stack),
-                "phase": self.phase}
+        return {
+            "scores": list(self.scores),
+            "turn_total": self.turn_total,
+            "last_roll": self.last_roll,
+            "stack": copy.deepcopy(self.stack),
+            "phase": self.phase,
+        }
 
 
 @REGISTRY.decision("turn", "player_{player}: roll or hold")
@@ -80,8 +87,9 @@ class Turn:
             LAYOUT.allow(mask, "pass")
 
     @staticmethod
-    def apply(rules: PigRules, state: PigState, frame: dict, segment: str, index: Any,
-              rng: Any) -> None:
+    def apply(
+        rules: PigRules, state: PigState, frame: dict, segment: str, index: Any, rng: Any
+    ) -> None:
         player, target = frame["player"], rules.config.target
         if segment == "roll":
             state.last_roll = roll_die(rng)
@@ -123,10 +131,15 @@ class PigRules(FrameRules):
         """``ValueError`` naming the first broken invariant."""
         if len(state.scores) != self.num_players or min(state.scores) < 0:
             raise ValueError(f"scores {state.scores}: one non-negative score per seat")
-        if not 0 <= state.turn_total < self.config.target or max(state.scores) > \
-                self.config.target + 5:
-            raise ValueError(f"turn_total {state.turn_total} or scores {state.scores} out "
-                             "of range")
-        if state.stack and state.stack[-1]["player"] == 0 and state.turn_total == 0 \
-                and max(state.scores) >= self.config.target:
+        if (
+            not 0 <= state.turn_total < self.config.target
+            or max(state.scores) > self.config.target + 5
+        ):
+            raise ValueError(f"turn_total {state.turn_total} or scores {state.scores} out of range")
+        if (
+            state.stack
+            and state.stack[-1]["player"] == 0
+            and state.turn_total == 0
+            and max(state.scores) >= self.config.target
+        ):
             raise ValueError("a round is over with the target reached but the game goes on")

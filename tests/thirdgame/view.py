@@ -13,9 +13,11 @@ class PigView:
 
     def to_text(self, state: PigState, viewer: int | None = None) -> str:
         scores = ", ".join(f"player_{i}: {s}" for i, s in enumerate(state.scores))
-        return (f"Pig to {self.rules.config.target} | {scores} | turn total "
-                f"{state.turn_total}, last roll {state.last_roll} | "
-                f"{self.describe_decision(state, viewer)}")
+        return (
+            f"Pig to {self.rules.config.target} | {scores} | turn total "
+            f"{state.turn_total}, last roll {state.last_roll} | "
+            f"{self.describe_decision(state, viewer)}"
+        )
 
     def describe_decision(self, state: PigState, viewer: int | None = None) -> str:
         return self.rules.describe_decision(state)
