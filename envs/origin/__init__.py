@@ -11,8 +11,15 @@ from primeval.envs.core.descriptor import GameDescriptor
 def _chance_outcomes(rules: Any) -> int:
     data, comps = rules.data, rules.data.components
     greens = sum(1 for t in data.world.territories if t.colour == "green")
-    return max(3, rules.num_players, len(data.cards), sum(comps.innovation_tiles.values()),
-               greens, len(data.world.straits), len(comps.innovation_tiles))
+    return max(
+        3,
+        rules.num_players,
+        len(data.cards),
+        sum(comps.innovation_tiles.values()),
+        greens,
+        len(data.world.straits),
+        len(comps.innovation_tiles),
+    )
 
 
 GAME = GameDescriptor(

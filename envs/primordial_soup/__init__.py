@@ -9,8 +9,10 @@ from primeval.envs.core.descriptor import GameDescriptor
 
 #: Loaded when first asked for, so that the catalogue (``import primeval``) reads the
 #: descriptor without loading the rules.
-_LAZY = {"PrimordialSoupConfig": "primeval.envs.primordial_soup.config",
-         "PrimordialSoupRules": "primeval.envs.primordial_soup.rules"}
+_LAZY = {
+    "PrimordialSoupConfig": "primeval.envs.primordial_soup.config",
+    "PrimordialSoupRules": "primeval.envs.primordial_soup.rules",
+}
 
 
 def __getattr__(name: str) -> Any:

@@ -32,8 +32,10 @@ def heuristic_class(game: str) -> type[RuleBasedAgent]:
     """
     spec = get_game(game)
     if spec.heuristic is None:
-        raise NoHeuristicError(f"game {game!r} has no heuristic agent (its descriptor names "
-                               "none); use 'random' or 'mcts' instead")
+        raise NoHeuristicError(
+            f"game {game!r} has no heuristic agent (its descriptor names "
+            "none); use 'random' or 'mcts' instead"
+        )
     return spec.load("heuristic")
 
 
@@ -55,5 +57,11 @@ class _Heuristics(Mapping):
 #: The heuristic class of each game that has one, by game name (read from the catalogue).
 HEURISTICS: Mapping[str, type[RuleBasedAgent]] = _Heuristics()
 
-__all__ = ["HEURISTICS", "NoHeuristicError", "OriginHeuristic", "PrimordialSoupHeuristic",
-           "RuleBasedAgent", "heuristic_class"]
+__all__ = [
+    "HEURISTICS",
+    "NoHeuristicError",
+    "OriginHeuristic",
+    "PrimordialSoupHeuristic",
+    "RuleBasedAgent",
+    "heuristic_class",
+]
