@@ -18,13 +18,13 @@ COMPAT_PINS_1 := pettingzoo==1.24.4 numpy==1.26.4 PyYAML==6.0.1
 COMPAT_PINS_2 := pettingzoo==1.25.0 numpy==2.4.6 PyYAML==6.0.4
 COMPAT_PINS_3 := pettingzoo==1.26.1 numpy==2.4.6 PyYAML==6.0.4
 # What touches PettingZoo or Gymnasium: the AEC adapter and its wrappers, api_test and
-# seed_test, saved states, the encoders' spaces, the registries, the single-agent view.
+# seed_test, saved states, the encoders' spaces, the registries, the single-agent view
+# (every game's own env and encoder tests: each game folder under tests/envs/).
 COMPAT_TESTS  := tests/test_registration.py tests/wrappers/test_single_agent.py \
 	tests/envs/test_games.py tests/envs/test_bad_configs.py \
 	tests/envs/core/test_aec_adapter.py tests/envs/core/test_bad_actions.py \
 	tests/envs/core/test_saved_state.py tests/envs/core/test_set_game_state.py \
-	tests/envs/origin/test_env.py tests/envs/primordial_soup/test_env.py \
-	tests/envs/origin/test_encoders.py tests/envs/primordial_soup/test_encoders.py
+	$(sort $(wildcard tests/envs/*/test_env.py tests/envs/*/test_encoders.py))
 PYTEST_ARGS ?= -n 2
 
 GAME   ?= primordial_soup

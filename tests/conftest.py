@@ -43,3 +43,17 @@ def untrained_checkpoint(tmp_path_factory) -> Callable[..., Path]:
         return made[key]
 
     return make
+
+
+@pytest.fixture
+def third_game():
+    """The tests' third game, Pig (``tests/thirdgame``), in the catalogue for one test, by
+    its descriptor alone; taken out again after it, so other tests see the real catalogue."""
+    from primeval.envs import games
+    from tests.thirdgame import GAME
+
+    unregister = games.register(GAME)
+    try:
+        yield GAME
+    finally:
+        unregister()

@@ -8,9 +8,23 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from primeval.envs.games import GAMES
 from primeval.envs.testing.random_play import advance, random_rules_steps
+
+
+def catalogue_games(needs: str | None = None, why: str = "") -> list:
+    """``pytest.param`` of every game of the catalogue (the descriptors' names), for the
+    tests that hold for every game. With ``needs``, a game whose descriptor has that field
+    None is still listed but skipped, with the reason ``why`` (visibly: ``pytest -rs``)."""
+    params = []
+    for name, game in GAMES.items():
+        missing = needs is not None and getattr(game, needs) is None
+        marks = pytest.mark.skip(reason=f"{name}: {why} (its descriptor's {needs} is None)") \
+            if missing else ()
+        params.append(pytest.param(name, marks=marks, id=name))
+    return params
 
 
 def mid_game(game: str, seed: int = 1, steps: int = 40, wrapped: bool = False):

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from primeval.envs import origin_v0, primordial_soup_v1
+from primeval.envs.games import GAMES
 
 
-@pytest.mark.parametrize("module", [primordial_soup_v1, origin_v0])
+@pytest.mark.parametrize("module", [game.module() for game in GAMES.values()],
+                         ids=list(GAMES))
 def test_docstring_matches_the_action_layout_and_encoder_pieces(module):
     env = module.raw_env()
     doc = module.__doc__

@@ -4,7 +4,9 @@ arrow back up and no import cycle.
 Every ``import`` of every module is read with :mod:`ast`, the ones inside functions too (a
 lazy import is still a dependency; only ``if TYPE_CHECKING:`` blocks are not), and so are
 strings naming a module of a higher layer (an entry point such as
-``"primeval.training.gym_env:make"``).
+``"primeval.training.gym_env:make"``). One kind of string is not an arrow: a game's
+descriptor (``GameDescriptor(env_module=..., heuristic=...)``) names its versioned env module
+and its heuristic agent, which the catalogue and training load; the game never imports them.
 """
 
 from __future__ import annotations
@@ -15,11 +17,16 @@ from pathlib import Path
 
 import pytest
 
+from primeval.envs.games import GAMES as GAMES_CATALOGUE
+
 ROOT = Path(__file__).resolve().parents[1]
 #: Folder of each top-level part of the namespace (pyproject.toml's package-dir).
 FOLDERS = {"primeval": "envs/_package", "primeval.envs": "envs",
            "primeval.wrappers": "wrappers", "primeval.training": "training"}
-GAMES = ("primordial_soup", "origin")
+#: The games of the catalogue (each one's folder is layer 1).
+GAMES = tuple(GAMES_CATALOGUE)
+#: Descriptor fields naming a higher layer that loads the game, not one the game imports.
+DESCRIPTOR_UPWARD_FIELDS = ("env_module", "heuristic")
 TOP = ("primeval", "primeval.registration", "primeval.training.cli")
 
 
@@ -69,10 +76,13 @@ def imports_of(name: str, path: Path) -> set[str]:
     typing_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If)
                    and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
                    for stmt in block.body for n in ast.walk(stmt)}
+    named_by_descriptor = {id(kw.value) for call in ast.walk(tree) if isinstance(call, ast.Call)
+                           and getattr(call.func, "id", None) == "GameDescriptor"
+                           for kw in call.keywords if kw.arg in DESCRIPTOR_UPWARD_FIELDS}
     out: set[str] = set()
     for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue  # for type checkers only: never imported at run time
+        if id(node) in typing_only or id(node) in named_by_descriptor:
+            continue  # for type checkers only, or a descriptor naming who loads the game
         if isinstance(node, ast.Import):
             out.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -144,3 +154,7 @@ def test_the_graph_is_read():
     assert "primeval.envs.games" in GRAPH["primeval.registration"]
     assert "primeval.training.gym_env" in GRAPH["primeval.registration"]
     assert layer("primeval.training.evaluate") > layer("primeval.wrappers.single_agent")
+    assert all(layer(f"primeval.envs.{game}.rules") == 1 for game in GAMES)
+    # the descriptor's own arrows (its rules, config, view) are read; only its loaders are not
+    assert "primeval.envs.origin.view" in GRAPH["primeval.envs.origin"]
+    assert "primeval.training.agents.heuristics.origin" not in GRAPH["primeval.envs.origin"]

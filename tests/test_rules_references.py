@@ -18,18 +18,25 @@ from pathlib import Path
 
 import pytest
 
+from primeval.envs.games import GAMES as CATALOGUE
+from tests.helpers import catalogue_games
+
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "docs" / "rules"
-GAMES = ("origin", "primordial_soup")
+#: Every game of the catalogue; one whose descriptor names no rules page is skipped.
+GAMES = catalogue_games("docs", "no rules reference page")
+#: The games with a rules reference page, and the page's file name without ``.md``.
+PAGES = {name: Path(game.docs).stem for name, game in CATALOGUE.items() if game.docs}
+_NAMES = "|".join(re.escape(page) for page in PAGES.values())
 SCANNED = ("envs", "wrappers", "training", "tests")
 
-CITE_START = re.compile(r'\b(origin|primordial_soup)\.md "')
+CITE_START = re.compile(r'\b(' + _NAMES + r')\.md "')
 CITE_NAME = re.compile(r'"([^"\n]+)"')
 #: What may follow a section name before the next one: "step 6", "notes", "(4p)".
 CITE_QUALIFIER = re.compile(r"(?:[ \t]+steps?[ \t]+\d+(?:(?:-|[ \t]+and[ \t]+)\d+)?|[ \t]+notes"
                             r"|[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))*")
 CITE_SEPARATOR = re.compile(r'(?:,|\s+and)\s+(?=")')
-LINK = re.compile(r"docs/rules/(origin|primordial_soup)\.md#([\w-]+)")
+LINK = re.compile(r"docs/rules/(" + _NAMES + r")\.md#([\w-]+)")
 
 SECTION_SIGN = "\u00a7"
 #: References to the research notes that docs/rules/ replaces.
@@ -49,7 +56,7 @@ def slug(heading: str) -> str:
 
 
 def headings(game: str) -> list[str]:
-    text = (RULES / f"{game}.md").read_text(encoding="utf-8")
+    text = (ROOT / CATALOGUE[game].docs).read_text(encoding="utf-8")
     text = re.sub(r"```.*?```", "", text, flags=re.S)
     return [m.group(1).strip() for m in re.finditer(r"^#{1,6} (.+)$", text, re.M)]
 
@@ -103,15 +110,15 @@ def test_headings_are_unique_so_their_anchors_are_stable(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_links_inside_the_rules_reference_resolve(game):
-    text = (RULES / f"{game}.md").read_text(encoding="utf-8")
+    text = (ROOT / CATALOGUE[game].docs).read_text(encoding="utf-8")
     anchors = {slug(n) for n in headings(game)}
     broken = sorted(set(re.findall(r"\]\(#([\w-]+)\)", text)) - anchors)
     assert not broken, f"docs/rules/{game}.md links to missing anchors {broken}"
 
 
 def test_every_cited_section_is_a_heading_of_the_rules_reference():
-    known = {game: set(headings(game)) for game in GAMES}
-    anchors = {game: {slug(n) for n in known[game]} for game in GAMES}
+    known = {PAGES[game]: set(headings(game)) for game in PAGES}
+    anchors = {page: {slug(n) for n in names} for page, names in known.items()}
     missing = []
     for path in sources():
         text = path.read_text(encoding="utf-8")

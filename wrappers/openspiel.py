@@ -65,11 +65,10 @@ __all__ = [
     "DEFAULT_MAX_GAME_LENGTH",
     "GAME_CLASSES",
     "GAME_NAMES",
-    "OriginGame",
     "PrimevalGame",
     "PrimevalObserver",
     "PrimevalState",
-    "PrimordialSoupGame",
+    "game_class",
     "game_type",
     "load_game",
     "max_chance_outcomes",
@@ -78,29 +77,24 @@ __all__ = [
 DEFAULT_MAX_GAME_LENGTH = 5000
 """Player moves before a game is truncated (the Origin env's ``max_steps``)."""
 
-GAME_NAMES: dict[str, str] = {name: f"python_primeval_{name}" for name in GAMES}
-"""primeval game name -> OpenSpiel short name."""
+GAME_NAMES: dict[str, str] = {}
+"""primeval game name -> OpenSpiel short name (``python_primeval_<name>``), for every game
+registered with pyspiel."""
 
 
 def max_chance_outcomes(game: str, rules: Any) -> int:
     """The number of chance action ids the game needs: one more than the largest outcome of
-    any chance event of its rules (checked at run time: a larger outcome raises)."""
-    if game == "primordial_soup":
-        return max(7, len(rules.config.environment_deck))  # die faces 1..6
-    if game == "origin":
-        data, comps = rules.data, rules.data.components
-        greens = sum(1 for t in data.world.territories if t.colour == "green")
-        return max(3, rules.num_players, len(data.cards), sum(comps.innovation_tiles.values()),
-                   greens, len(data.world.straits), len(comps.innovation_tiles))
-    raise ValueError(f"no chance bound for game {game!r}")
+    any chance event of its rules (its descriptor's ``chance_outcomes``; checked at run
+    time: a larger outcome raises)."""
+    return int(get_game(game).chance_outcomes(rules))
 
 
 def game_type(game: str) -> pyspiel.GameType:
     """The :class:`pyspiel.GameType` of the primeval game ``game`` (its registered type)."""
     spec = get_game(game)
-    perfect = game == "primordial_soup"
+    perfect = spec.perfect_information
     return pyspiel.GameType(
-        short_name=GAME_NAMES[game],
+        short_name=f"python_primeval_{game}",
         long_name=f"Python primeval {spec.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
@@ -184,7 +178,7 @@ class _Node:
 
 class PrimevalGame(pyspiel.Game):
     """A primeval game for OpenSpiel (see the module docstring); one subclass per game,
-    :class:`PrimordialSoupGame` and :class:`OriginGame`, is registered.
+    :func:`game_class` (``PrimordialSoupGame``, ``OriginGame``), is registered.
 
     Args:
         params: OpenSpiel parameters: ``players``, ``obs_encoder``, ``max_game_length``;
@@ -324,7 +318,7 @@ class PrimevalObserver:
                  params: dict[str, Any] | None = None) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
-        if (iig_obs_type is not None and core.game != "primordial_soup"
+        if (iig_obs_type is not None and not get_game(core.game).perfect_information
                 and iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
             raise ValueError(f"{core.game}: the encoders show one player's private "
                              f"information; {iig_obs_type.private_info} is not offered")
@@ -349,30 +343,38 @@ class PrimevalObserver:
         return self._core.view.to_text(rules_state, viewer=player)
 
 
-class PrimordialSoupGame(PrimevalGame):
-    """Primordial Soup, ``python_primeval_primordial_soup``."""
-
-    game = "primordial_soup"
-
-
-class OriginGame(PrimevalGame):
-    """Origin, ``python_primeval_origin``."""
-
-    game = "origin"
-
-
-GAME_CLASSES: dict[str, type[PrimevalGame]] = {
-    "primordial_soup": PrimordialSoupGame, "origin": OriginGame}
+GAME_CLASSES: dict[str, type[PrimevalGame]] = {}
 """primeval game name -> its registered :class:`PrimevalGame` subclass."""
 
 
-def _register() -> None:
+def game_class(game: str) -> type[PrimevalGame]:
+    """The :class:`PrimevalGame` subclass of the catalogue game ``game``
+    (``OriginGame``, a module attribute), made and registered with pyspiel on first use: the
+    catalogue's games at import, a game added later (``games.register``) when it is loaded.
+
+    Raises:
+        ValueError: No game has that name.
+    """
+    if game in GAME_CLASSES:
+        return GAME_CLASSES[game]
+    spec = get_game(game)
     # A class, not a closure or partial: pyspiel keeps the factory until the process ends,
-    # and releasing anything else at exit aborts the interpreter.
-    registered = set(pyspiel.registered_names())
-    for game, cls in GAME_CLASSES.items():
-        if GAME_NAMES[game] not in registered:
-            pyspiel.register_game(game_type(game), cls)
+    # and releasing anything else at exit aborts the interpreter. A module attribute, so
+    # that it pickles by name.
+    cls = type(f"{spec.gym_name}Game", (PrimevalGame,),
+               {"game": game, "__module__": __name__,
+                "__doc__": f"{spec.title}, ``python_primeval_{game}``."})
+    globals()[cls.__name__] = cls
+    if f"python_primeval_{game}" not in set(pyspiel.registered_names()):
+        pyspiel.register_game(game_type(game), cls)
+    GAME_CLASSES[game] = cls
+    GAME_NAMES[game] = f"python_primeval_{game}"
+    return cls
+
+
+def _register() -> None:
+    for game in GAMES:
+        game_class(game)
 
 
 def load_game(game: str, players: int | None = None, **params: Any) -> pyspiel.Game:
@@ -380,6 +382,7 @@ def load_game(game: str, players: int | None = None, **params: Any) -> pyspiel.G
     seats (the game's default if ``None``) and further parameters (``obs_encoder``,
     ``max_game_length``)."""
     spec = get_game(game)
+    game_class(game)
     return pyspiel.load_game(GAME_NAMES[game],
                              {"players": players or spec.default_players, **params})
 

@@ -35,12 +35,20 @@ from primeval.envs.games import GAMES, get_game
 from primeval.envs.testing.bench import machine
 
 TARGET_MS = 50.0
-#: ``view_picture`` module and the argument its functions take after the state.
-_PICTURES = {
-    "primordial_soup": ("primeval.envs.primordial_soup.view_picture",
-                        lambda env: env.rules.config),
-    "origin": ("primeval.envs.origin.view_picture", lambda env: env.rules),
-}
+
+
+def _picture(game: str) -> tuple[str, Any]:
+    """The game's picture module and the argument its functions take after the state (its
+    descriptor's ``picture`` and ``picture_argument``).
+
+    Raises:
+        ValueError: An unknown game, or one without a picture.
+    """
+    spec = get_game(game)
+    if spec.picture is None:
+        raise ValueError(f"game {game!r} has no picture (its descriptor names none); "
+                         f"games with one: {', '.join(n for n, g in GAMES.items() if g.picture)}")
+    return spec.picture, spec.picture_argument
 
 
 def _states(game: str, players: int, games: int, seed: int, max_frames: int
@@ -73,7 +81,7 @@ def bench_pictures(game: str, players: int, games: int = 3, seed: int = 0,
                    max_frames: int = 600, reference_every: int = 10) -> dict[str, Any]:
     """The fast path on every frame of the games, the reference on every
     ``reference_every``-th, on the same states; timings and whether they were equal."""
-    module_name, argument = _PICTURES[game]
+    module_name, argument = _picture(game)
     module = importlib.import_module(module_name)
     fast: list[float] = []
     reference: list[float] = []
@@ -104,7 +112,7 @@ def bench_pictures(game: str, players: int, games: int = 3, seed: int = 0,
 @contextlib.contextmanager
 def _reference_pictures(game: str) -> Iterator[None]:
     """``view.to_rgb_array`` draws with the reference while inside (for ``render_test``)."""
-    module = importlib.import_module(_PICTURES[game][0])
+    module = importlib.import_module(_picture(game)[0])
     fast = module.to_rgb_array
     module.to_rgb_array = module.to_rgb_array_reference
     try:
@@ -169,8 +177,9 @@ def report_lines(report: dict[str, Any]) -> list[str]:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(prog="python -m primeval.envs.testing.bench_pictures",
                                      description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=sorted(GAMES), action="append",
-                        help="repeatable; default: every game")
+    pictured = [name for name, game in GAMES.items() if game.picture is not None]
+    parser.add_argument("--game", choices=sorted(pictured), action="append",
+                        help="repeatable; default: every game with a picture")
     parser.add_argument("--players", type=int, default=None,
                         help="default: each game's default")
     parser.add_argument("--games", type=int, default=3, help="seeded games per game")
@@ -188,7 +197,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     report: dict[str, Any] = {"date": datetime.date.today().isoformat(),
                               "machine": machine(), "matplotlib": matplotlib.__version__,
                               "games": []}
-    for game in args.game or GAMES:
+    for game in args.game or pictured:
         players = args.players or GAMES[game].default_players
         g = bench_pictures(game, players, args.games, args.seed, args.frames,
                            args.reference_every)

@@ -16,19 +16,29 @@ from typing import Any
 
 import numpy as np
 
-#: (module, player counts, encoders) for every game whose behaviour is fingerprinted.
-CASES: tuple[tuple[str, tuple[int, ...], tuple[str, ...]], ...] = (
-    ("primordial_soup_v1", (3, 4), ("flat", "planes")),
-    ("origin_v0", (2, 3, 4), ("flat", "graph")),
-)
+from primeval.envs.games import DESCRIPTORS, GAMES
+
+
+def cases(games: Any = None) -> tuple[tuple[str, tuple[int, ...], tuple[str, ...]], ...]:
+    """(versioned env name, player counts, encoders) of every game of the catalogue now
+    (or of the descriptors ``games``)."""
+    return tuple((game.env_name, game.player_counts, game.encoders)
+                 for game in (GAMES.values() if games is None else games))
+
+
+#: The cases of the games the package ships (the saved fingerprints' keys).
+CASES: tuple[tuple[str, tuple[int, ...], tuple[str, ...]], ...] = cases(DESCRIPTORS)
 
 
 def fingerprint(env_module: str, num_players: int, obs_encoder: str, games: int = 5,
                 seed: int = 0) -> str:
-    """The hex SHA-256 of ``games`` seeded random games of one configuration."""
+    """The hex SHA-256 of ``games`` seeded random games of one configuration; ``env_module``
+    is a catalogue game's versioned env name (``"origin_v0"``)."""
     import importlib
 
-    module = importlib.import_module(f"primeval.envs.{env_module}")
+    by_env_name = {game.env_name: game for game in GAMES.values()}
+    module = (by_env_name[env_module].module() if env_module in by_env_name
+              else importlib.import_module(f"primeval.envs.{env_module}"))
     env = module.raw_env(num_players=num_players, obs_encoder=obs_encoder)
     digest = hashlib.sha256()
     for g in range(games):
@@ -57,9 +67,10 @@ def _update(digest: Any, env: Any) -> None:
 
 
 def fingerprints(games: int = 5, seed: int = 0) -> dict[str, str]:
-    """``{"<module> <players>p <encoder>": hash}`` for every case of :data:`CASES`."""
+    """``{"<module> <players>p <encoder>": hash}`` for every game of the catalogue, every
+    player count and encoder."""
     return {f"{module} {n}p {encoder}": fingerprint(module, n, encoder, games, seed)
-            for module, counts, encoders in CASES for n in counts for encoder in encoders}
+            for module, counts, encoders in cases() for n in counts for encoder in encoders}
 
 
 def main(argv: list[str] | None = None) -> None:

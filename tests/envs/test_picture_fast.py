@@ -12,17 +12,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from primeval.envs import origin_v0, primordial_soup_v1
 from primeval.envs.core import picture, picture_fast
+from primeval.envs.core.descriptor import resolve
 from primeval.envs.core.picture import Sketch, shapes, sketch_reference
 from primeval.envs.core.picture_fast import sketch_to_array
-from primeval.envs.origin import view_picture as origin_picture
-from primeval.envs.primordial_soup import view_picture as soup_picture
+from primeval.envs.games import GAMES as CATALOGUE
 
-GAMES = {"primordial_soup": (primordial_soup_v1, soup_picture, lambda env: env.rules.config),
-         "origin": (origin_v0, origin_picture, lambda env: env.rules)}
-CASES = [("primordial_soup", 3), ("primordial_soup", 4), ("origin", 2), ("origin", 3),
-         ("origin", 4)]
+#: Every game of the catalogue with a picture: its env module, picture module and the
+#: argument the picture functions take after the state (its descriptor's).
+GAMES = {name: (game.module(), resolve(game.picture), game.picture_argument)
+         for name, game in CATALOGUE.items() if game.picture}
+CASES = [(name, n) for name in GAMES for n in CATALOGUE[name].player_counts]
 
 
 def frames(game: str, num_players: int, seed: int, every: int, limit: int = 2000,

@@ -11,17 +11,17 @@ import numpy as np
 import pytest
 from pettingzoo.test import render_test
 
-from primeval.envs import origin_v0, primordial_soup_v1
+from primeval.envs.games import GAMES as CATALOGUE
 from primeval.envs.origin import view_picture as origin_picture
 from primeval.envs.origin.gamedata import load_map
 from primeval.envs.primordial_soup import view_picture as soup_picture
 from primeval.training.cli import main
 
-GAMES = {"primordial_soup": primordial_soup_v1, "origin": origin_v0}
+#: Every game of the catalogue with a picture (its descriptor's ``picture``).
+GAMES = {name: game.module() for name, game in CATALOGUE.items() if game.picture}
 SIZES = {"primordial_soup": (soup_picture.HEIGHT, soup_picture.WIDTH),
          "origin": (origin_picture.HEIGHT, origin_picture.WIDTH)}
-CASES = [("primordial_soup", 3), ("primordial_soup", 4), ("origin", 2), ("origin", 3),
-         ("origin", 4)]
+CASES = [(name, n) for name in GAMES for n in CATALOGUE[name].player_counts]
 
 
 def played(game: str, num_players: int, seed: int, steps: int):

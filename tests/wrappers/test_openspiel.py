@@ -17,7 +17,7 @@ from primeval.envs.core.chance import CHANCE_PLAYER, ExplicitChance  # noqa: E40
 from primeval.envs.games import GAMES  # noqa: E402
 
 #: docs/integrations.md's example (run by tests/test_docs.py) adds Origin with 2 players.
-CASES = [("primordial_soup", 4), ("origin", 4)]
+CASES = [(name, max(game.player_counts)) for name, game in GAMES.items()]
 
 
 def load(game: str, players: int, **params):
@@ -66,7 +66,7 @@ def test_game_type_and_info(game):
     assert gtype.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
     assert gtype.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert gtype.information == (pyspiel.GameType.Information.PERFECT_INFORMATION
-                                 if game == "primordial_soup"
+                                 if spec.perfect_information
                                  else pyspiel.GameType.Information.IMPERFECT_INFORMATION)
     assert gtype.utility == pyspiel.GameType.Utility.ZERO_SUM
     assert (gtype.min_num_players, gtype.max_num_players) == (min(spec.player_counts),

@@ -27,10 +27,21 @@ AGENT_SPECS = ("random", "heuristic", "ppo:PATH", "rllib:PATH", "mcts[:KEY=VALUE
 
 
 def make_heuristic(game: str, seed: int | None = None) -> Agent:
-    """The heuristic bot of ``game``."""
-    from primeval.training.agents.heuristics import HEURISTICS
+    """The heuristic bot of ``game``, training's "heuristic" opponent and yardstick.
 
-    return HEURISTICS[get_game(game).name](seed=seed)
+    A game whose descriptor names no heuristic gets a :class:`RandomAgent` instead, with a
+    warning saying so (its "vs heuristic" figures are then against random play); asking for
+    the ``heuristic`` agent by name (:func:`make_agent`) is refused for such a game.
+    """
+    import warnings
+
+    from primeval.training.agents.heuristics import heuristic_class
+
+    if get_game(game).heuristic is None:
+        warnings.warn(f"game {game!r} has no heuristic agent; a random player stands in "
+                      "for it", stacklevel=2)
+        return RandomAgent(seed)
+    return heuristic_class(game)(seed=seed)
 
 
 def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
@@ -44,7 +55,9 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
     if spec == "random":
         return RandomAgent(seed)
     if spec == "heuristic":
-        return make_heuristic(game, seed)
+        from primeval.training.agents.heuristics import heuristic_class
+
+        return heuristic_class(game)(seed=seed)
     if isinstance(spec, str) and spec.startswith("ppo:"):
         from primeval.training.agents.policy import PolicyAgent
 

@@ -213,7 +213,7 @@ class MCTSAgent:
     """UCT search over the rules, for either game (see the module docstring).
 
     Args:
-        game: The game's name (``primordial_soup`` or ``origin``).
+        game: A game of the catalogue (``primordial_soup``, ``origin``).
         config: The search settings, an :class:`MCTSConfig` or a spec string.
         rules: The game's rules object (best: ``env.unwrapped.rules``); ``None`` builds the
             default rules for the state's player count on first use.
@@ -230,6 +230,15 @@ class MCTSAgent:
                  seed: int | None = None) -> None:
         self.game = get_game(game).name
         self.config = parse_mcts_spec(config) if isinstance(config, str) else config
+        if get_game(game).heuristic is None:  # the heuristic rolls out and hints the prior
+            if self.config.rollout == "heuristic":
+                raise ValueError(f"mcts rollout=heuristic: game {self.game!r} has no "
+                                 "heuristic agent (its descriptor names none); use "
+                                 "rollout=random")
+            if self.config.prior and isinstance(config, str) and "prior=" in config:
+                raise ValueError(f"mcts prior={self.config.prior}: game {self.game!r} has no "
+                                 "heuristic agent to hint it; use prior=0")
+            self.config = replace(self.config, prior=0.0)
         self.name = self.config.spec()
         self._given_rules = rules
         self._rules: dict[int, Any] = {}
@@ -437,15 +446,15 @@ class MCTSAgent:
                     break
         if rules.is_terminal(state):
             return rank_rewards(rules.scores(state))
-        scores = _STATIC_SCORES.get(self.game, _scores)(rules, state)
+        scores = (get_game(self.game).static_score or _scores)(rules, state)
         return rank_rewards(scores) if self.config.eval == "rank" else _margin(scores)
 
     def _rollout_bot(self, rules: Any) -> Any:
         bot = self._rollout_bots.get(id(rules))
         if bot is None:
-            from primeval.training.agents.heuristics import HEURISTICS
+            from primeval.training.agents.heuristics import heuristic_class
 
-            bot = HEURISTICS[self.game](rules, seed=int(self.rng.integers(2**63)))
+            bot = heuristic_class(self.game)(rules, seed=int(self.rng.integers(2**63)))
             self._rollout_bots[id(rules)] = bot
         return bot
 
@@ -459,18 +468,6 @@ class MCTSAgent:
 
 def _scores(rules: Any, state: Any) -> list[float]:
     return rules.scores(state)
-
-
-def _soup_projected_scores(rules: Any, state: Any) -> list[float]:
-    """Primordial Soup's ladder moves only when a round is scored: each player's position
-    plus the advance the next scoring would give them now (amoebas and genes)."""
-    from primeval.envs.primordial_soup.rules.scoring import advance_distance
-
-    return [ps.score + advance_distance(ps) for ps in state.players]
-
-
-#: The scores a cut rollout is judged by, per game (default: ``rules.scores``).
-_STATIC_SCORES = {"primordial_soup": _soup_projected_scores}
 
 
 def _margin(scores: list[float]) -> list[float]:

@@ -11,6 +11,7 @@ import pytest
 
 from primeval.envs import origin_v0, primordial_soup_v1
 from primeval.envs.core.saved_state import StateError
+from primeval.envs.games import GAMES
 from primeval.envs.testing.random_play import advance
 
 CASES = [(primordial_soup_v1, 3), (primordial_soup_v1, 4), (origin_v0, 2), (origin_v0, 3),
@@ -109,7 +110,7 @@ def loaded(module, players=3, steps=40):
     return env
 
 
-@pytest.mark.parametrize("module", [primordial_soup_v1, origin_v0])
+@pytest.mark.parametrize("module", [game.module() for game in GAMES.values()], ids=list(GAMES))
 def test_bad_states_are_refused_and_change_nothing(module):
     """Another game, another version, another config or a damaged dict: StateError with the
     reason; the env is unchanged."""

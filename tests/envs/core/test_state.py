@@ -15,7 +15,7 @@ from pettingzoo.test import state_test
 
 from primeval.envs.games import GAMES
 
-PLAYERS = {"primordial_soup": [3, 4], "origin": [2, 3, 4]}
+PLAYERS = {name: list(game.player_counts) for name, game in GAMES.items()}
 CASES = [(name, n) for name, counts in PLAYERS.items() for n in counts]
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from primeval.envs.games import GAMES
 from primeval.envs.testing.fuzz import InvariantViolation, fuzz
 from primeval.training import cli
 
 
-@pytest.mark.parametrize(("game", "players"), [("primordial_soup", 3), ("primordial_soup", 4),
-                                               ("origin", 2), ("origin", 3), ("origin", 4)])
+@pytest.mark.parametrize(("game", "players"), [(name, n) for name, game in GAMES.items()
+                                               for n in game.player_counts])
 def test_fuzz_runs_clean(game, players):
     """A few games per player count with illegal actions sprinkled in: no violation."""
     report = fuzz(game, players, games=4, seed=3, illegal_rate=0.1)

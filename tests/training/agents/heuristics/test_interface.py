@@ -5,11 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from primeval.envs import origin_v0, primordial_soup_v1
-from primeval.training.agents.heuristics import OriginHeuristic, PrimordialSoupHeuristic
+from primeval.envs.games import GAMES
+from primeval.training.agents.heuristics import heuristic_class
 
-AGENTS = [(PrimordialSoupHeuristic, primordial_soup_v1, 4), (OriginHeuristic, origin_v0, 3)]
-IDS = ["primordial_soup", "origin"]
+#: Every game of the catalogue with a heuristic: its class, env module, default players.
+AGENTS = [(heuristic_class(name), game.module(), game.default_players)
+          for name, game in GAMES.items() if game.heuristic]
+IDS = [name for name, game in GAMES.items() if game.heuristic]
 
 
 def _transcript(agent_class, module, players: int, agent_seed: int, games: int = 2
