@@ -17,6 +17,11 @@ builds the three::
 The game data are the rules state and the generator (plus the step count and the PettingZoo
 dicts); both are plain picklable objects, so ``copy.deepcopy`` and ``pickle`` keep a game in
 progress.
+
+The adapter is the AEC core only: the forms other libraries want (the Box observation with
+the mask in the infos, the mask in the infos, numeric infos, the private state) are
+PettingZoo wrappers over it, in :mod:`primeval.envs.core.forms`; a game's ``raw_env`` and
+``env`` are built by :class:`~primeval.envs.core.builder.EnvBuilder`.
 """
 
 from __future__ import annotations
@@ -34,32 +39,9 @@ from primeval.envs.core.errors import IllegalActionError, InvalidActionTypeError
 from primeval.envs.core.layout import ActionLayout
 from primeval.envs.core.rewards import check_reward_mode, reward_for_mode
 
-__all__ = ["INFO_FORMS", "OBSERVATION_FORMS", "GameRules", "GameView", "TurnBasedAECEnv",
-           "info_names_table"]
+__all__ = ["GameRules", "GameView", "TurnBasedAECEnv"]
 
 _MAX_LEGAL_SHOWN = 8
-
-#: ``observation_form`` values: PettingZoo's ``{"observation", "action_mask"}`` dict, or the
-#: encoder's array alone (the mask then in ``infos[agent]["action_mask"]``).
-OBSERVATION_FORMS: tuple[str, ...] = ("dict", "box")
-#: ``info_form`` values: ``infos[agent]["phase"]`` and ``["decision"]`` as names, or as ids.
-INFO_FORMS: tuple[str, ...] = ("names", "ids")
-
-
-def info_names_table(info_names: Mapping[str, Sequence[str]]) -> str:
-    """A Markdown table of the info ids (``info_form="ids"``) and the names they stand for,
-    one column per info key (for env docstrings); ``""`` shows as *(none)*."""
-    keys = list(info_names)
-    rows = max((len(names) for names in info_names.values()), default=0)
-    lines = ["| id | " + " | ".join(f"`{key}`" for key in keys) + " |",
-             "|---" * (len(keys) + 1) + "|"]
-    for i in range(rows):
-        cells = []
-        for key in keys:
-            names = info_names[key]
-            cells.append("" if i >= len(names) else f"`{names[i]}`" if names[i] else "*(none)*")
-        lines.append(f"| {i} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
 
 
 class GameRules(Protocol):
@@ -163,14 +145,9 @@ class TurnBasedAECEnv(AECEnv):
     the end, each agent is stepped once with ``None`` (player_0 first), as in PettingZoo.
 
     Observations are ``{"observation": encoder.encode(state, seat), "action_mask": int8}``; the
-    mask is all zeros for every agent that is not the one to act. ``observation_form="box"``
-    makes the observation the encoder's array alone, for libraries whose wrappers take only
-    Box observations (SuperSuit's); the mask is then in ``infos[agent]["action_mask"]``
-    (PettingZoo's other place for it, which its wrappers, its tests, TorchRL and RLlib read).
-
-    ``infos[agent]`` holds ``"phase"`` and ``"decision"`` (the rules' names; ``info_form="ids"``:
-    their indices in :attr:`info_names`, for libraries that turn infos into tensors, such as
-    TorchRL) and, with ``mask_in_info``, ``"action_mask"``.
+    mask is all zeros for every agent that is not the one to act. ``infos[agent]`` holds
+    ``"phase"`` and ``"decision"`` (the rules' names). Other forms (the encoder's array alone,
+    the mask in the infos, the names as ids) are wrappers: :mod:`primeval.envs.core.forms`.
 
     The current rules state is :attr:`game_state`. PettingZoo's :meth:`state` (one array for a
     centralised critic) and :attr:`state_space` are the game's ``state_encoder``
@@ -188,25 +165,23 @@ class TurnBasedAECEnv(AECEnv):
             returns ``view.to_rgb_array``, an (H, W, 3) uint8 array).
         max_steps: Truncate the game after this many agent steps (None: never).
         reward_mode: ``"rank"`` (default), ``"win"`` or ``"score"``; see ``rewards.py``.
-        observation_form: ``"dict"`` (default): ``{"observation", "action_mask"}``;
-            ``"box"``: the encoder's array, its space the encoder's Box, the mask in the infos.
-        mask_in_info: Put the action mask (int8, as in the dict) in
-            ``infos[agent]["action_mask"]`` too. ``None`` (default): only with ``"box"``,
-            which needs it (``False`` there is refused: the mask would be nowhere).
-        info_form: ``"names"`` (default): ``infos[agent]["phase"]`` and ``["decision"]`` are
-            the rules' names (strings); ``"ids"``: their indices (ints) in :attr:`info_names`.
-        info_names: The names each info id stands for, ``{"phase": (...), "decision": (...)}``
-            (the game gives them; needed by ``info_form="ids"``). Every name the rules
-            return must be in its table.
+        info_names: The names the infos can hold, ``{"phase": (...), "decision": (...)}``
+            (the game gives them; :class:`~primeval.envs.core.forms.NumericInfosWrapper`
+            gives their indices). Every name the rules return must be in its table.
         state_encoder: What :meth:`state` returns: a built state encoder (``space()``,
             ``encode(state)``), or a zero-argument callable building one on first use
             (picklable: a class or ``functools.partial``), or ``None``: no ``state()``.
 
     Raises:
-        ValueError: Unknown render or reward mode, observation or info form, a non-positive
-            ``max_steps``, ``"box"`` with ``mask_in_info=False``, or ``"ids"`` without tables.
+        ValueError: Unknown render or reward mode, or a non-positive ``max_steps``.
         TypeError: ``obs_encoder`` is not an encoder, or ``view`` not a view.
     """
+
+    #: The core's own forms; a form wrapper over it (:mod:`primeval.envs.core.forms`)
+    #: reports its own.
+    observation_form: str = "dict"
+    info_form: str = "names"
+    mask_in_info: bool = False
 
     def __init__(
         self,
@@ -218,9 +193,6 @@ class TurnBasedAECEnv(AECEnv):
         render_mode: str | None = None,
         max_steps: int | None = None,
         reward_mode: str = "rank",
-        observation_form: str = "dict",
-        mask_in_info: bool | None = None,
-        info_form: str = "names",
         info_names: Mapping[str, Sequence[str]] | None = None,
         state_encoder: Any = None,
     ) -> None:
@@ -256,7 +228,9 @@ class TurnBasedAECEnv(AECEnv):
         self.render_mode = render_mode
         self.max_steps = max_steps
         self.reward_mode = check_reward_mode(reward_mode)
-        self._configure_forms(observation_form, mask_in_info, info_form, info_names)
+        #: The names each info can hold: ``info_names["phase"]``, ``["decision"]``.
+        self.info_names: dict[str, tuple[str, ...]] = {
+            key: tuple(names) for key, names in (info_names or {}).items()}
         self._state_encoder = state_encoder
 
         n = rules.layout.n
@@ -264,7 +238,7 @@ class TurnBasedAECEnv(AECEnv):
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.action_spaces = {agent: spaces.Discrete(n) for agent in self.possible_agents}
         self.observation_spaces = {
-            agent: obs_encoder.space() if self._box else spaces.Dict(
+            agent: spaces.Dict(
                 {
                     "observation": obs_encoder.space(),
                     "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
@@ -285,9 +259,9 @@ class TurnBasedAECEnv(AECEnv):
 
     # -- spaces ---------------------------------------------------------------------------
 
-    def observation_space(self, agent: str) -> spaces.Dict | spaces.Box:
+    def observation_space(self, agent: str) -> spaces.Dict:
         """The (cached) observation space of ``agent``: a Dict of the encoder's Box and the
-        mask, or (``observation_form="box"``) the encoder's Box."""
+        mask."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Discrete:
@@ -366,12 +340,9 @@ class TurnBasedAECEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
-        """``{"observation": ..., "action_mask": int8}`` for ``agent``; with
-        ``observation_form="box"`` the observation array alone."""
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``{"observation": ..., "action_mask": int8}`` for ``agent``."""
         observation = self.obs_encoder.encode(self._state, self._seats[agent])
-        if self._box:
-            return observation
         return {"observation": observation, "action_mask": self.action_mask(agent)}
 
     @property
@@ -385,9 +356,10 @@ class TurnBasedAECEnv(AECEnv):
 
     def state(self) -> np.ndarray:
         """PettingZoo's global state: the game's features from no seat's view (the state
-        encoder's; see the game's docstring for its pieces), a fresh float32 array. By
-        default public information only; the game's ``state_private=True`` adds every seat's
-        private pieces (Origin's hands).
+        encoder's; see the game's docstring for its pieces), a fresh float32 array: public
+        information only (the game's ``state_private=True``,
+        :class:`~primeval.envs.core.forms.PrivateStateWrapper`, adds every seat's private
+        pieces).
 
         Raises:
             NotImplementedError: The game gives no state encoder.
@@ -590,67 +562,17 @@ class TurnBasedAECEnv(AECEnv):
                     "but the game is not over"
                 )
             self.agent_selection = self.possible_agents[seat]
-        if self._mask_in_info:
-            self._set_info_masks()
-
-    def _configure_forms(self, observation_form: str, mask_in_info: bool | None,
-                         info_form: str, info_names: Mapping[str, Sequence[str]] | None) -> None:
-        """Checks and keeps the observation and info forms."""
-        if observation_form not in OBSERVATION_FORMS:
-            raise ValueError(f"unknown observation_form {observation_form!r}; allowed: "
-                             f"{', '.join(map(repr, OBSERVATION_FORMS))}")
-        if info_form not in INFO_FORMS:
-            raise ValueError(f"unknown info_form {info_form!r}; allowed: "
-                             f"{', '.join(map(repr, INFO_FORMS))}")
-        if mask_in_info not in (None, True, False):
-            raise ValueError(f"mask_in_info must be True, False or None, got {mask_in_info!r}")
-        self._box = observation_form == "box"
-        if self._box and mask_in_info is False:
-            raise ValueError('observation_form="box" keeps the action mask only in the infos; '
-                             "mask_in_info=False would leave it nowhere")
-        self.observation_form = observation_form
-        self.info_form = info_form
-        self._mask_in_info = self._box if mask_in_info is None else mask_in_info
-        #: The names each info id stands for: ``info_names["phase"][infos[a]["phase"]]``.
-        self.info_names: dict[str, tuple[str, ...]] = {
-            key: tuple(names) for key, names in (info_names or {}).items()}
-        self._info_ids: dict[str, dict[str, int]] | None = None
-        if info_form == "ids":
-            missing = [key for key in ("phase", "decision") if key not in self.info_names]
-            if missing:
-                raise ValueError(f'info_form="ids" needs the name tables {missing} (info_names)')
-            self._info_ids = {key: {name: i for i, name in enumerate(names)}
-                              for key, names in self.info_names.items()}
-
-    @property
-    def mask_in_info(self) -> bool:
-        """Whether ``infos[agent]["action_mask"]`` holds the agent's action mask."""
-        return self._mask_in_info
 
     def _set_infos(self) -> str:
-        """The infos of every live agent for ``_state`` (the mask is set once the agent to
-        act is known); returns the phase name."""
+        """The infos of every live agent for ``_state``; returns the phase name."""
         phase = self.rules.phase_name(self._state)
         info: dict[str, Any] = {"phase": phase}
         decision_name = getattr(self.rules, "decision_name", None)
         if decision_name is not None:
             info["decision"] = decision_name(self._state)
-        if self._info_ids is not None:
-            for key, name in info.items():
-                try:
-                    info[key] = self._info_ids[key][name]
-                except KeyError:
-                    raise RuntimeError(f"{self.rules.name}: {key} {name!r} is not in "
-                                       f"info_names[{key!r}]") from None
         for agent in self.agents:
             self.infos[agent] = dict(info)
         return phase
-
-    def _set_info_masks(self) -> None:
-        """``infos[agent]["action_mask"]`` of every live agent (with ``mask_in_info``)."""
-        for agent in self.agents:
-            if agent in self.infos:
-                self.infos[agent]["action_mask"] = self.action_mask(agent)
 
     def _is_to_act(self, agent: str) -> bool:
         return (

@@ -40,8 +40,8 @@ def snapshot(env: Any) -> dict[str, Any]:
         "cumulative_rewards": dict(env._cumulative_rewards),
         "terminations": dict(env.terminations),
         "truncations": dict(env.truncations),
-        # Without the masks an env built with mask_in_info puts there (numpy arrays, and
-        # derived from the state): set_state sets every info anew from the game state.
+        # Without the masks a form wrapper puts there (numpy arrays, and derived from the
+        # state): set_state sets every info anew from the game state.
         "infos": {agent: {k: copy.deepcopy(v) for k, v in info.items() if k != "action_mask"}
                   for agent, info in env.infos.items()},
         # While a finished game's agents step out one by one (PettingZoo's dead steps), the
@@ -150,7 +150,5 @@ def restore(env: Any, data: Any) -> None:
     env.truncations = dict(data["truncations"])
     env.infos = copy.deepcopy(data["infos"])
     env._skip_agent_selection = skip
-    # The infos in this env's own form (names or ids, the mask in them or not), from the state.
+    # The infos anew from the state (a form wrapper over the env then puts its own form).
     env._set_infos()
-    if env.mask_in_info:
-        env._set_info_masks()

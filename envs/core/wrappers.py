@@ -84,8 +84,10 @@ class TerminateIllegalWrapper(_DirectAttributes, wrappers.TerminateIllegalWrappe
             self._prev_obs = self._prev_info = None
         ended = self._terminated
         super().step(action)
-        if self._terminated and not ended and getattr(self._raw, "mask_in_info", False):
-            self._raw._set_info_masks()  # the game ended here: no agent has a legal action
+        if self._terminated and not ended:  # the game ended here: no agent has a legal action
+            for agent, info in self._raw.infos.items():
+                if "action_mask" in info:  # a form's mask in the infos
+                    info["action_mask"] = self._raw.action_mask(agent)
 
 
 class AssertOutOfBoundsWrapper(_DirectAttributes, wrappers.AssertOutOfBoundsWrapper):

@@ -112,13 +112,12 @@ drawn with matplotlib: ``pip install primeval[viz]``).
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
-from primeval.envs.core.aec import TurnBasedAECEnv, info_names_table
-from primeval.envs.core.encoders import make_encoder, pieces_table
-from primeval.envs.core.state_encoder import check_state_private
-from primeval.envs.core.wrappers import with_safety_wrappers
+from primeval.envs.core.aec import TurnBasedAECEnv
+from primeval.envs.core.builder import EnvBuilder
+from primeval.envs.core.encoders import pieces_table
+from primeval.envs.core.forms import info_names_table
 from primeval.envs.origin.actions import build_layout
 from primeval.envs.origin.config import OriginConfig
 from primeval.envs.origin.encoders import DECISION_KINDS, ENCODERS, make_state_encoder
@@ -148,8 +147,9 @@ for _key, _table in _doc_tables().items():
     __doc__ = __doc__.replace(_key, _table)  # noqa: A001
 
 
-class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
-    """Origin without PettingZoo's safety wrappers; see the module docstring."""
+class OriginEnv(TurnBasedAECEnv):
+    """Origin's AEC core: the dict observation, the named infos, the public state.
+    :func:`raw_env` builds it and adds the forms asked for."""
 
     metadata = {
         "name": "origin_v0",
@@ -158,38 +158,19 @@ class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
         "render_fps": 1,
     }
 
-    def __init__(
-        self,
-        num_players: int = 3,
-        obs_encoder: Any = "flat",
-        render_mode: str | None = None,
-        max_steps: int | None = 5000,
-        reward_mode: str = "rank",
-        observation_form: str = "dict",
-        mask_in_info: bool | None = None,
-        info_form: str = "names",
-        state_private: bool = False,
-        **config_overrides: Any,
-    ) -> None:
-        config = OriginConfig.from_overrides(num_players=num_players, **config_overrides)
-        rules = OriginRules(config)
-        super().__init__(
-            rules,
-            make_encoder(ENCODERS, obs_encoder, rules),
-            OriginView(rules),
-            render_mode=render_mode,
-            max_steps=max_steps,
-            reward_mode=reward_mode,
-            observation_form=observation_form,
-            mask_in_info=mask_in_info,
-            info_form=info_form,
-            info_names=INFO_NAMES,
-            state_encoder=functools.partial(make_state_encoder, rules,
-                                            private=check_state_private(state_private)),
-        )
+
+#: Builds the env from the keywords every game shares (see ``EnvBuilder.raw_env``).
+BUILDER = EnvBuilder(OriginEnv, OriginConfig.from_overrides, OriginRules, ENCODERS,
+                     OriginView, INFO_NAMES, make_state_encoder, max_steps=5000)
 
 
-def env(**kwargs: Any):
+def raw_env(num_players: int = 3, obs_encoder: Any = "flat", **kwargs: Any):
+    """Origin without PettingZoo's safety wrappers, in the forms asked for; the keywords
+    are in the module docstring (*Arguments*)."""
+    return BUILDER.raw_env(num_players, obs_encoder, **kwargs)
+
+
+def env(num_players: int = 3, obs_encoder: Any = "flat", **kwargs: Any):
     """The environment with PettingZoo's TerminateIllegal, AssertOutOfBounds and
     OrderEnforcing wrappers (the usual way to use it)."""
-    return with_safety_wrappers(raw_env(**kwargs))
+    return BUILDER.env(num_players, obs_encoder, **kwargs)

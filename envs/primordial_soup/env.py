@@ -107,13 +107,12 @@ compass, the ladder and the players (drawn with matplotlib: ``pip install primev
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
-from primeval.envs.core.aec import TurnBasedAECEnv, info_names_table
-from primeval.envs.core.encoders import make_encoder, pieces_table
-from primeval.envs.core.state_encoder import check_state_private
-from primeval.envs.core.wrappers import with_safety_wrappers
+from primeval.envs.core.aec import TurnBasedAECEnv
+from primeval.envs.core.builder import EnvBuilder
+from primeval.envs.core.encoders import pieces_table
+from primeval.envs.core.forms import info_names_table
 from primeval.envs.primordial_soup.actions import LAYOUT
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
 from primeval.envs.primordial_soup.encoders import DECISION_KINDS, ENCODERS, make_state_encoder
@@ -138,8 +137,9 @@ for _key, _table in _doc_tables().items():
     __doc__ = __doc__.replace(_key, _table)  # noqa: A001
 
 
-class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
-    """Primordial Soup without PettingZoo's safety wrappers; see the module docstring."""
+class PrimordialSoupEnv(TurnBasedAECEnv):
+    """Primordial Soup's AEC core: the dict observation, the named infos, the public state.
+    :func:`raw_env` builds it and adds the forms asked for."""
 
     metadata = {
         "name": "primordial_soup_v1",
@@ -148,38 +148,19 @@ class raw_env(TurnBasedAECEnv):  # noqa: N801  (PettingZoo naming)
         "render_fps": 1,
     }
 
-    def __init__(
-        self,
-        num_players: int = 4,
-        obs_encoder: Any = "flat",
-        render_mode: str | None = None,
-        max_steps: int | None = None,
-        reward_mode: str = "rank",
-        observation_form: str = "dict",
-        mask_in_info: bool | None = None,
-        info_form: str = "names",
-        state_private: bool = False,
-        **config_overrides: Any,
-    ) -> None:
-        config = PrimordialSoupConfig.from_overrides(num_players=num_players, **config_overrides)
-        rules = PrimordialSoupRules(config)
-        super().__init__(
-            rules,
-            make_encoder(ENCODERS, obs_encoder, rules),
-            PrimordialSoupView(rules),
-            render_mode=render_mode,
-            max_steps=max_steps,
-            reward_mode=reward_mode,
-            observation_form=observation_form,
-            mask_in_info=mask_in_info,
-            info_form=info_form,
-            info_names=INFO_NAMES,
-            state_encoder=functools.partial(make_state_encoder, rules,
-                                            private=check_state_private(state_private)),
-        )
+
+#: Builds the env from the keywords every game shares (see ``EnvBuilder.raw_env``).
+BUILDER = EnvBuilder(PrimordialSoupEnv, PrimordialSoupConfig.from_overrides, PrimordialSoupRules, ENCODERS,
+                     PrimordialSoupView, INFO_NAMES, make_state_encoder)
 
 
-def env(**kwargs: Any):
+def raw_env(num_players: int = 4, obs_encoder: Any = "flat", **kwargs: Any):
+    """Primordial Soup without PettingZoo's safety wrappers, in the forms asked for; the keywords
+    are in the module docstring (*Arguments*)."""
+    return BUILDER.raw_env(num_players, obs_encoder, **kwargs)
+
+
+def env(num_players: int = 4, obs_encoder: Any = "flat", **kwargs: Any):
     """The environment with PettingZoo's TerminateIllegal, AssertOutOfBounds and
     OrderEnforcing wrappers (the usual way to use it)."""
-    return with_safety_wrappers(raw_env(**kwargs))
+    return BUILDER.env(num_players, obs_encoder, **kwargs)

@@ -10,13 +10,25 @@ keeps are checked.
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import Callable
-from numbers import Integral
 from typing import Any
 
 import numpy as np
 
+from primeval.envs.core.validate import (
+    FieldTest,
+    check_frame_list,
+    check_int,
+    check_ints,
+    check_state_dict,
+    fail,
+    int_in,
+    is_bool,
+    is_int,
+    need,
+    one_of,
+    per_rules,
+    short,
+)
 from primeval.envs.origin.gamedata import CARD_COLOURS, REWARD_COLOURS
 from primeval.envs.origin.rules.cards import cards_in_hand
 from primeval.envs.origin.rules.effects import objective_limit
@@ -65,67 +77,21 @@ def check_real_choice(rules, state: OriginState) -> None:
          "has only 'pass', which is taken without asking")
 
 
-def need(condition: Any, what: str) -> None:
-    """Raise ``ValueError(what)`` unless ``condition`` (checks inside loops test first and
-    call :func:`fail`, so that the message is made only when they fail)."""
-    if not condition:
-        raise ValueError(what)
-
-
-def fail(what: str) -> None:
-    raise ValueError(what)
-
-
 def check_dict(data: Any) -> None:
     """A state's JSON form (``OriginState.to_dict()``) has the fields a state is built from:
     checked before it is built, so that the error names the field."""
-    need(isinstance(data, dict), f"expected a dict, got {type(data).__name__}")
-    fields = set(OriginState.__dataclass_fields__)
-    if set(data) != fields:
-        fail(f"fields {sorted(set(data) ^ fields)} missing or unknown")
-    if not (isinstance(data["stack"], list) and all(isinstance(f, dict) for f in data["stack"])):
-        fail(f"stack: expected a list of frames (dicts), got {_short(data['stack'])}")
+    check_state_dict(data, OriginState)
+    check_frame_list(data)
     if not isinstance(data["turn_state"], dict):
         fail(f"turn_state: expected a dict, got "
-             f"{_short(data['turn_state'])}")
+             f"{short(data['turn_state'])}")
 
 
 # Types and ranges ---------------------------------------------------------------------------
 
-def is_int(value: Any) -> bool:
-    return type(value) is int or (isinstance(value, Integral) and not isinstance(value, bool))
-
-
-def is_bool(value: Any) -> bool:
-    return isinstance(value, bool | np.bool_)
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _int(name: str, value: Any, lo: int, hi: int | None = None, what: str = "") -> None:
-    """``value`` is an int in ``lo..hi`` (``what`` it is, for the message)."""
-    if not (is_int(value) and lo <= value and (hi is None or value <= hi)):
-        fail(f"{name} = {_short(value)}: {what or 'expected'} an int in "
-             f"{lo}..{'' if hi is None else hi}")
-
-
-def _ints(name: str, value: Any, length: int | None, lo: int, hi: int | None = None,
-          what: str = "") -> None:
-    """``value`` is a list of ``length`` ints in ``lo..hi``."""
-    if not (isinstance(value, list | tuple) and (length is None or len(value) == length)):
-        fail(f"{name}: expected a list of {'' if length is None else length} ints, got "
-             f"{_short(value)}")
-    for i, v in enumerate(value):
-        if not (type(v) is int and lo <= v and (hi is None or v <= hi)):
-            _int(f"{name}[{i}]", v, lo, hi, what)
-
-
 def _per_player(name: str, value: Any, n: int) -> None:
     if not (isinstance(value, list | tuple) and len(value) == n):
-        fail(f"{name}: expected one entry per player ({n}), got {_short(value)}")
+        fail(f"{name}: expected one entry per player ({n}), got {short(value)}")
 
 
 def _check_fields(rules, state: OriginState) -> None:
@@ -135,85 +101,76 @@ def _check_fields(rules, state: OriginState) -> None:
     num_cards, num_types = len(data.cards), len(comps.pawn_types)
     top_level = max(comps.innovation_tiles)
     if not (is_int(state.num_players) and state.num_players == n):
-        fail(f"num_players = {_short(state.num_players)}, the config has {n}")
+        fail(f"num_players = {short(state.num_players)}, the config has {n}")
     if not (isinstance(state.phase, str) and state.phase in PHASES):
-        fail(f"phase = {_short(state.phase)}: unknown phase, expected one of {PHASES}")
-    _int("turn", state.turn, 0)
-    _int("current", state.current, 0, n - 1)
-    _int("start_player", state.start_player, 0, n - 1)
-    _ints("pawn", state.pawn, world.size, -1, num_types - 1)
-    _ints("owner", state.owner, world.size, NEUTRAL, n - 1)
-    _ints("reserve", state.reserve, num_types, 0)
-    _ints("villages", state.villages, n, 0, comps.villages_per_player)
+        fail(f"phase = {short(state.phase)}: unknown phase, expected one of {PHASES}")
+    check_int("turn", state.turn, 0)
+    check_int("current", state.current, 0, n - 1)
+    check_int("start_player", state.start_player, 0, n - 1)
+    check_ints("pawn", state.pawn, world.size, -1, num_types - 1)
+    check_ints("owner", state.owner, world.size, NEUTRAL, n - 1)
+    check_ints("reserve", state.reserve, num_types, 0)
+    check_ints("villages", state.villages, n, 0, comps.villages_per_player)
     for name in ("hands", "permanents", "objectives_done"):
         piles = getattr(state, name)
         _per_player(name, piles, n)
         for p, pile in enumerate(piles):
-            _ints(f"{name}[{p}]", pile, None, 0, num_cards - 1)
-    _ints("objective_points", state.objective_points, n, 0)
+            check_ints(f"{name}[{p}]", pile, None, 0, num_cards - 1)
+    check_ints("objective_points", state.objective_points, n, 0)
     _per_player("columns", state.columns, n)
     for p, cols in enumerate(state.columns):
         if not isinstance(cols, list | tuple):
             fail(f"columns[{p}]: expected a list of columns, got "
-                 f"{_short(cols)}")
+                 f"{short(cols)}")
         for c, col in enumerate(cols):
-            _ints(f"columns[{p}][{c}]", col, None, 1, top_level)
+            check_ints(f"columns[{p}][{c}]", col, None, 1, top_level)
             if not col:
                 fail(f"columns[{p}][{c}]: an empty tile column (a column is removed when its "
                      "last tile is raided)")
-    _ints("slots", state.slots, len(comps.slot_colours), 0, top_level)
-    _ints("tile_reserve", state.tile_reserve, 5, 0)
-    _int("lost_tiles", state.lost_tiles, 0)
+    check_ints("slots", state.slots, len(comps.slot_colours), 0, top_level)
+    check_ints("tile_reserve", state.tile_reserve, 5, 0)
+    check_int("lost_tiles", state.lost_tiles, 0)
     if not (isinstance(state.decks, list | tuple) and len(state.decks) == len(DECKS)):
-        fail(f"decks: expected the {len(DECKS)} decks {DECKS}, got {_short(state.decks)}")
+        fail(f"decks: expected the {len(DECKS)} decks {DECKS}, got {short(state.decks)}")
     for d, deck in enumerate(state.decks):
-        _ints(f"decks[{d}]", deck, None, 0, num_cards - 1)
-    _ints("discard", state.discard, None, 0, num_cards - 1)
-    _ints("hunt_value", state.hunt_value, world.size, 0)
+        check_ints(f"decks[{d}]", deck, None, 0, num_cards - 1)
+    check_ints("discard", state.discard, None, 0, num_cards - 1)
+    check_ints("hunt_value", state.hunt_value, world.size, 0)
     seat_or_board = "the token owner is not a seat: expected -1 (on the board) or"
-    _ints("hunt_owner", state.hunt_owner, world.size, -1, n - 1, seat_or_board)
-    _ints("strait_value", state.strait_value, len(world.straits), 0)
-    _ints("strait_owner", state.strait_owner, len(world.straits), -1, n - 1, seat_or_board)
+    check_ints("hunt_owner", state.hunt_owner, world.size, -1, n - 1, seat_or_board)
+    check_ints("strait_value", state.strait_value, len(world.straits), 0)
+    check_ints("strait_owner", state.strait_owner, len(world.straits), -1, n - 1, seat_or_board)
     if not isinstance(state.turn_state, dict):
         fail(f"turn_state: expected a dict, got "
-             f"{_short(state.turn_state)}")
+             f"{short(state.turn_state)}")
     if not is_bool(state.end_triggered):
-        fail(f"end_triggered = {_short(state.end_triggered)}: "
+        fail(f"end_triggered = {short(state.end_triggered)}: "
              "expected True or False")
-    _int("final_turns_left", state.final_turns_left, 0, n)
+    check_int("final_turns_left", state.final_turns_left, 0, n)
     if not (isinstance(state.stack, list) and all(isinstance(f, dict) for f in state.stack)):
-        fail(f"stack: expected a list of frames (dicts), got {_short(state.stack)}")
+        fail(f"stack: expected a list of frames (dicts), got {short(state.stack)}")
     _check_frame_fields(rules, state)
 
 
 #: :func:`_frame_fields` of each rules object, made once.
-_SCHEMAS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_SCHEMAS = per_rules(lambda rules: _frame_fields(rules))
 
 
-def frame_schema(rules) -> dict[str, dict[str, tuple[str, Callable[[Any], bool]]]]:
+def frame_schema(rules) -> dict[str, dict[str, FieldTest]]:
     """Per frame kind, its fields with what each holds (a description and a test)."""
-    schema = _SCHEMAS.get(rules)
-    if schema is None:
-        schema = _SCHEMAS[rules] = _frame_fields(rules)
-    return schema
+    return _SCHEMAS(rules)
 
 
-def _frame_fields(rules) -> dict[str, dict[str, tuple[str, Callable[[Any], bool]]]]:
+def _frame_fields(rules) -> dict[str, dict[str, FieldTest]]:
     data, n = rules.data, rules.num_players
     yellow = [c.effect for c in data.cards if c.colour == "yellow"]
     max_take = max([2, *(e["count"] for e in yellow if e["kind"] == "take_tile")])
     max_draw = max([1, *(e["count"] for e in yellow if e["kind"] == "draw_cards")])
     distances = {e["distance"] for e in yellow if e["kind"] == "great_hunt"}
 
-    def ints(lo, hi):
-        return f"an int in {lo}..{hi}", lambda v: is_int(v) and lo <= v <= hi
-
-    def one_of(*choices):
-        return f"one of {choices}", lambda v: isinstance(v, str) and v in choices
-
-    seat = ints(0, n - 1)
-    territory = ints(0, rules.data.world.size - 1)
-    card = ints(0, len(data.cards) - 1)
+    seat = int_in(0, n - 1)
+    territory = int_in(0, rules.data.world.size - 1)
+    card = int_in(0, len(data.cards) - 1)
     player = {"player": seat}
     at = {"player": seat, "territory": territory}
     victim = {"player": seat, "victim": seat}
@@ -224,17 +181,17 @@ def _frame_fields(rules) -> dict[str, dict[str, tuple[str, Callable[[Any], bool]
     return {
         "deal_objectives": {}, "shuffle_objectives": {}, "final_scoring": {},
         "keep_objective": {"player": seat, "dealt": dealt,
-                           "keep": ints(1, data.components.objectives_kept)},
+                           "keep": int_in(1, data.components.objectives_kept)},
         "begin_turn": player, "turn": player, "end_turn": player,
         "evolve_pawn": at, "migrate_to": at, "swap_onto": at,
         "raft_destination": at, "exchange_second": at,
         "reward": {**at, "via": one_of("evolve", "migrate", "swap", "raft")},
         "reward_option": {"player": seat, "colour": one_of(*REWARD_COLOURS)},
-        "take_tile": {"player": seat, "colours": colours, "count": ints(1, max_take)},
-        "draw": {"player": seat, "deck": ints(0, len(DECKS) - 1), "count": ints(1, max_draw)},
+        "take_tile": {"player": seat, "colours": colours, "count": int_in(1, max_take)},
+        "draw": {"player": seat, "deck": int_in(0, len(DECKS) - 1), "count": int_in(1, max_draw)},
         "return_card": {"player": seat, "colour": one_of(*CARD_COLOURS),
-                        "count": ints(1, max(REWARD_DRAW, max_draw))},
-        "choose_deck": {"player": seat, "count": ints(1, max_draw),
+                        "count": int_in(1, max(REWARD_DRAW, max_draw))},
+        "choose_deck": {"player": seat, "count": int_in(1, max_draw),
                         "reason": one_of("hunt_draw", "empty_hunt_draw", "card")},
         "objective_limit": player, "strait_check": player, "raft_pawn": player,
         "steal_card": player, "steal_tile": player, "claim_strait": player,
@@ -252,14 +209,14 @@ def _check_frame_fields(rules, state: OriginState) -> None:
     for i, frame in enumerate(state.stack):
         kind = frame.get("kind")
         if not (isinstance(kind, str) and kind in schema):
-            fail(f"stack[{i}]: unknown frame kind {_short(kind)}")
+            fail(f"stack[{i}]: unknown frame kind {short(kind)}")
         fields = schema[kind]
         if len(frame) != len(fields) + 1 or not all(name in frame for name in fields):
             fail(f"stack[{i}] ({kind}): fields {sorted(frame)}, expected "
                  f"{sorted({'kind', *fields})}")
         for name, (what, ok) in fields.items():
             if not ok(frame[name]):
-                fail(f"stack[{i}] ({kind}): {name} = {_short(frame[name])}, expected {what}")
+                fail(f"stack[{i}] ({kind}): {name} = {short(frame[name])}, expected {what}")
         if "victim" in frame and frame["victim"] == frame["player"]:
             fail(f"stack[{i}] ({kind}): the victim is the acting player")
 
@@ -284,7 +241,7 @@ def _check_components(rules, state: OriginState) -> None:
     colour_of = [card.colour for card in data.cards]
     turn_cards = state.turn_state.get("turn_cards", ())
     if not (isinstance(turn_cards, tuple) and all(is_int(c) for c in turn_cards)):
-        fail(f"turn_state['turn_cards'] = {_short(turn_cards)}: expected a tuple of card indices")
+        fail(f"turn_state['turn_cards'] = {short(turn_cards)}: expected a tuple of card indices")
     piles = [("yellow", "discard", state.discard), ("yellow", "turn_cards", turn_cards)]
     piles += [(colour, f"decks[{d}] (the {colour} deck)", state.decks[d])
               for d, colour in enumerate(DECKS)]
@@ -444,10 +401,10 @@ def _check_turn(rules, state: OriginState) -> None:
         fail(f"turn_state: unknown keys {sorted(set(ts) - known)}")
     if ts.get("action_taken", True) is not True:
         fail(f"turn_state['action_taken'] = "
-             f"{_short(ts.get('action_taken'))}: only ever set to True")
+             f"{short(ts.get('action_taken'))}: only ever set to True")
     played = ts.get("played", ())
     if not (isinstance(played, tuple) and all(c in CARD_COLOURS for c in played)):
-        fail(f"turn_state['played'] = {_short(played)}: expected a tuple of card colours")
+        fail(f"turn_state['played'] = {short(played)}: expected a tuple of card colours")
     for colour in CARD_COLOURS:
         once = colour != "purple" or phase == "play"
         need(not once or played.count(colour) <= 1, f"turn_state['played']: {colour} played "
@@ -464,12 +421,12 @@ def _check_turn(rules, state: OriginState) -> None:
     if not (isinstance(extra, tuple) and len(extra) <= played.count("yellow")
             and all(a in ACTIONS for a in extra)):
         fail(f"turn_state['extra_actions'] = "
-             f"{_short(extra)}: at most one, from the yellow card played this turn")
+             f"{short(extra)}: at most one, from the yellow card played this turn")
     turn_cards = ts.get("turn_cards", ())
     cards = rules.data.cards
     if not (len(turn_cards) <= played.count("yellow")
             and all(c in state.discard and cards[c].kind in TURN_CARD_KINDS for c in turn_cards)):
-        fail(f"turn_state['turn_cards'] = {_short(turn_cards)}: only the yellow card played this "
+        fail(f"turn_state['turn_cards'] = {short(turn_cards)}: only the yellow card played this "
              "turn, if its effect lasts for the turn")
 
 
@@ -494,7 +451,7 @@ def _check_stack(rules, state: OriginState) -> None:
         return
     if stack[0] != {"kind": "turn", "player": state.current}:
         fail(f"stack[0] = "
-             f"{_short(stack[0])}: the turn menu of the current player ({state.current})")
+             f"{short(stack[0])}: the turn menu of the current player ({state.current})")
     below_top = stack[1:-1]
     for i, frame in enumerate(stack[1:], start=1):
         kind = frame["kind"]

@@ -11,13 +11,25 @@ attack) under way, each naming amoebas that are on the board.
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import Callable
-from numbers import Integral
 from typing import Any
 
 import numpy as np
 
+from primeval.envs.core.validate import (
+    FieldTest,
+    check_frame_list,
+    check_int,
+    check_ints,
+    check_state_dict,
+    fail,
+    int_in,
+    is_bool,
+    is_int,
+    need,
+    one_of,
+    per_rules,
+    short,
+)
 from primeval.envs.primordial_soup.actions import MEALS
 from primeval.envs.primordial_soup.data import (
     ADVANCE_FOR_AMOEBAS,
@@ -47,48 +59,33 @@ QUEUE_KINDS = {"movement_and_feeding": ("amoeba_turns",), "environment": ("defec
 WAITING = ("feed", "move_again", "cling", "relocate", "attack")
 
 
-def need(condition: Any, what: str) -> None:
-    """Raise ``ValueError(what)`` unless ``condition`` (checks inside loops test first and
-    call :func:`fail`, so that the message is made only when they fail)."""
-    if not condition:
-        raise ValueError(what)
-
-
-def fail(what: str) -> None:
-    raise ValueError(what)
-
-
 def check_dict(data: Any) -> None:
     """A state's JSON form (``GameState.to_dict()``) has the fields a state is built from:
     checked before it is built, so that the error names the field."""
-    need(isinstance(data, dict), f"expected a dict, got {type(data).__name__}")
-    fields = set(GameState.__dataclass_fields__)
-    if set(data) != fields:
-        fail(f"fields {sorted(set(data) ^ fields)} missing or unknown")
+    check_state_dict(data, GameState)
     if not isinstance(data["players"], list):
         fail(f"players: expected a list, got "
-             f"{_short(data['players'])}")
+             f"{short(data['players'])}")
     player_fields = set(PlayerState.__dataclass_fields__)
     for p, ps in enumerate(data["players"]):
         if not (isinstance(ps, dict) and set(ps) == player_fields):
             fail(f"players[{p}]: expected a "
-                 f"dict with the fields {sorted(player_fields)}, got {_short(ps)}")
+                 f"dict with the fields {sorted(player_fields)}, got {short(ps)}")
         for name in ("genes",):
             if not isinstance(ps[name], dict):
                 fail(f"players[{p}].{name}: expected a dict, got "
-                     f"{_short(ps[name])}")
+                     f"{short(ps[name])}")
         for name in ("amoeba_space", "amoeba_damage", "amoeba_done"):
             if not isinstance(ps[name], list):
                 fail(f"players[{p}].{name}: expected a list, got "
-                     f"{_short(ps[name])}")
+                     f"{short(ps[name])}")
     for name in ("cubes", "supply", "gene_supply", "environment_deck", "dice"):
         if not isinstance(data[name], list):
             fail(f"{name}: expected a list, got "
-                 f"{_short(data[name])}")
+                 f"{short(data[name])}")
     need(all(isinstance(row, list) for row in data["cubes"]), "cubes: expected a list of "
          "lists (a row of colours per space)")
-    if not (isinstance(data["stack"], list) and all(isinstance(f, dict) for f in data["stack"])):
-        fail(f"stack: expected a list of frames (dicts), got {_short(data['stack'])}")
+    check_frame_list(data)
 
 
 def check_state(rules, state: GameState) -> None:
@@ -121,56 +118,29 @@ def check_real_choice(rules, state) -> None:
 
 # Types and ranges ---------------------------------------------------------------------------
 
-def is_int(value: Any) -> bool:
-    return type(value) is int or (isinstance(value, Integral) and not isinstance(value, bool))
-
-
-def is_bool(value: Any) -> bool:
-    return isinstance(value, bool | np.bool_)
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _int(name: str, value: Any, lo: int, hi: int | None = None) -> None:
-    if not (is_int(value) and lo <= value and (hi is None or value <= hi)):
-        fail(f"{name} = {_short(value)}: expected an int in {lo}..{'' if hi is None else hi}")
-
-
-def _ints(name: str, value: Any, length: int, lo: int, hi: int | None = None) -> None:
-    """``value`` is a list of ``length`` ints in ``lo..hi``."""
-    if not (isinstance(value, list | tuple) and len(value) == length):
-        fail(f"{name}: expected a list of {length} ints, got {_short(value)}")
-    for i, v in enumerate(value):
-        if not (type(v) is int and lo <= v and (hi is None or v <= hi)):
-            _int(f"{name}[{i}]", v, lo, hi)
-
-
 def _check_fields(rules, state: GameState) -> None:
     """Every field has its type and shape, and its values their range."""
     c, n, spaces = rules.config, rules.num_players, rules.board.num_spaces
     if not (is_int(state.num_players) and state.num_players == n):
-        fail(f"num_players = {_short(state.num_players)}, the config has {n}")
-    _int("round", state.round, 0, c.max_rounds)
+        fail(f"num_players = {short(state.num_players)}, the config has {n}")
+    check_int("round", state.round, 0, c.max_rounds)
     if not (isinstance(state.phase, str) and state.phase in PHASES):
-        fail(f"phase = {_short(state.phase)}: unknown phase, expected one of {PHASES}")
+        fail(f"phase = {short(state.phase)}: unknown phase, expected one of {PHASES}")
     need(isinstance(state.players, list) and len(state.players) == n,
          f"players: expected one per seat ({n})")
     for p, ps in enumerate(state.players):
         where = f"players[{p}]"
-        _int(f"{where}.bp", ps.bp, 0)
-        _int(f"{where}.score", ps.score, 0)
+        check_int(f"{where}.bp", ps.bp, 0)
+        check_int(f"{where}.score", ps.score, 0)
         need(isinstance(ps.genes, dict), f"{where}.genes: expected a dict")
         for key, acquired in ps.genes.items():
             if key not in GENE_INDEX:
-                fail(f"{where}.genes: unknown gene {_short(key)}")
+                fail(f"{where}.genes: unknown gene {short(key)}")
             if not (type(acquired) is int and 0 <= acquired <= state.round):
-                _int(f"{where}.genes[{key!r}] (the round it was acquired)", acquired, 0,
+                check_int(f"{where}.genes[{key!r}] (the round it was acquired)", acquired, 0,
                      state.round)
-        _ints(f"{where}.amoeba_space", ps.amoeba_space, c.max_amoebas, -1, spaces - 1)
-        _ints(f"{where}.amoeba_damage", ps.amoeba_damage, c.max_amoebas, 0)
+        check_ints(f"{where}.amoeba_space", ps.amoeba_space, c.max_amoebas, -1, spaces - 1)
+        check_ints(f"{where}.amoeba_damage", ps.amoeba_damage, c.max_amoebas, 0)
         need(isinstance(ps.amoeba_done, list | tuple) and len(ps.amoeba_done) == c.max_amoebas
              and all(is_bool(d) for d in ps.amoeba_done),
              f"{where}.amoeba_done: expected {c.max_amoebas} True/False flags")
@@ -178,15 +148,15 @@ def _check_fields(rules, state: GameState) -> None:
     need(isinstance(state.cubes, list | tuple) and len(state.cubes) == spaces,
          f"cubes: expected a row per space ({spaces})")
     for s, row in enumerate(state.cubes):
-        _ints(f"cubes[{s}]", row, n, 0)
-    _ints("supply", state.supply, n, 0)
-    _ints("gene_supply", state.gene_supply, len(GENES), 0)
-    _int("environment_card", state.environment_card, 0, len(c.environment_deck) - 1)
+        check_ints(f"cubes[{s}]", row, n, 0)
+    check_ints("supply", state.supply, n, 0)
+    check_ints("gene_supply", state.gene_supply, len(GENES), 0)
+    check_int("environment_card", state.environment_card, 0, len(c.environment_deck) - 1)
     deck = state.environment_deck
-    _ints("environment_deck", deck, len(deck) if isinstance(deck, list | tuple) else -1, 0,
+    check_ints("environment_deck", deck, len(deck) if isinstance(deck, list | tuple) else -1, 0,
           len(c.environment_deck) - 1)
     dice = state.dice
-    _ints("dice", dice, len(dice) if isinstance(dice, list | tuple) and len(dice) <= 2
+    check_ints("dice", dice, len(dice) if isinstance(dice, list | tuple) and len(dice) <= 2
           else -1, 1, 6)
     need(isinstance(state.stack, list) and all(isinstance(f, dict) for f in state.stack),
          "stack: expected a list of frames (dicts)")
@@ -194,30 +164,21 @@ def _check_fields(rules, state: GameState) -> None:
 
 
 #: :func:`_frame_fields` of each rules object, made once.
-_SCHEMAS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_SCHEMAS = per_rules(lambda rules: _frame_fields(rules))
 
 
-def frame_schema(rules) -> dict[str, dict[str, tuple[str, Callable[[Any], bool]]]]:
+def frame_schema(rules) -> dict[str, dict[str, FieldTest]]:
     """Per frame kind, its fields with what each holds (a description and a test)."""
-    schema = _SCHEMAS.get(rules)
-    if schema is None:
-        schema = _SCHEMAS[rules] = _frame_fields(rules)
-    return schema
+    return _SCHEMAS(rules)
 
 
-def _frame_fields(rules) -> dict[str, dict[str, tuple[str, Callable[[Any], bool]]]]:
+def _frame_fields(rules) -> dict[str, dict[str, FieldTest]]:
     c, n = rules.config, rules.num_players
 
-    def ints(lo, hi):
-        return f"an int in {lo}..{hi}", lambda v: is_int(v) and lo <= v <= hi
-
-    def one_of(*choices):
-        return f"one of {choices}", lambda v: isinstance(v, str) and v in choices
-
     flag = "True or False", is_bool
-    seat = ints(0, n - 1)
-    amoeba = ints(0, c.max_amoebas - 1)
-    space = ints(0, rules.board.num_spaces - 1)
+    seat = int_in(0, n - 1)
+    amoeba = int_in(0, c.max_amoebas - 1)
+    space = int_in(0, rules.board.num_spaces - 1)
     mode = one_of("turn", "escape")
     kind = one_of("struggle", "aggression")
     mover = {"player": seat, "amoeba": amoeba}
@@ -238,8 +199,8 @@ def _frame_fields(rules) -> dict[str, dict[str, tuple[str, Callable[[Any], bool]
         "amoeba_turns": {"player": seat},
         "feed": {**mover, "struggle_used": flag},
         "move": mover,
-        "active_move": {**mover, "mode": mode, "step": ints(1, 2)},
-        "direction": {**mover, "mode": mode, "step": ints(1, 2), "allowed": directions},
+        "active_move": {**mover, "mode": mode, "step": int_in(1, 2)},
+        "direction": {**mover, "mode": mode, "step": int_in(1, 2), "allowed": directions},
         "move_again": {**mover, "mode": mode},
         "relocate": {**mover, "src": space, "dest": space, "mode": mode,
                      "stage": one_of("tentacle", "cling", "execute"), "carry": carry,
@@ -248,16 +209,16 @@ def _frame_fields(rules) -> dict[str, dict[str, tuple[str, Callable[[Any], bool]
         "cling": {**mover, "mover_player": seat, "mover_amoeba": amoeba, "space": space,
                   "dest": space},
         "parasite_host": {**mover, "meal": meal, "optional": flag},
-        "attack": {"attack_kind": kind, "player": seat, "amoeba": ints(-1, c.max_amoebas - 1),
+        "attack": {"attack_kind": kind, "player": seat, "amoeba": int_in(-1, c.max_amoebas - 1),
                    "target_player": seat, "target_amoeba": amoeba, "space": space,
                    "stage": one_of("start", "defend", "success", "failure"), "free": flag,
                    "retry_used": flag, "escape_used": flag, "defense_used": flag},
         "defend": {**mover, "attacker_player": seat, "space": space, "attack_kind": kind,
                    "escape_used": flag, "defense_used": flag},
-        "retry": {"player": seat, "amoeba": ints(-1, c.max_amoebas - 1), "attack_kind": kind,
+        "retry": {"player": seat, "amoeba": int_in(-1, c.max_amoebas - 1), "attack_kind": kind,
                   "space": space},
         "aggression": {"player": seat},
-        "defect": {"player": seat, "remaining": ints(1, 10**6)},
+        "defect": {"player": seat, "remaining": int_in(1, 10**6)},
         "buy": {"player": seat},
         "division_income": {"player": seat},
         "divide": {"player": seat, "free_used": flag},
@@ -274,7 +235,7 @@ def _check_frame_fields(rules, state: GameState) -> None:
     for i, frame in enumerate(state.stack):
         kind = frame.get("kind")
         if not (isinstance(kind, str) and kind in schema):
-            fail(f"stack[{i}]: unknown frame kind {_short(kind)}")
+            fail(f"stack[{i}]: unknown frame kind {short(kind)}")
         fields = schema[kind]
         if kind == "tentacle" and ("mover_player" in frame or "mover_amoeba" in frame):
             # A clinging amoeba's Tentacle (holding_tentacle) names the mover too
@@ -285,7 +246,7 @@ def _check_frame_fields(rules, state: GameState) -> None:
                  f"{sorted({'kind', *fields})}")
         for name, (what, ok) in fields.items():
             if not ok(frame[name]):
-                fail(f"stack[{i}] ({kind}): {name} = {_short(frame[name])}, expected {what}")
+                fail(f"stack[{i}] ({kind}): {name} = {short(frame[name])}, expected {what}")
 
 
 # Cubes, genes and players -------------------------------------------------------------------
