@@ -46,7 +46,8 @@ class EnvBuilder:
         view: Builds the view from the rules.
         info_names: The names each info can hold (see ``TurnBasedAECEnv``).
         state_encoder: ``state_encoder(rules, private=False)`` builds PettingZoo's state
-            encoder (public, or with every seat's private pieces).
+            encoder (public, or with every seat's private pieces); ``None``: the game has no
+            ``state()`` (and ``state_private=True`` is refused).
         max_steps: The game's default ``max_steps`` (``None``: never truncate).
     """
 
@@ -56,7 +57,7 @@ class EnvBuilder:
     encoders: Mapping[str, type]
     view: Callable[[Any], Any]
     info_names: Mapping[str, Sequence[str]]
-    state_encoder: Callable[..., Any]
+    state_encoder: Callable[..., Any] | None = None
     max_steps: int | None = None
 
     def raw_env(
@@ -94,6 +95,11 @@ class EnvBuilder:
         encoder = make_encoder(self.encoders, obs_encoder, rules)
         view = self.view(rules)
         private = check_state_private(state_private)
+        if private and self.state_encoder is None:
+            raise ValueError(f"state_private=True: {self.core.metadata.get('name', 'this game')}"
+                             " has no state(); allowed: False")
+        state_encoder = (None if self.state_encoder is None
+                         else functools.partial(self.state_encoder, rules, private=False))
         core = self.core(
             rules,
             encoder,
@@ -102,7 +108,7 @@ class EnvBuilder:
             max_steps=self.max_steps if max_steps is _GAME_DEFAULT else max_steps,
             reward_mode=reward_mode,
             info_names=self.info_names,
-            state_encoder=functools.partial(self.state_encoder, rules, private=False),
+            state_encoder=state_encoder,
         )
         return with_forms(
             core,
