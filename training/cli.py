@@ -103,7 +103,12 @@ def _agents_env(args: argparse.Namespace, specs: list[str]) -> tuple[int, dict, 
 
 
 def _with_note(exc: ValueError, note: str | None) -> ValueError:
-    return type(exc)(f"{exc} ({note})") if note else exc
+    """``exc`` with the assumed game said (not for a checkpoint's own error)."""
+    from primeval.training.agents.checkpoint import CheckpointError
+
+    if note is None or isinstance(exc, CheckpointError):
+        return exc
+    return type(exc)(f"{exc}; {note}")
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:

@@ -450,6 +450,12 @@ def infer_env(agent_specs: list[str], game: str | None, players: int | None,
                 raise CheckpointError(f"{spec} was trained on {key} {saved[key]!r}, but "
                                       f"{given} {key} is {wanted[key]!r}")
             wanted.setdefault(key, saved[key])
+    if "game" in wanted:
+        version = int(get_game(wanted["game"]).version)
+        for spec, saved in found:
+            if saved.get("game") == wanted["game"] and saved.get("version", version) != version:
+                raise CheckpointError(f"{spec} was trained on version {saved['version']!r} of "
+                                      f"{wanted['game']}, this is version {version}")
     note = None
     if "game" not in wanted:
         wanted["game"] = get_game(default_game).name

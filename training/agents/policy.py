@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 
-
 from primeval.training.agents.checkpoint import (
     CheckpointError,
     UntrustedCheckpointError,
