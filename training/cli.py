@@ -42,7 +42,8 @@ def cmd_train_rllib(args: argparse.Namespace) -> int:
     report = train(config, run_dir, progress=not args.quiet)
     print()
     print(summary_table(report))
-    print(f"\n(checkpoint {run_dir / 'checkpoint'}; play it with --agents rllib:{run_dir})")
+    print(f"\n(checkpoint {run_dir / 'checkpoint'}; play it with --trust-checkpoint --agents "
+          f"rllib:{run_dir})")
     return 0
 
 

@@ -56,6 +56,8 @@ class RLlibAgent:
     def __init__(self, path: str | Path, module_id: str = SHARED_MODULE,
                  deterministic: bool = True, seed: int | None = None,
                  trust_checkpoint: bool = False) -> None:
+        from ray.rllib.core.rl_module.rl_module import RLModule
+
         where = module_path(path, module_id)
         if not trust_checkpoint:
             raise UntrustedCheckpointError(
@@ -63,8 +65,6 @@ class RLlibAgent:
                 "RLModule.from_checkpoint unpickles its class_and_ctor_args.pkl (and its "
                 "state unless saved with use_msgpack=True), and RLlib has no loader that "
                 f"does not; {TRUST_HINT}")
-        from ray.rllib.core.rl_module.rl_module import RLModule
-
         try:
             module = RLModule.from_checkpoint(where)
         except Exception as exc:  # noqa: BLE001  (pickle, torch and ray errors alike)
