@@ -94,3 +94,16 @@ def test_the_assumed_game_is_said(capsys):
     assert "game primordial_soup assumed (no --game given" in err
     assert err.rstrip().endswith("names its game)")
     assert "4 players need 4 agents" in err
+
+
+def test_an_rllib_run_folder_names_its_env(tmp_path, model_zip):
+    """``primeval train --backend rllib`` writes checkpoint/primeval.json; read as JSON
+    only (no ray needed), it is checked against the other agents."""
+    spec = read_env_spec(model_zip) | {"players": 4}
+    (tmp_path / "checkpoint").mkdir()
+    (tmp_path / "checkpoint" / "primeval.json").write_text(json.dumps({"env_spec": spec}))
+    env, note = infer_env([f"rllib:{tmp_path}"], None, None, "origin")
+    assert (env["game"], env["players"], note) == ("primordial_soup", 4, None)
+    with pytest.raises(CheckpointError, match=f"rllib:{tmp_path} was trained on players 4, "
+                                              f"but ppo:{model_zip}'s players is 3"):
+        infer_env([f"ppo:{model_zip}", f"rllib:{tmp_path}"], None, None, "origin")

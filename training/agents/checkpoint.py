@@ -400,7 +400,8 @@ def load_model(path: str | Path, env: Any = None, device: str = "cpu",
 
 def agent_env_spec(spec: str) -> dict[str, Any] | None:
     """The env spec an agent spec's checkpoint carries: ``ppo:PATH`` (its ``primeval.json``)
-    or ``rllib:PATH`` (the run folder's ``primeval.json``); ``None`` for any other agent or
+    or ``rllib:PATH`` (the checkpoint folder's ``primeval.json``, which ``primeval train
+    --backend rllib`` writes beside RLlib's files); ``None`` for any other agent or
     a checkpoint that does not say. Reads JSON only; a missing or broken file says nothing
     here (loading the agent names the problem)."""
     try:
@@ -408,7 +409,7 @@ def agent_env_spec(spec: str) -> dict[str, Any] | None:
             return read_env_spec(spec[4:])
         if spec.startswith("rllib:"):
             folder = Path(spec[6:])
-            for candidate in (folder / ENTRY, folder.parent / ENTRY):
+            for candidate in (folder / ENTRY, folder / "checkpoint" / ENTRY):
                 if candidate.is_file() and candidate.stat().st_size <= MAX_JSON_BYTES:
                     found = json.loads(candidate.read_text(encoding="utf-8")).get("env_spec")
                     return found if isinstance(found, dict) else None
