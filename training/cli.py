@@ -90,7 +90,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 def _agents_env(args: argparse.Namespace, specs: list[str]) -> tuple[int, dict, str | None]:
     """Set ``args.game`` (given, or inferred from the agents' checkpoints, or assumed) and
     return the player count, the env keywords of the checkpoints (encoder, env options)
-    and the note saying the game was assumed (``None`` if it was not)."""
+    and the note saying the game was assumed (``None`` if it was not), which errors add."""
     from primeval.training.agents.checkpoint import infer_env
 
     env, note = infer_env(specs, args.game, args.players, DEFAULT_GAME)
@@ -98,16 +98,14 @@ def _agents_env(args: argparse.Namespace, specs: list[str]) -> tuple[int, dict, 
     kwargs = dict(env["env"] or {})
     if env["encoder"] is not None:
         kwargs["obs_encoder"] = env["encoder"]
-    if note:
-        print(f"primeval {args.command}: {note}", file=sys.stderr)
     return env["players"] or GAMES[args.game].default_players, kwargs, note
 
 
 def _with_note(exc: ValueError, note: str | None) -> ValueError:
-    """``exc`` with the assumed game said (not for a checkpoint's own error)."""
-    from primeval.training.agents.checkpoint import CheckpointError
+    """``exc`` with the assumed game said (not for a checkpoint refused as untrusted)."""
+    from primeval.training.agents.checkpoint import UntrustedCheckpointError
 
-    if note is None or isinstance(exc, CheckpointError):
+    if note is None or isinstance(exc, UntrustedCheckpointError):
         return exc
     return type(exc)(f"{exc}; {note}")
 
@@ -216,8 +214,11 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from primeval.training.play import play_cli
 
-    args.players = _agents_env(args, args.opponents)[0]
-    return play_cli(args)
+    args.players, _env, note = _agents_env(args, args.opponents)
+    try:
+        return play_cli(args)
+    except ValueError as exc:
+        raise _with_note(exc, note) from None
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

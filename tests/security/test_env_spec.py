@@ -91,9 +91,10 @@ def test_the_assumed_game_is_said(capsys):
     assert cli.main(["evaluate", "--agents", "random", "random", "--games", "1",
                      "--quiet"]) == 2
     err = capsys.readouterr().err
-    assert "game primordial_soup assumed (no --game given" in err
-    assert err.rstrip().endswith("names its game)")
-    assert "4 players need 4 agents" in err
+    assert err.startswith("primeval evaluate: error: 4 players need 4 agents")
+    assert err.endswith("; game primordial_soup assumed (no --game given and no agent's "
+                        "checkpoint names its game)\n")
+    assert err.count("\n") == 1
 
 
 def test_an_rllib_run_folder_names_its_env(tmp_path, model_zip):
