@@ -19,7 +19,8 @@ os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
 @pytest.fixture(scope="session")
 def untrained_checkpoint(tmp_path_factory) -> Callable[..., Path]:
     """``make(policy="MlpPolicy", net_arch=(16,))``: the path of a real, untrained
-    MaskablePPO checkpoint of 3-player Primordial Soup (made once per argument set).
+    MaskablePPO checkpoint of 3-player Primordial Soup (made once per argument set), saved
+    as the package saves its own (with ``primeval.json``, so it loads without unpickling).
     ``policy`` is ``"MlpPolicy"`` (sb3-contrib's) or ``"primeval"`` (primeval train's);
     ``net_arch=None`` keeps SB3's default network."""
     made: dict[tuple, Path] = {}
@@ -30,6 +31,7 @@ def untrained_checkpoint(tmp_path_factory) -> Callable[..., Path]:
             from sb3_contrib import MaskablePPO
 
             from primeval.envs.games import make_raw_env
+            from primeval.training.agents.checkpoint import env_spec, save_model
             from primeval.training.ppo.masking import POLICIES
             from primeval.wrappers.single_agent import SingleAgentEnv
 
@@ -38,7 +40,7 @@ def untrained_checkpoint(tmp_path_factory) -> Callable[..., Path]:
                                 SingleAgentEnv(make_raw_env("primordial_soup", 3)),
                                 n_steps=64, batch_size=64, seed=0, device="cpu", **kwargs)
             path = tmp_path_factory.mktemp("checkpoint") / "model.zip"
-            model.save(path)
+            save_model(model, path, env_spec("primordial_soup", 3))
             made[key] = path
         return made[key]
 

@@ -69,7 +69,7 @@ if noise:
             draw(k)
             return self.agent.act(*args, **kwargs)
 
-    evaluate.make_agent = lambda spec, game, seed=None: Noisy(make_agent(spec, game, seed))
+    evaluate.make_agent = lambda s, g, seed=None, **kw: Noisy(make_agent(s, g, seed, **kw))
 
 for case in job["cases"]:
     code = cli.main(["evaluate", "--game", case["game"], "--players", str(case["players"]),

@@ -72,7 +72,8 @@ def cmd_train_rllib(args: argparse.Namespace) -> int:
     report = train(config, run_dir, progress=not args.quiet)
     print()
     print(summary_table(report))
-    print(f"\n(checkpoint {run_dir / 'checkpoint'}; play it with --agents rllib:{run_dir})")
+    print(f"\n(checkpoint {run_dir / 'checkpoint'}; play it with --trust-checkpoint --agents "
+          f"rllib:{run_dir})")
     return 0
 
 
@@ -102,7 +103,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     print(f"training {config.game} ({config.players} players) for {config.total_steps} steps "
           f"-> {run_dir}", flush=True)
     try:
-        final = train(config, run_dir, resume=bool(args.resume), progress=not args.quiet)
+        final = train(config, run_dir, resume=bool(args.resume), progress=not args.quiet,
+                      trust_checkpoint=args.trust_checkpoint)
     except TrainingInterrupted as exc:
         print(f"primeval train: {exc}", file=sys.stderr)
         return 130  # the shell's code for Ctrl-C
@@ -117,12 +119,39 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _agents_env(args: argparse.Namespace, specs: list[str]) -> tuple[int, dict, str | None]:
+    """Set ``args.game`` (given, or inferred from the agents' checkpoints, or assumed) and
+    return the player count, the env keywords of the checkpoints (encoder, env options)
+    and the note saying the game was assumed (``None`` if it was not), which errors add."""
+    from primeval.training.agents.checkpoint import infer_env
+
+    env, note = infer_env(specs, args.game, args.players, DEFAULT_GAME)
+    args.game = env["game"]
+    kwargs = dict(env["env"] or {})
+    if env["encoder"] is not None:
+        kwargs["obs_encoder"] = env["encoder"]
+    return env["players"] or GAMES[args.game].default_players, kwargs, note
+
+
+def _with_note(exc: ValueError, note: str | None) -> ValueError:
+    """``exc`` with the assumed game said (not for a checkpoint refused as untrusted)."""
+    from primeval.training.agents.checkpoint import UntrustedCheckpointError
+
+    if note is None or isinstance(exc, UntrustedCheckpointError):
+        return exc
+    return type(exc)(f"{exc}; {note}")
+
+
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from primeval.training.evaluate import format_table, report, tournament, write_json
 
-    players = args.players or GAMES[args.game].default_players
-    results = tournament(args.game, players, args.agents, args.games, seed=args.seed,
-                         progress=not args.quiet, record=args.record)
+    players, env_kwargs, note = _agents_env(args, args.agents)
+    try:
+        results = tournament(args.game, players, args.agents, args.games, seed=args.seed,
+                             progress=not args.quiet, record=args.record,
+                             trust_checkpoint=args.trust_checkpoint, **env_kwargs)
+    except ValueError as exc:
+        raise _with_note(exc, note) from None
     print(f"{args.game}, {players} players, {args.games} games (seats rotated), seed "
           f"{args.seed}")
     print(format_table(results))
@@ -143,9 +172,13 @@ def cmd_league(args: argparse.Namespace) -> int:
     from primeval.training.evaluate import leaderboard, round_robin
 
     specs = [agent_spec(a) for a in args.agents]
-    players = args.players or GAMES[args.game].default_players
-    results = round_robin(args.game, specs, args.games, seed=args.seed, num_players=players,
-                          progress=not args.quiet)
+    players, env_kwargs, note = _agents_env(args, specs)
+    try:
+        results = round_robin(args.game, specs, args.games, seed=args.seed, num_players=players,
+                              progress=not args.quiet, trust_checkpoint=args.trust_checkpoint,
+                              **env_kwargs)
+    except ValueError as exc:
+        raise _with_note(exc, note) from None
     table = leaderboard(results)
     print(f"{args.game}, {players} players, {args.games} games among {len(specs)} agents "
           f"(every lineup, seats rotated), seed {args.seed}\n")
@@ -213,7 +246,11 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from primeval.training.play import play_cli
 
-    return play_cli(args)
+    args.players, _env, note = _agents_env(args, args.opponents)
+    try:
+        return play_cli(args)
+    except ValueError as exc:
+        raise _with_note(exc, note) from None
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -267,10 +304,15 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--num-env-runners", type=int, help="rllib: sampling actors")
     t.add_argument("--address", help="rllib: the Ray cluster to join (auto: the one "
                    "`ray start --head` started here)")
+    t.add_argument("--trust-checkpoint", action="store_true",
+                   help="load ppo:/rllib: checkpoints that need unpickling (only files you "
+                   "made or trust: unpickling can run any code; see SECURITY.md)")
     t.set_defaults(fn=cmd_train)
 
     e = sub.add_parser("evaluate", help="seat-rotated tournament between agents")
-    e.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME)
+    e.add_argument("--game", choices=list(GAMES),
+                   help="default: the game of the agents' checkpoints, else "
+                   f"{DEFAULT_GAME}")
     e.add_argument("--players", type=int)
     e.add_argument("--agents", nargs="+", required=True,
                    help="one per seat: random, heuristic, ppo:PATH, rllib:PATH or "
@@ -283,19 +325,27 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--record", help="also write every game (actions, seed, scores) as one "
                    "JSON line to this file, for `primeval replay`")
     e.add_argument("--quiet", action="store_true")
+    e.add_argument("--trust-checkpoint", action="store_true",
+                   help="load ppo:/rllib: checkpoints that need unpickling (only files you "
+                   "made or trust: unpickling can run any code; see SECURITY.md)")
     e.set_defaults(fn=cmd_evaluate)
 
     lg = sub.add_parser("league", help="round robin among any agents, with OpenSkill ratings")
     lg.add_argument("agents", nargs="+",
                     help="random, heuristic, ppo:PATH, rllib:PATH, mcts[:KEY=VALUE,...] or a .zip "
                     "path")
-    lg.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME)
+    lg.add_argument("--game", choices=list(GAMES),
+                   help="default: the game of the agents' checkpoints, else "
+                   f"{DEFAULT_GAME}")
     lg.add_argument("--players", type=int)
     lg.add_argument("--games", type=int, default=200)
     lg.add_argument("--seed", type=int, default=0)
     lg.add_argument("--json", help="also write the leaderboard to this JSON file")
     lg.add_argument("--markdown", help="also write the leaderboard to this Markdown file")
     lg.add_argument("--quiet", action="store_true")
+    lg.add_argument("--trust-checkpoint", action="store_true",
+                   help="load ppo:/rllib: checkpoints that need unpickling (only files you "
+                   "made or trust: unpickling can run any code; see SECURITY.md)")
     lg.set_defaults(fn=cmd_league)
 
     b = sub.add_parser("bench", help="throughput and memory, beside PettingZoo's classic games")
@@ -332,13 +382,18 @@ def build_parser() -> argparse.ArgumentParser:
     pic.set_defaults(fn=cmd_render)
 
     p = sub.add_parser("play", help="play a game in the terminal against agents")
-    p.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME)
+    p.add_argument("--game", choices=list(GAMES),
+                   help="default: the game of the agents' checkpoints, else "
+                   f"{DEFAULT_GAME}")
     p.add_argument("--players", type=int)
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--opponents", nargs="+", default=["heuristic"],
                    help="one spec for all other seats or one per other seat: random, "
                    "heuristic, ppo:PATH, rllib:PATH or mcts[:KEY=VALUE,...]")
     p.add_argument("--seed", type=int)
+    p.add_argument("--trust-checkpoint", action="store_true",
+                   help="load ppo:/rllib: checkpoints that need unpickling (only files you "
+                   "made or trust: unpickling can run any code; see SECURITY.md)")
     p.set_defaults(fn=cmd_play)
 
     r = sub.add_parser("replay", help="replay a game recorded by `evaluate --record`")

@@ -142,15 +142,17 @@ def game_record(env, agents_by_seat: list[str], seed: int, actions: list[int],
 
 def tournament(game: str, num_players: int, agent_specs: list[str], games: int,
                seed: int = 0, progress: bool = False, record: str | Path | None = None,
-               **env_kwargs: Any) -> list[AgentResult]:
-    """Play ``games`` games between agents named by spec (see :func:`make_agent`).
+               trust_checkpoint: bool = False, **env_kwargs: Any) -> list[AgentResult]:
+    """Play ``games`` games between agents named by spec (see :func:`make_agent`;
+    ``trust_checkpoint`` as it takes it).
 
     ``record``: write every game to this JSON-lines file (see :func:`play_tournament`).
     """
     if len(agent_specs) != num_players:
         raise ValueError(f"{num_players} players need {num_players} agents, got "
                          f"{len(agent_specs)}: {agent_specs}")
-    agents = [make_agent(spec, game, seed=seed + 1000 * i) for i, spec in enumerate(agent_specs)]
+    agents = [make_agent(spec, game, seed=seed + 1000 * i, trust_checkpoint=trust_checkpoint)
+              for i, spec in enumerate(agent_specs)]
     return play_tournament(game, num_players, agents, _labels(agent_specs), games, seed,
                            progress, record=record, record_agents=agent_specs, **env_kwargs)
 
@@ -171,7 +173,11 @@ def play_tournament(game: str, num_players: int, agents: list[Agent], labels: li
 
     env = make_raw_env(game, num_players, **env_kwargs)
     space = env.observation_space(env.possible_agents[0])["observation"]
+    wanted = {"game": get_game(game).name, "players": num_players,
+              "encoder": env_kwargs.get("obs_encoder", "flat")}
     for agent in agents:
+        if hasattr(agent, "check_env_spec"):  # a checkpoint's saved env, named if it differs
+            agent.check_env_spec(wanted)
         if hasattr(agent, "check_spaces"):
             agent.check_spaces(space, env.action_space(env.possible_agents[0]))
     results = [AgentResult(label) for label in labels]
@@ -209,7 +215,7 @@ def play_tournament(game: str, num_players: int, agents: list[Agent], labels: li
 
 def round_robin(game: str, agent_specs: list[str], games: int, seed: int = 0,
                 num_players: int | None = None, progress: bool = False,
-                **env_kwargs: Any) -> list[AgentResult]:
+                trust_checkpoint: bool = False, **env_kwargs: Any) -> list[AgentResult]:
     """A league: ``games`` games among any number of agents (at least one per seat), with
     OpenSkill ratings (Plackett-Luce over the final ranks).
 
@@ -229,7 +235,8 @@ def round_robin(game: str, agent_specs: list[str], games: int, seed: int = 0,
     if len(agent_specs) < n:
         raise ValueError(f"a league of {n}-player games needs at least {n} agents, got "
                          f"{len(agent_specs)}: {agent_specs} (repeat a spec to fill seats)")
-    agents = [make_agent(spec, game, seed=seed + 1000 * i) for i, spec in enumerate(agent_specs)]
+    agents = [make_agent(spec, game, seed=seed + 1000 * i, trust_checkpoint=trust_checkpoint)
+              for i, spec in enumerate(agent_specs)]
     labels = _labels(agent_specs)
     env = make_raw_env(game, n, **env_kwargs)
     space = env.observation_space(env.possible_agents[0])["observation"]

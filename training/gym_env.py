@@ -12,7 +12,8 @@ from primeval.wrappers.single_agent import SingleAgentEnv
 def make(game: str, num_players: int | None = None, opponent: str | list[str] = "random",
          obs_encoder: str = "flat", learner_seat: int | None = None, shaping: float = 0.0,
          render_mode: str | None = None, illegal_action: str = "lose",
-         illegal_reward: float = -1.0, **config_overrides: Any) -> SingleAgentEnv:
+         illegal_reward: float = -1.0, trust_checkpoint: bool = False,
+         **config_overrides: Any) -> SingleAgentEnv:
     """A single-agent env: the learner's seat (random per episode unless ``learner_seat``),
     the other seats played by ``opponent`` (one spec for all, or a list drawn from per seat
     and episode: ``random``, ``heuristic`` or ``ppo:PATH``).
@@ -20,12 +21,13 @@ def make(game: str, num_players: int | None = None, opponent: str | list[str] = 
     A masked-out action ends the episode with ``illegal_reward`` by default
     (``illegal_action="lose"``; or ``"random"``: a random legal action is played instead;
     ``"raise"``: ``IllegalActionError``); see :mod:`primeval.wrappers.single_agent`.
-    ``render_mode`` is ``"ansi"``, ``"human"`` or ``"rgb_array"``."""
+    ``render_mode`` is ``"ansi"``, ``"human"`` or ``"rgb_array"``. ``trust_checkpoint``: load
+    ``ppo:`` opponents that need unpickling (see :mod:`~.agents.checkpoint`)."""
     players = num_players or get_game(game).default_players
     specs = [opponent] if isinstance(opponent, str) else list(opponent)
     if not specs:
         raise ValueError("opponent: give at least one agent spec")
-    agents = [make_agent(spec, game) for spec in specs]
+    agents = [make_agent(spec, game, trust_checkpoint=trust_checkpoint) for spec in specs]
     aec = get_game(game).raw_env(players, obs_encoder=obs_encoder, render_mode=render_mode,
                    **config_overrides)
     return SingleAgentEnv(aec, opponents=agents if len(agents) > 1 else agents[0],

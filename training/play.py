@@ -118,7 +118,8 @@ def play_cli(args: Any, stdin: TextIO | None = None, stdout: TextIO | None = Non
     specs = opponent_specs(num_players, args.seat, list(args.opponents))
     agents: list[Any] = [
         None if spec is None
-        else make_agent(spec, game_name, seed=None if seed is None else seed + 1000 * (s + 1))
+        else make_agent(spec, game_name, seed=None if seed is None else seed + 1000 * (s + 1),
+                     trust_checkpoint=getattr(args, "trust_checkpoint", False))
         for s, spec in enumerate(specs)
     ]
     space = env.observation_space(env.possible_agents[0])["observation"]

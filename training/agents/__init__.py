@@ -44,13 +44,19 @@ def make_heuristic(game: str, seed: int | None = None) -> Agent:
     return heuristic_class(game)(seed=seed)
 
 
-def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
+def make_agent(spec: str, game: str, seed: int | None = None,
+               trust_checkpoint: bool = False) -> Agent:
     """An agent from its spec: ``random``, ``heuristic``, ``ppo:PATH`` (a checkpoint) or
     ``mcts[:KEY=VALUE,...]`` (see :func:`~.mcts.parse_mcts_spec`).
 
+    ``trust_checkpoint``: load ``ppo:`` and ``rllib:`` checkpoints that need unpickling
+    (which can run any code they hold); by default they are refused
+    (:mod:`~.checkpoint`).
+
     Raises:
         ValueError: An unknown spec or game, or a bad mcts setting (named).
-        CheckpointError: ``ppo:PATH`` names no loadable checkpoint.
+        CheckpointError: ``ppo:PATH`` names no loadable checkpoint (an
+            ``UntrustedCheckpointError`` if it needs unpickling and is not trusted).
     """
     if spec == "random":
         return RandomAgent(seed)
@@ -61,12 +67,12 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
     if isinstance(spec, str) and spec.startswith("ppo:"):
         from primeval.training.agents.policy import PolicyAgent
 
-        return PolicyAgent(spec[4:], seed=seed)
+        return PolicyAgent(spec[4:], seed=seed, trust_checkpoint=trust_checkpoint)
     if isinstance(spec, str) and spec.startswith("rllib:"):
         from primeval.training.rllib.agent import RLlibAgent
 
         try:
-            return RLlibAgent(spec[6:], seed=seed)
+            return RLlibAgent(spec[6:], seed=seed, trust_checkpoint=trust_checkpoint)
         except ModuleNotFoundError as exc:  # ray, imported when the module loads
             raise ValueError(f"{spec}: needs the rllib extra (ray[rllib], `make rllib`): "
                              f"{exc}") from None

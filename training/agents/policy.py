@@ -19,11 +19,16 @@ from typing import Any
 
 import numpy as np
 
+from primeval.training.agents.checkpoint import (
+    CheckpointError,
+    UntrustedCheckpointError,
+    load_model,
+    read_env_spec,
+    spec_mismatch,
+)
 from primeval.training.seeding import Seeds
 
-
-class CheckpointError(ValueError):
-    """A checkpoint file is missing, truncated or not a MaskablePPO model."""
+__all__ = ["CheckpointError", "PolicyAgent", "UntrustedCheckpointError"]
 
 
 class PolicyAgent:
@@ -35,23 +40,21 @@ class PolicyAgent:
         deterministic: Take the most likely action (default) or sample from the policy.
         seed: Seed of the sampling when ``deterministic`` is False.
         device: Torch device of the loaded model.
+        trust_checkpoint: Load a checkpoint that needs unpickling (one not written by the
+            package, or without its ``primeval.json``): it can run any code it holds. By
+            default nothing is unpickled (:mod:`~primeval.training.agents.checkpoint`).
+
+    Attributes:
+        env_spec: The env the checkpoint was trained on (game, version, players, encoder,
+            env options), or ``None`` if it does not say.
     """
 
     def __init__(self, path: str | Path, deterministic: bool = True, seed: int | None = None,
-                 device: str = "cpu") -> None:
-        from sb3_contrib import MaskablePPO
-
+                 device: str = "cpu", trust_checkpoint: bool = False) -> None:
         self.path = Path(path)
         self.name = f"ppo:{self.path}"
-        if not self.path.is_file():
-            raise CheckpointError(f"checkpoint {self.path} does not exist")
-        try:
-            self.model = MaskablePPO.load(self.path, device=device)
-        except Exception as exc:  # noqa: BLE001  (zip, pickle and torch errors alike)
-            raise CheckpointError(
-                f"checkpoint {self.path} cannot be loaded as a MaskablePPO model: "
-                f"{type(exc).__name__}: {exc}"
-            ) from None
+        self.model = load_model(self.path, device=device, trust_checkpoint=trust_checkpoint)
+        self.env_spec = read_env_spec(self.path)
         self.deterministic = deterministic
         self._set_prior()
         self.seed(seed)
@@ -63,6 +66,7 @@ class PolicyAgent:
         model's weights as they change."""
         agent = cls.__new__(cls)
         agent.path, agent.name, agent.model = None, name, model
+        agent.env_spec = None
         agent.deterministic = deterministic
         agent._set_prior()
         agent.seed(seed)
@@ -102,6 +106,15 @@ class PolicyAgent:
         return np.stack([with_hint(obs, prior_hint(self.prior, state, seat, mask))
                          for obs, mask, state, seat in zip(observations, masks, states, seats,
                                                            strict=True)])
+
+    def check_env_spec(self, spec: dict) -> None:
+        """Refuse a model whose saved env spec differs from ``spec`` (a dict of
+        :func:`~primeval.training.agents.checkpoint.env_spec`; only its keys are compared)."""
+        if self.env_spec is None:
+            return
+        diff = spec_mismatch(self.env_spec, spec)
+        if diff:
+            raise CheckpointError(f"checkpoint {self.path} was trained on another env: {diff}")
 
     def check_spaces(self, observation_space, action_space) -> None:
         """Refuse a model trained for another game, player count or encoder."""

@@ -68,6 +68,36 @@ class Member:
         return (self.behind + 1.0) / (self.games + 2.0)
 
 
+def inside_run(run_dir: Path, relative: Any, what: str) -> Path:
+    """``run_dir / relative``, refused unless ``relative`` is a relative path that stays
+    inside ``run_dir`` (no ``..`` out of it, no absolute path, no link leading outside).
+
+    Raises:
+        ValueError: Naming ``what`` and the path.
+    """
+    if not isinstance(relative, str) or not relative or "\x00" in relative:
+        raise ValueError(f"{what}: its path {str(relative)[:200]!r} is not a relative path")
+    rel = Path(relative)
+    if rel.is_absolute() or rel.drive or rel.root:
+        raise ValueError(f"{what}: its path {relative[:200]!r} is absolute; snapshot paths "
+                         "are relative to the run folder")
+    if ".." in rel.parts:
+        raise ValueError(f"{what}: its path {relative[:200]!r} climbs out of the run folder "
+                         "(..)")
+    base = Path(run_dir).resolve()
+    target = (base / rel).resolve()
+    if not target.is_relative_to(base):
+        raise ValueError(f"{what}: its path {relative[:200]!r} leads outside the run folder "
+                         f"(to {target})")
+    return Path(run_dir) / rel
+
+
+def snapshot_spec(config: Any) -> dict[str, Any]:
+    """The env spec a run's snapshots must carry (the keys that a config names)."""
+    return {"game": config.game, "players": config.players, "encoder": config.encoder,
+            "env": dict(config.env)}
+
+
 def pfsp_weights(chances: np.ndarray, mode: str, power: float) -> np.ndarray:
     """Weights of the snapshots, summing to one, from the learner's chances of finishing
     ahead of each: ``hard`` ``(1 - p)^power``, ``even`` ``(p (1 - p))^power``, ``uniform``."""
@@ -112,11 +142,15 @@ class League:
         run_dir: The run folder (snapshot paths are relative to it).
         current: The policy being trained, as an agent (``PolicyAgent.from_model``), or
             ``None`` until :meth:`set_current` gives it.
+        trust_checkpoint: Load snapshots that need unpickling (see
+            :mod:`~primeval.training.agents.checkpoint`); by default nothing is unpickled.
     """
 
-    def __init__(self, config: Any, run_dir: str | Path, current: Agent | None = None) -> None:
+    def __init__(self, config: Any, run_dir: str | Path, current: Agent | None = None,
+                 trust_checkpoint: bool = False) -> None:
         self.config = config
         self.run_dir = Path(run_dir)
+        self.trust_checkpoint = trust_checkpoint
         self.step = 0
         self.members: dict[str, Member] = {"random": Member("random"),
                                            "heuristic": Member("heuristic")}
@@ -155,6 +189,23 @@ class League:
         """The ``self_play.keep`` latest snapshots, the ones opponents are drawn from."""
         return self.snapshots()[-self.config.self_play.keep:]
 
+    def snapshot_path(self, member: Member) -> Path:
+        """The file of a snapshot member, checked to be inside the run folder.
+
+        Raises:
+            ValueError: Its path is absolute, climbs out (``..``) or leads outside the run
+                folder through a link.
+        """
+        return inside_run(self.run_dir, member.path, f"league member {member.name!r}")
+
+    def _load_snapshot(self, member: Member, **kwargs: Any) -> PolicyAgent:
+        with global_generators_kept():
+            agent = PolicyAgent(self.snapshot_path(member), deterministic=False,
+                                trust_checkpoint=self.trust_checkpoint, **kwargs)
+        agent.check_env_spec(snapshot_spec(self.config))
+        agent.name = member.name
+        return agent
+
     def policy(self, name: str) -> Agent:
         """The current policy or the snapshot called ``name``, as an agent (snapshots are
         loaded once and sample their actions)."""
@@ -163,11 +214,7 @@ class League:
                 raise RuntimeError("the league has no current policy yet (set_current)")
             return self.current
         if name not in self._loaded:
-            member = self.members[name]
-            with global_generators_kept():
-                agent = PolicyAgent(self.run_dir / member.path, deterministic=False)
-            agent.name = name
-            self._loaded[name] = agent
+            self._loaded[name] = self._load_snapshot(self.members[name])
             keep = {m.name for m in self.drawable_snapshots()}
             for old in [n for n in self._loaded if n not in keep and n != name]:
                 del self._loaded[old]
@@ -176,11 +223,7 @@ class League:
     def rating_agent(self, name: str, seed: int) -> Agent:
         """The snapshot ``name`` as a new agent of its own for rating games (seeded; never
         the one training opponents play, so that rating games leave training as it was)."""
-        with global_generators_kept():
-            agent = PolicyAgent(self.run_dir / self.members[name].path, deterministic=False,
-                                seed=seed)
-        agent.name = name
-        return agent
+        return self._load_snapshot(self.members[name], seed=seed)
 
     def opponents(self) -> Opponents:
         """An opponent drawer for one env: its own random and heuristic players, the
@@ -280,9 +323,15 @@ class League:
             data = json.loads(path.read_text(encoding="utf-8"))
             members = {m["name"]: Member(**m) for m in data["members"]}
             step = int(data["step"])
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"{path}: not a saved league: {type(exc).__name__}: {exc}"
-                             ) from None
+        except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
+            raise ValueError(f"{path}: not a saved league: {type(exc).__name__}: "
+                             f"{str(exc)[:200]}") from None
+        for member in members.values():
+            if member.path is not None:
+                try:
+                    inside_run(self.run_dir, member.path, f"league member {member.name!r}")
+                except ValueError as exc:
+                    raise ValueError(f"{path}: {exc}") from None
         self.members, self.step = members, step
         self._loaded.clear()
 

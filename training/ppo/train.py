@@ -29,6 +29,13 @@ import numpy as np
 
 from primeval.envs.games import make_raw_env
 from primeval.training.agents import RandomAgent, make_agent, make_heuristic
+from primeval.training.agents.checkpoint import (
+    env_spec,
+    load_model,
+    read_env_spec,
+    save_model,
+    spec_mismatch,
+)
 from primeval.training.agents.policy import PolicyAgent
 from primeval.training.evaluate import play_game, play_tournament, ranks_of
 from primeval.training.ppo.config import TrainConfig, load_config, save_config
@@ -139,11 +146,16 @@ def rate_league(model: Any, league: League, config: TrainConfig, newest: str, ga
     league.rate(lineups, ranks)
 
 
-def _atomic_save(model: Any, path: Path) -> None:
+def _atomic_save(model: Any, path: Path, spec: dict[str, Any] | None = None) -> None:
     """Write a model file atomically: a temporary file, then a rename. The temporary name
-    ends in ``.tmp``, so that no ``*.zip`` pattern (snapshots, checkpoints) matches it."""
+    ends in ``.tmp``, so that no ``*.zip`` pattern (snapshots, checkpoints) matches it.
+    ``spec``: the env it plays, saved in the zip with what loads it without unpickling
+    (:func:`~primeval.training.agents.checkpoint.save_model`)."""
     tmp = path.with_name(path.name + ".tmp")
-    model.save(tmp)
+    if spec is None:
+        model.save(tmp)
+    else:
+        save_model(model, tmp, spec)
     os.replace(tmp, path)
 
 
@@ -151,6 +163,11 @@ def _atomic_json(data: dict, path: Path) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
     os.replace(tmp, path)
+
+
+def config_env_spec(config: TrainConfig) -> dict[str, Any]:
+    """The env spec a run's checkpoints carry (game, version, players, encoder, env)."""
+    return env_spec(config.game, config.players, config.encoder, config.env)
 
 
 def build_callback(config: TrainConfig, run_dir: Path, start_wall: float, progress: bool,
@@ -161,6 +178,7 @@ def build_callback(config: TrainConfig, run_dir: Path, start_wall: float, progre
 
     records = config.vec_env != "subproc"  # the league sees the episodes of its own process
     snapshots = config.uses_self_play
+    spec = config_env_spec(config)
 
     class RunCallback(BaseCallback):
         """Checkpoints (between rollouts), self-play snapshots, the league's counts and
@@ -213,14 +231,14 @@ def build_callback(config: TrainConfig, run_dir: Path, start_wall: float, progre
             name = f"step_{n}"
             if name not in league.members:
                 path = run_dir / "snapshots" / f"{name}.zip"
-                _atomic_save(self.model, path)
+                _atomic_save(self.model, path, spec)
                 league.add_snapshot(n, path)
             return name
 
         def save_checkpoint(self) -> None:
             n = self.model.num_timesteps
             self.last_checkpoint = n
-            _atomic_save(self.model, run_dir / "checkpoints" / "latest.zip")
+            _atomic_save(self.model, run_dir / "checkpoints" / "latest.zip", spec)
             league.save()
             _atomic_json({"num_timesteps": n}, run_dir / "checkpoints" / "progress.json")
 
@@ -360,8 +378,10 @@ def plot_learning_curve(metrics: Path, out: Path, title: str) -> None:
 
 
 def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
-          progress: bool = True) -> dict[str, Any]:
-    """Train (or resume) a run; returns the final evaluation."""
+          progress: bool = True, trust_checkpoint: bool = False) -> dict[str, Any]:
+    """Train (or resume) a run; returns the final evaluation. ``trust_checkpoint``: on
+    ``resume``, load checkpoints and snapshots that need unpickling (see
+    :mod:`~primeval.training.agents.checkpoint`)."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
@@ -385,7 +405,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     latest = run_dir / "checkpoints" / "latest.zip"
     if resume and not latest.is_file():
         raise CheckpointError(f"--resume {run_dir}: no checkpoint at {latest}")
-    league = League(config, run_dir)
+    league = League(config, run_dir, trust_checkpoint=trust_checkpoint)
     if resume and (run_dir / "league.json").is_file():
         try:
             league.load()
@@ -398,12 +418,16 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     start_wall = time.time()
     if resume:
         try:
-            model = MaskablePPO.load(latest, env=vec, device="cpu",
-                                     tensorboard_log=str(run_dir / "tb"))
-        except Exception as exc:  # noqa: BLE001
+            saved = read_env_spec(latest)
+            diff = saved and spec_mismatch(saved, config_env_spec(config))
+            if diff:
+                raise CheckpointError(f"checkpoint {latest} cannot be loaded for this "
+                                      f"run's config: it was trained on {diff}")
+            model = load_model(latest, env=vec, device="cpu", trust_checkpoint=trust_checkpoint,
+                               tensorboard_log=str(run_dir / "tb"))
+        except CheckpointError as exc:
             vec.close()
-            raise CheckpointError(f"--resume {run_dir}: checkpoint {latest} cannot be "
-                                  f"loaded: {type(exc).__name__}: {exc}") from None
+            raise type(exc)(f"--resume {run_dir}: {exc}") from None
         print(f"resuming {run_dir} from its checkpoint at step {model.num_timesteps}",
               flush=True)
     else:
@@ -452,7 +476,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
             f"`primeval train --resume {run_dir}`")
     seconds = time.perf_counter() - t0
     callback.save_checkpoint() if remaining > 0 else None
-    _atomic_save(model, run_dir / "model.zip")
+    _atomic_save(model, run_dir / "model.zip", config_env_spec(config))
     vec.close()
     with torch_threads(1):
         seeds = RunSeeds(config.seed)

@@ -5,6 +5,12 @@
 Algorithm checkpoint (``Algorithm.save_to_path``), or one RLModule's folder inside one
 (``.../learner_group/learner/rl_module/shared``). Only the module is loaded
 (``RLModule.from_checkpoint``): no Ray cluster is started.
+
+RLlib's ``from_checkpoint`` always unpickles the module's ``class_and_ctor_args.pkl`` (with
+``ray.cloudpickle``; its state too, unless the checkpoint was saved with
+``use_msgpack=True``), and RLlib offers no way to load a module without it. So a crafted
+checkpoint runs any code it holds, and :class:`RLlibAgent` refuses every checkpoint unless
+it is trusted (``trust_checkpoint=True``, the CLI's ``--trust-checkpoint``).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from primeval.training.agents.checkpoint import TRUST_HINT, UntrustedCheckpointError
 from primeval.training.agents.policy import CheckpointError
 from primeval.training.rllib.config import SHARED_MODULE
 
@@ -42,13 +49,22 @@ class RLlibAgent:
         module_id: The module to play (``shared``, or a snapshot slot ``snapshot_0``...).
         deterministic: Take the most likely action (default) or sample.
         seed: Seed of the sampling when ``deterministic`` is False.
+        trust_checkpoint: Load the checkpoint although RLlib unpickles it (it can run any
+            code it holds); without it every RLlib checkpoint is refused.
     """
 
     def __init__(self, path: str | Path, module_id: str = SHARED_MODULE,
-                 deterministic: bool = True, seed: int | None = None) -> None:
+                 deterministic: bool = True, seed: int | None = None,
+                 trust_checkpoint: bool = False) -> None:
         from ray.rllib.core.rl_module.rl_module import RLModule
 
         where = module_path(path, module_id)
+        if not trust_checkpoint:
+            raise UntrustedCheckpointError(
+                f"checkpoint {where} cannot be loaded safely: RLlib's "
+                "RLModule.from_checkpoint unpickles its class_and_ctor_args.pkl (and its "
+                "state unless saved with use_msgpack=True), and RLlib has no loader that "
+                f"does not; {TRUST_HINT}")
         try:
             module = RLModule.from_checkpoint(where)
         except Exception as exc:  # noqa: BLE001  (pickle, torch and ray errors alike)

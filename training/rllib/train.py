@@ -180,11 +180,17 @@ def take_snapshot(algo: Any, slot: int) -> str:
     return target
 
 
-def save_checkpoint(algo: Any, run_dir: Path) -> Path:
-    """The Algorithm's checkpoint in ``run_dir/checkpoint`` (replacing the last whole)."""
+def save_checkpoint(algo: Any, run_dir: Path, spec: dict[str, Any] | None = None) -> Path:
+    """The Algorithm's checkpoint in ``run_dir/checkpoint`` (replacing the last whole), with
+    the env it plays (``spec``, :func:`~primeval.training.agents.checkpoint.env_spec`) in
+    its ``primeval.json``."""
+    from primeval.training.agents.checkpoint import ENTRY
+
     final, tmp = run_dir / "checkpoint", run_dir / "checkpoint.tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     algo.save_to_path(str(tmp.resolve()))
+    if spec is not None:
+        (tmp / ENTRY).write_text(json.dumps({"env_spec": spec}), encoding="utf-8")
     shutil.rmtree(final, ignore_errors=True)
     os.replace(tmp, final)
     return final
@@ -233,6 +239,9 @@ def train(config: RLlibTrainConfig, run_dir: str | Path, progress: bool = True
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     save_rllib_config(config, run_dir / "config.yaml")
+    from primeval.training.agents.checkpoint import env_spec
+
+    spec = env_spec(config.game, config.players, config.encoder, config.env)
     start = time.perf_counter()
     algo = build_algorithm(config)
     built = time.perf_counter()
@@ -257,7 +266,7 @@ def train(config: RLlibTrainConfig, run_dir: str | Path, progress: bool = True
                                          RunSeeds(config.seed).child("evaluation", it))
                     row["win_rate_vs_random"] = round(ev["win_rate"], 3)
                 if it % config.checkpoint_every == 0 and it < config.iterations:
-                    save_checkpoint(algo, run_dir)
+                    save_checkpoint(algo, run_dir, spec)
                 writer.writerow(row)
                 f.flush()
                 rows.append(row)
@@ -267,7 +276,7 @@ def train(config: RLlibTrainConfig, run_dir: str | Path, progress: bool = True
                           f"{row['episode_len_mean']}"
                           + (f", win rate vs random {row['win_rate_vs_random']}"
                              if row["win_rate_vs_random"] != "" else ""), flush=True)
-        checkpoint = save_checkpoint(algo, run_dir)
+        checkpoint = save_checkpoint(algo, run_dir, spec)
         trained = time.perf_counter()
         module = shared_module(algo)
     finally:

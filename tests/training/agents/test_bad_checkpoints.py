@@ -54,13 +54,15 @@ def test_bad_checkpoint_to_evaluate(tmp_path, model_zip, kind, capsys):
 
 
 def test_checkpoint_of_another_game_to_evaluate(tmp_path, model_zip, capsys):
-    """A sound checkpoint of another game: exit 2 naming the shapes; nothing written."""
+    """A sound checkpoint of another game: exit 2 naming the game it was trained on (its
+    saved env spec, read before anything loads); nothing written."""
     before = files_in(tmp_path)
     code = cli.main(["evaluate", "--game", "origin", "--players", "3", "--agents",
                      f"ppo:{model_zip}", "random", "random", "--games", "2", "--quiet",
                      "--json", str(tmp_path / "out.json")])
     assert code == 2
-    assert "expects observations of shape" in capsys.readouterr().err
+    assert (f"ppo:{model_zip} was trained on game 'primordial_soup', but the given game is "
+            "'origin'") in capsys.readouterr().err
     assert files_in(tmp_path) == before
 
 

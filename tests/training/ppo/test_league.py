@@ -145,7 +145,7 @@ def test_loading_a_snapshot_leaves_the_global_generators_as_they_were(tmp_path,
 
     import torch
 
-    league = league_of(tmp_path)
+    league = league_of(tmp_path, players=3)  # the checkpoint's env (its spec is checked)
     shutil.copy(untrained_checkpoint(), tmp_path / "step_7.zip")
     league.add_snapshot(7, tmp_path / "step_7.zip")
     random.seed(1)

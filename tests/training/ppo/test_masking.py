@@ -19,6 +19,7 @@ from sb3_contrib.common.maskable.distributions import (  # noqa: E402
 )
 
 from primeval.envs import origin_v0, primordial_soup_v1  # noqa: E402
+from primeval.training.agents.checkpoint import env_spec, save_model  # noqa: E402
 from primeval.training.agents.policy import PolicyAgent  # noqa: E402
 from primeval.training.ppo.masking import (  # noqa: E402
     MaskedActorCriticPolicy,
@@ -170,8 +171,8 @@ def test_policy_learns_saves_and_loads(tmp_path):
     model, _ = _models(env)
     model.learn(64)
     path = tmp_path / "model.zip"
-    model.save(path)
-    loaded = MaskablePPO.load(path, device="cpu")
+    save_model(model, path, env_spec("primordial_soup", 3))  # SB3's zip and primeval.json
+    loaded = MaskablePPO.load(path, device="cpu")  # which SB3 itself still loads
     assert type(loaded.policy) is MaskedActorCriticPolicy
     assert all(torch.equal(a, b) for a, b in zip(model.policy.state_dict().values(),
                                                  loaded.policy.state_dict().values(),

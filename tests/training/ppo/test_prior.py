@@ -12,6 +12,7 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 
 from primeval.envs.games import make_raw_env  # noqa: E402
 from primeval.training.agents import make_heuristic  # noqa: E402
+from primeval.training.agents.checkpoint import env_spec, save_model  # noqa: E402
 from primeval.training.agents.policy import PolicyAgent  # noqa: E402
 from primeval.training.evaluate import play_tournament  # noqa: E402
 from primeval.training.ppo.config import ConfigError, load_config  # noqa: E402
@@ -100,7 +101,7 @@ def test_a_saved_prior_model_plays_as_an_agent_that_asks_the_heuristic(tmp_path)
     game, players = "origin", 3
     env = hinted_env(game, players)
     path = tmp_path / "prior.zip"
-    model_for(env, game).save(path)
+    save_model(model_for(env, game), path, env_spec(game, players))
     agent = PolicyAgent(path)
     assert agent.prior is not None and agent.prior_size == env.action_space.n
     raw = make_raw_env(game, players)

@@ -122,8 +122,8 @@ def test_training_writes_a_checkpoint_metrics_and_a_report(trained, game):
     assert "win rate" in (run / "summary.md").read_text()
     assert (run / "checkpoint" / "rllib_checkpoint.json").is_file()
     # two snapshots in two slots: the last one holds the final shared weights
-    shared = RLlibAgent(run).module.get_state()
-    last = RLlibAgent(run, module_id="snapshot_1").module.get_state()
+    shared = RLlibAgent(run, trust_checkpoint=True).module.get_state()  # our own run
+    last = RLlibAgent(run, module_id="snapshot_1", trust_checkpoint=True).module.get_state()
     assert all(np.array_equal(shared[k], last[k]) for k in shared if k in last)
 
 
@@ -132,22 +132,24 @@ def test_the_checkpoint_plays_in_tournaments_and_the_league(trained, game, capsy
                                                             untrained_checkpoint):
     run, players = trained[game], PLAYERS[game]
     results = tournament(game, players, [f"rllib:{run}"] + ["random"] * (players - 1),
-                         games=players, seed=0)
+                         games=players, seed=0, trust_checkpoint=True)
     assert results[0].games == players
     assert main(["evaluate", "--game", game, "--players", str(players), "--quiet", "--games",
-                 "2", "--agents", f"rllib:{run}", "heuristic", *["random"] * (players - 2)]) == 0
+                 "2", "--trust-checkpoint", "--agents", f"rllib:{run}", "heuristic",
+                 *["random"] * (players - 2)]) == 0
     assert "\nrllib:" in capsys.readouterr().out  # the table's first row (a long path is cut)
     members = [f"rllib:{run}", "heuristic", "random"]
     if game == "primordial_soup":  # beside an SB3 MaskablePPO checkpoint of the same game
         members.append(f"ppo:{untrained_checkpoint()}")
-    league = round_robin(game, members, games=len(members), seed=0, num_players=players)
+    league = round_robin(game, members, games=len(members), seed=0, num_players=players,
+                         trust_checkpoint=True)
     assert len(league) == len(members) and all(r.games > 0 for r in league)
 
 
 def test_a_relative_checkpoint_path_loads(trained, monkeypatch):
     run = trained["origin"]
     monkeypatch.chdir(run.parent)
-    assert RLlibAgent(run.name).act(*_first_decision("origin")) >= 0
+    assert RLlibAgent(run.name, trust_checkpoint=True).act(*_first_decision("origin")) >= 0
 
 
 def _first_decision(game: str):
@@ -160,7 +162,9 @@ def _first_decision(game: str):
 def test_a_checkpoint_of_another_game_is_refused(trained):
     with pytest.raises(CheckpointError, match="expects observations of shape"):
         tournament("origin", 3, [f"rllib:{trained['primordial_soup']}", "random", "random"],
-                   games=1)
+                   games=1, trust_checkpoint=True)
+    with pytest.raises(CheckpointError, match="--trust-checkpoint"):  # RLlib unpickles
+        tournament("origin", 3, [f"rllib:{trained['origin']}", "random", "random"], games=1)
     with pytest.raises(CheckpointError, match="holds no RLlib module"):
         module_path(trained["origin"] / "metrics.csv")
 
