@@ -131,7 +131,8 @@ class _Names:
                 return types.index((h, w, colour))
         heights = sorted({t[0] for t in types})
         widths = sorted({t[1] for t in types})
-        raise PositionError(f"{where}: {short_repr(value)} is not a pawn; write [height, width, colour] "
+        raise PositionError(f"{where}: {short_repr(value)} is not a pawn; write "
+                            "[height, width, colour] "
                             f"or 'h2/w1/white' with heights {heights}, widths {widths} and "
                             f"colours {list(PAWN_COLOURS)}")
 

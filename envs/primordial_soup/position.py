@@ -137,14 +137,16 @@ def build_position(rules: PrimordialSoupRules | PrimordialSoupConfig,
     phase = DECISIONS[kind]
     for key in _DECISION_KEYS[2:]:
         if decision.has(key) and key not in _DECISION_EXTRAS[kind]:
-            raise PositionError(f"{decision.where(key)}: a {short_repr(kind)} decision has no {short_repr(key)} "
+            raise PositionError(f"{decision.where(key)}: a {short_repr(kind)} decision has no "
+                                f"{short_repr(key)} "
                                 f"(it has {['kind', 'player', *_DECISION_EXTRAS[kind]]})")
     if top.has("phase"):
         written = top.get("phase")
         names = {**{p: p for p in ROUND_PHASES}, **{str(i): p for i, p in
                                                       enumerate(ROUND_PHASES, 1)}}
         if lookup(str(written), names, "phase", "phase") != phase:
-            raise PositionError(f"phase: {short_repr(written)}, but a {short_repr(kind)} decision is taken in "
+            raise PositionError(f"phase: {short_repr(written)}, but a {short_repr(kind)} decision is "
+                                "taken in "
                                 f"phase {ROUND_PHASES.index(phase) + 1} ({phase})")
     round_ = top.integer("round", 1, 1, c.max_rounds)
     player = seat(decision.require("player"), n, decision.where("player"))
@@ -226,7 +228,8 @@ def _amoeba_number(value: Any, rules, where: str) -> int:
     try:
         return integer(value, where, 1, top)
     except PositionError:
-        raise PositionError(f"{where}: amoeba {short_repr(value)} does not exist (amoebas are numbered "
+        raise PositionError(f"{where}: amoeba {short_repr(value)} does not exist (amoebas are "
+                            "numbered "
                             f"1..{top})") from None
 
 
@@ -235,7 +238,8 @@ def _space(value: Any, rules, where: str) -> int:
     try:
         return integer(value, where, 0, last)
     except PositionError:
-        raise PositionError(f"{where}: space {short_repr(value)} is not on the board (spaces 0..{last}, "
+        raise PositionError(f"{where}: space {short_repr(value)} is not on the board "
+                            f"(spaces 0..{last}, "
                             "as the board text numbers them)") from None
 
 
