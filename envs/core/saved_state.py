@@ -123,7 +123,8 @@ def restore(env: Any, data: Any) -> None:
     data = plain_state(data)
     _need(data.get("format") == FORMAT, f"not a primeval saved state (format="
           f"{_r(data.get('format'))}, expected {FORMAT!r})")
-    _need(data.get("format_version") == FORMAT_VERSION,
+    version = data.get("format_version")
+    _need(type(version) is int and version == FORMAT_VERSION,
           f"saved-state format version {_r(data.get('format_version'))}, this primeval reads "
           f"{FORMAT_VERSION}")
     name = env.metadata["name"]

@@ -66,8 +66,8 @@ def plain_tree(value: Any, *, max_depth: int = 32, max_nodes: int = 1_000_000,
     """A plain copy of ``value``: dicts, lists, ``str``, ``int``, ``float``, ``bool`` and
     ``None`` only, checked without recursion.
 
-    Tuples become lists; numpy integers, floats and bools become ``int``, ``float`` and
-    ``bool``; any other type is refused.
+    Tuples become lists; numpy integers, floats, bools and strings become ``int``,
+    ``float``, ``bool`` and ``str``; any other type is refused.
 
     Args:
         max_depth: Containers nest at most this deep (the top one is depth 1).
@@ -97,7 +97,7 @@ def plain_tree(value: Any, *, max_depth: int = 32, max_nodes: int = 1_000_000,
             if len(item) > max_string:
                 raise TreeError(f"{_path(parts)}: a string of {len(item)} characters (at "
                                 f"most {max_string})")
-            return item
+            return str(item)  # a plain str, not a subclass (numpy's str_)
         raise TreeError(f"{_path(parts)}: a {type(item).__name__} "
                         f"({short_repr(item, 60)}); only dicts, lists, strings, numbers, "
                         "booleans and None are allowed")
@@ -107,7 +107,7 @@ def plain_tree(value: Any, *, max_depth: int = 32, max_nodes: int = 1_000_000,
             if len(key) > max_string:
                 raise TreeError(f"{_path(parts)}: a key of {len(key)} characters (at most "
                                 f"{max_string})")
-            return key
+            return str(key)
         if not str_keys and isinstance(key, int | np.integer) and not isinstance(
                 key, bool | np.bool_):
             return int(key)

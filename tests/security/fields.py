@@ -18,8 +18,11 @@ def _plain(value: Any) -> Any:
 
 def every_field(env: Any) -> dict[str, Any]:
     """The saved state, the rules state, the generator, the PettingZoo bookkeeping (infos
-    with their masks too), the cached mask and every agent's observation."""
+    with their masks too), every agent's observation and the cached mask (which observing
+    computes)."""
     raw = env.unwrapped
+    # Observations first: observing computes the cached mask, which is then compared too.
+    observations = {a: _plain(raw.observe(a)) for a in raw.possible_agents}
     return {
         "get_state": raw.get_state(),
         "game_state": raw.game_state.to_dict(),
@@ -34,6 +37,6 @@ def every_field(env: Any) -> dict[str, Any]:
         "infos": _plain(raw.infos),
         "skip_agent_selection": raw._skip_agent_selection,
         "mask": None if raw._mask is None else raw._mask.tolist(),
-        "observations": {a: _plain(raw.observe(a)) for a in raw.possible_agents},
+        "observations": observations,
         "masks": {a: raw.action_mask(a).tolist() for a in raw.possible_agents},
     }

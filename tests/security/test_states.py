@@ -276,3 +276,16 @@ def test_plain_tree_converts_numpy_and_refuses_what_is_not_plain():
         with pytest.raises(TreeError, match=words.replace("[", r"\[").replace("]", r"\]")):
             plain_tree(bad)
     assert plain_tree({1: [2]}, str_keys=False) == {1: [2]}
+
+
+def test_numpy_strings_and_float_versions_are_not_kept():
+    """A numpy string is kept as a plain ``str``; a format version must be the int 1
+    (``1.0`` and ``True`` equal it in Python, but are not it)."""
+    env = mid_game("origin", seed=1, steps=40)
+    data = mid_game("origin", seed=2, steps=70).get_state()
+    data["agents"] = [np.str_(a) for a in data["agents"]]
+    env.set_state(data)
+    assert all(type(a) is str for a in env.agents)
+    for version in (1.0, True, np.float64(1.0)):
+        with pytest.raises(StateError, match="saved-state format version"):
+            env.set_state({**data, "format_version": version})
