@@ -215,7 +215,8 @@ def restore(env: Any, data: Any) -> None:
           "over")
     # Everything checked: now change the env, putting every field back if setting the
     # infos up from the state fails.
-    old = {field: getattr(env, field, None) for field in _FIELDS}
+    absent = object()
+    old = {field: getattr(env, field, absent) for field in _FIELDS}
     try:
         env._state = state
         env._rng = rng
@@ -236,6 +237,9 @@ def restore(env: Any, data: Any) -> None:
             env._set_info_masks()
     except Exception as exc:  # noqa: BLE001  (a state the env cannot be set up from)
         for field, value in old.items():
-            setattr(env, field, value)
+            if value is absent:
+                env.__dict__.pop(field, None)
+            else:
+                setattr(env, field, value)
         raise StateError(f"set_state: the env cannot be set up from this state "
                          f"({rules_error(exc)})") from None

@@ -60,9 +60,15 @@ def _path(parts: tuple) -> str:
     return "".join(shown) or "(top)"
 
 
-def plain_tree(value: Any, *, max_depth: int = 32, max_nodes: int = 1_000_000,
-               max_string: int = 10_000, str_keys: bool = True,
-               finite: bool = True) -> Any:
+def plain_tree(
+    value: Any,
+    *,
+    max_depth: int = 32,
+    max_nodes: int = 1_000_000,
+    max_string: int = 10_000,
+    str_keys: bool = True,
+    finite: bool = True,
+) -> Any:
     """A plain copy of ``value``: dicts, lists, ``str``, ``int``, ``float``, ``bool`` and
     ``None`` only, checked without recursion.
 
@@ -95,25 +101,33 @@ def plain_tree(value: Any, *, max_depth: int = 32, max_nodes: int = 1_000_000,
             return item
         if isinstance(item, str):
             if len(item) > max_string:
-                raise TreeError(f"{_path(parts)}: a string of {len(item)} characters (at "
-                                f"most {max_string})")
+                raise TreeError(
+                    f"{_path(parts)}: a string of {len(item)} characters (at most {max_string})"
+                )
             return str(item)  # a plain str, not a subclass (numpy's str_)
-        raise TreeError(f"{_path(parts)}: a {type(item).__name__} "
-                        f"({short_repr(item, 60)}); only dicts, lists, strings, numbers, "
-                        "booleans and None are allowed")
+        raise TreeError(
+            f"{_path(parts)}: a {type(item).__name__} "
+            f"({short_repr(item, 60)}); only dicts, lists, strings, numbers, "
+            "booleans and None are allowed"
+        )
 
     def key_of(key: Any, parts: tuple) -> Any:
         if isinstance(key, str):
             if len(key) > max_string:
-                raise TreeError(f"{_path(parts)}: a key of {len(key)} characters (at most "
-                                f"{max_string})")
+                raise TreeError(
+                    f"{_path(parts)}: a key of {len(key)} characters (at most {max_string})"
+                )
             return str(key)
-        if not str_keys and isinstance(key, int | np.integer) and not isinstance(
-                key, bool | np.bool_):
+        if (
+            not str_keys
+            and isinstance(key, int | np.integer)
+            and not isinstance(key, bool | np.bool_)
+        ):
             return int(key)
-        raise TreeError(f"{_path(parts)}: the key {short_repr(key, 60)} is a "
-                        f"{type(key).__name__}; keys must be strings"
-                        + ("" if str_keys else " or ints"))
+        raise TreeError(
+            f"{_path(parts)}: the key {short_repr(key, 60)} is a "
+            f"{type(key).__name__}; keys must be strings" + ("" if str_keys else " or ints")
+        )
 
     def container(item: Any) -> Any:
         if isinstance(item, Mapping):
@@ -131,8 +145,11 @@ def plain_tree(value: Any, *, max_depth: int = 32, max_nodes: int = 1_000_000,
         source, copy, parts, depth = stack.pop()
         if depth > max_depth:
             raise TreeError(f"{_path(parts)}: nested more than {max_depth} deep")
-        items = (((key_of(k, parts), v) for k, v in source.items())
-                 if isinstance(source, Mapping) else enumerate(source))
+        items = (
+            ((key_of(k, parts), v) for k, v in source.items())
+            if isinstance(source, Mapping)
+            else enumerate(source)
+        )
         for key, item in items:
             nodes += 1
             if nodes > max_nodes:

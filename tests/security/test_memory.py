@@ -49,13 +49,15 @@ print(json.dumps(rss))
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="reads /proc (Linux)")
 def test_2000_games_in_one_process_keep_memory_flat():
-    done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT], capture_output=True, text=True, check=True
+    )
     rss = json.loads(done.stdout.strip().splitlines()[-1])
     growth = rss["2000"] - rss["500"]
     assert growth < GROWTH_BOUND_MB, (
         f"resident memory grew {growth:.2f} MB from game 500 to game 2,000 "
-        f"({rss['500']:.1f} -> {rss['2000']:.1f} MB); a cache without bound?")
+        f"({rss['500']:.1f} -> {rss['2000']:.1f} MB); a cache without bound?"
+    )
 
 
 def test_the_caches_of_the_rules_are_bounded():

@@ -24,9 +24,28 @@ SECRET = "root:x:0:0:SECRET-LINE-NEVER-SHOWN"
 @pytest.fixture(scope="module")
 def origin_record(tmp_path_factory) -> dict:
     path = tmp_path_factory.mktemp("records") / "origin.jsonl"
-    assert cli.main(["evaluate", "--game", "origin", "--players", "2", "--agents", "random",
-                     "random", "--games", "1", "--seed", "3", "--quiet", "--record",
-                     str(path)]) == 0
+    assert (
+        cli.main(
+            [
+                "evaluate",
+                "--game",
+                "origin",
+                "--players",
+                "2",
+                "--agents",
+                "random",
+                "random",
+                "--games",
+                "1",
+                "--seed",
+                "3",
+                "--quiet",
+                "--record",
+                str(path),
+            ]
+        )
+        == 0
+    )
     return load_record(path, 0)
 
 
@@ -54,15 +73,21 @@ def _hostile_paths(tmp_path: Path) -> list[str]:
     secret.write_text(SECRET + "\n")
     inside = tmp_path / "run" / "records"
     inside.mkdir(parents=True)
-    return ["/etc/passwd", str(secret), "../../secret.txt",
-            str(inside / ".." / ".." / "secret.txt")]
+    return [
+        "/etc/passwd",
+        str(secret),
+        "../../secret.txt",
+        str(inside / ".." / ".." / "secret.txt"),
+    ]
 
 
 @pytest.mark.parametrize("entry", ["map_file", "cards_file", "components_file"])
-@pytest.mark.parametrize("which", range(4), ids=["etc_passwd", "absolute", "dotdot",
-                                                 "dotdot_absolute"])
+@pytest.mark.parametrize(
+    "which", range(4), ids=["etc_passwd", "absolute", "dotdot", "dotdot_absolute"]
+)
 def test_a_record_naming_a_data_file_is_refused_and_nothing_is_read(
-        origin_record, tmp_path, monkeypatch, opened, capsys, entry, which):
+    origin_record, tmp_path, monkeypatch, opened, capsys, entry, which
+):
     """Through ``primeval replay``: exit code 2, a message naming the entry and the flag,
     never the file's content, and no data file but the package's own ever loaded."""
     hostile = _hostile_paths(tmp_path)[which]
@@ -82,10 +107,8 @@ def test_a_record_naming_a_data_file_is_refused_and_nothing_is_read(
 
 def test_an_unknown_file_entry_is_refused_too(origin_record, opened):
     """Any ``*_file`` entry, not only the ones Origin knows, is a file name to refuse."""
-    record = dict(origin_record, config={**origin_record["config"],
-                                         "rules_file": "/etc/passwd"})
-    with pytest.raises(ReplayError, match="rules_file='/etc/passwd'; a record cannot choose "
-                                          "files"):
+    record = dict(origin_record, config={**origin_record["config"], "rules_file": "/etc/passwd"})
+    with pytest.raises(ReplayError, match="rules_file='/etc/passwd'; a record cannot choose files"):
         replay_record(record, render="none", stdout=io.StringIO())
     assert all(files == (None, None, None) for files in opened)
 
@@ -93,20 +116,25 @@ def test_an_unknown_file_entry_is_refused_too(origin_record, opened):
 def test_a_config_entry_that_is_no_rules_setting_is_refused(origin_record):
     """A record's config holds the game's rules settings only, not other env arguments."""
     record = dict(origin_record, config={**origin_record["config"], "render_mode": "human"})
-    with pytest.raises(ReplayError, match=r"config entries \['render_mode'\] are not origin "
-                                          "rules settings"):
+    with pytest.raises(
+        ReplayError,
+        match=r"config entries \['render_mode'\] are not origin "
+        "rules settings",
+    ):
         replay_record(record, render="none", stdout=io.StringIO())
 
 
-def test_the_users_own_file_passed_explicitly_is_the_one_read(origin_record, tmp_path,
-                                                               opened, capsys):
+def test_the_users_own_file_passed_explicitly_is_the_one_read(
+    origin_record, tmp_path, opened, capsys
+):
     """``--map-file PATH`` (the shipped map, copied): the replay reads that file, whatever
     the record named, and the scores match."""
     from importlib import resources
 
     mine = tmp_path / "my_map.yaml"
-    mine.write_text(resources.files(DATA_PACKAGE).joinpath(DEFAULT_FILES["map"])
-                    .read_text(encoding="utf-8"))
+    mine.write_text(
+        resources.files(DATA_PACKAGE).joinpath(DEFAULT_FILES["map"]).read_text(encoding="utf-8")
+    )
     record = dict(origin_record, config={**origin_record["config"], "map_file": "/etc/passwd"})
     file = _write(tmp_path / "rec.jsonl", record)
     code = cli.main(["replay", str(file), "--render", "none", "--map-file", str(mine)])
@@ -116,15 +144,17 @@ def test_the_users_own_file_passed_explicitly_is_the_one_read(origin_record, tmp
     assert (str(mine), None, None) in opened
     assert all(files[0] in (None, str(mine)) for files in opened)
     # In Python: data_files=.
-    scores = replay_record(record, render="none", stdout=io.StringIO(),
-                           data_files={"map_file": mine})
+    scores = replay_record(
+        record, render="none", stdout=io.StringIO(), data_files={"map_file": mine}
+    )
     assert scores == origin_record["scores"]
 
 
 def test_data_files_must_name_data_file_entries(origin_record):
     with pytest.raises(ReplayError, match="'render_mode' is not a data-file entry"):
-        replay_record(origin_record, render="none", stdout=io.StringIO(),
-                      data_files={"render_mode": "human"})
+        replay_record(
+            origin_record, render="none", stdout=io.StringIO(), data_files={"render_mode": "human"}
+        )
 
 
 def test_a_record_nested_too_deeply_is_refused(tmp_path):

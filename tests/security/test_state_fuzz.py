@@ -37,8 +37,20 @@ from tests.security.fields import every_field
 #: Saved states the mutations start from: (seed, steps into the game).
 STARTS = [(0, 3), (2, 40), (4, 120), (6, 300)]
 DEPTHS = [1, 2, 8, 14, 15, 16, 17, 40, 600, 5000]
-EXTREMES = [-1, -(2**63), 0, 10**12, 2**63, 10**40, 1e308, -1e308, 1e-300,
-            float("nan"), float("inf"), float("-inf")]
+EXTREMES = [
+    -1,
+    -(2**63),
+    0,
+    10**12,
+    2**63,
+    10**40,
+    1e308,
+    -1e308,
+    1e-300,
+    float("nan"),
+    float("inf"),
+    float("-inf"),
+]
 MAX_STEPS = 20_000
 
 
@@ -60,17 +72,38 @@ def _nest(value: Any, depth: int, kind: str) -> Any:
 
 
 def _other_type(value: Any, draw) -> Any:
-    choices: list[Any] = [None, "", "x", "\u202eplayer_0", "\x00", 1.5, True, False, b"x",
-                          {"x"}, (value,), [], {}, np.array([1, 2]), object()]
+    choices: list[Any] = [
+        None,
+        "",
+        "x",
+        "\u202eplayer_0",
+        "\x00",
+        1.5,
+        True,
+        False,
+        b"x",
+        {"x"},
+        (value,),
+        [],
+        {},
+        np.array([1, 2]),
+        object(),
+    ]
     if isinstance(value, bool):
         choices += [np.bool_(value)]
     elif isinstance(value, int):
-        choices += [np.int64(value) if -(2**63) <= value < 2**63 else np.float64(value),
-                    np.int8(1), float(value)]
+        choices += [
+            np.int64(value) if -(2**63) <= value < 2**63 else np.float64(value),
+            np.int8(1),
+            float(value),
+        ]
     elif isinstance(value, float):
         choices += [np.float32(value), np.float64(value)]
-    elif isinstance(value, list) and value and all(
-            isinstance(v, int) and not isinstance(v, bool) and abs(v) < 2**62 for v in value):
+    elif (
+        isinstance(value, list)
+        and value
+        and all(isinstance(v, int) and not isinstance(v, bool) and abs(v) < 2**62 for v in value)
+    ):
         choices += [[np.int64(v) for v in value], tuple(value)]
     elif isinstance(value, str):
         choices += [np.str_(value), value + "\u0301", value.upper()]
@@ -84,16 +117,18 @@ def mutate(data: dict, draw) -> str:
     path = [key]
     while isinstance(parent[key], list | dict) and parent[key] and draw(st.integers(0, 2)):
         parent = parent[key]
-        key = (draw(st.integers(0, len(parent) - 1)) if isinstance(parent, list)
-               else draw(st.sampled_from(sorted(parent))))
+        key = (
+            draw(st.integers(0, len(parent) - 1))
+            if isinstance(parent, list)
+            else draw(st.sampled_from(sorted(parent)))
+        )
         path.append(key)
     kind = draw(st.sampled_from(["type", "depth", "range"]))
     value = parent[key]
     if kind == "type":
         new = _other_type(value, draw)
     elif kind == "depth":
-        new = _nest(value, draw(st.sampled_from(DEPTHS)), draw(st.sampled_from(["list",
-                                                                               "dict"])))
+        new = _nest(value, draw(st.sampled_from(DEPTHS)), draw(st.sampled_from(["list", "dict"])))
     else:
         new = draw(st.sampled_from(EXTREMES))
     parent[key] = new
@@ -101,8 +136,13 @@ def mutate(data: dict, draw) -> str:
 
 
 @pytest.mark.parametrize("game", GAMES)
-@settings(max_examples=200, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(data=st.data())
 def test_a_mutated_state_is_refused_unchanged_or_plays_on(game, data):
     draw = data.draw

@@ -59,32 +59,47 @@ def _frame(value):
 #: (case, damage, words of the refusal).
 HOSTILE = [
     ("infos_520_deep", _entry("infos", {"x": nest(520)}), "nested more than 16 deep"),
-    ("infos_5000_deep_dicts", _entry("infos", nest(5000, kind=dict)),
-     "nested more than 16 deep"),
+    ("infos_5000_deep_dicts", _entry("infos", nest(5000, kind=dict)), "nested more than 16 deep"),
     ("format_5000_deep", _set("format", nest(5000)), "nested more than 16 deep"),
     ("env_5000_deep", _set("env", nest(5000)), "nested more than 16 deep"),
     ("frame_5000_deep", _frame(nest(5000)), "nested more than 16 deep"),
     ("cyclic_list", _entry("infos", {"x": cyclic()}), "nested more than 16 deep"),
-    ("huge_list", _entry("infos", {"x": list(range(200_000))}),
-     "more than 100000 values in all"),
-    ("huge_string", _set("agent_selection", "x" * 100_000),
-     "a string of 100000 characters (at most 10000)"),
+    ("huge_list", _entry("infos", {"x": list(range(200_000))}), "more than 100000 values in all"),
+    (
+        "huge_string",
+        _set("agent_selection", "x" * 100_000),
+        "a string of 100000 characters (at most 10000)",
+    ),
     ("huge_key", _entry("infos", {"k" * 20_000: 1}), "a key of 20000 characters"),
-    ("num_steps_10_12", _set("num_steps", 10**12), "num_steps must be an int >= 0 (and at "
-                                                   "most 1000000000)"),
+    (
+        "num_steps_10_12",
+        _set("num_steps", 10**12),
+        "num_steps must be an int >= 0 (and at most 1000000000)",
+    ),
     ("num_steps_float", _set("num_steps", 40.0), "num_steps must be an int >= 0"),
-    ("reward_1e308", _entry("cumulative_rewards", 1e308),
-     "'cumulative_rewards' values must be a finite number within +-1e+06"),
-    ("reward_minus_1e308", _entry("rewards", -1e308),
-     "'rewards' values must be a finite number within +-1e+06"),
+    (
+        "reward_1e308",
+        _entry("cumulative_rewards", 1e308),
+        "'cumulative_rewards' values must be a finite number within +-1e+06",
+    ),
+    (
+        "reward_minus_1e308",
+        _entry("rewards", -1e308),
+        "'rewards' values must be a finite number within +-1e+06",
+    ),
     ("reward_inf", _entry("rewards", float("inf")), "'rewards' values must be a finite"),
-    ("reward_nan", _entry("cumulative_rewards", float("nan")),
-     "'cumulative_rewards' values must be a finite"),
-    ("reward_mid_game", _entry("cumulative_rewards", 0.5),
-     "rewards before the end of the game"),
+    (
+        "reward_nan",
+        _entry("cumulative_rewards", float("nan")),
+        "'cumulative_rewards' values must be a finite",
+    ),
+    ("reward_mid_game", _entry("cumulative_rewards", 0.5), "rewards before the end of the game"),
     # A right-to-left override is shown escaped, so it cannot reorder the message.
-    ("unicode_selection", _set("agent_selection", "pl\u00e4yer_0\u202e"),
-     "unknown agent_selection 'pl\u00e4yer_0\\u202e'"),
+    (
+        "unicode_selection",
+        _set("agent_selection", "pl\u00e4yer_0\u202e"),
+        "unknown agent_selection 'pl\u00e4yer_0\\u202e'",
+    ),
     ("unicode_format", _set("format", "primeval-\u0455tate"), "not a primeval saved state"),
     ("unicode_agent", _set("agents", ["player_0", "player_\u0661"]), "unknown agents"),
     ("bytes", _set("env", b"origin_v0"), "a bytes"),
@@ -93,8 +108,13 @@ HOSTILE = [
     ("ndarray", _set("num_steps", np.array([40])), "a ndarray"),
     ("int_key", _entry("infos", {1: "x"}), "keys must be strings"),
     ("numpy_key", _set("rewards", {np.str_("player_0"): 0.0}), "one entry per live agent"),
-    ("huge_int_in_game_state", lambda d: d["game_state"].__setitem__(
-        "round" if "round" in d["game_state"] else "turn", 10**40), "damaged game_state"),
+    (
+        "huge_int_in_game_state",
+        lambda d: d["game_state"].__setitem__(
+            "round" if "round" in d["game_state"] else "turn", 10**40
+        ),
+        "damaged game_state",
+    ),
     ("not_a_dict", lambda d: None, "expected a dict"),
 ]
 
@@ -135,8 +155,11 @@ def test_numpy_scalars_are_converted_and_the_state_stays_json(game):
     data["agents"] = tuple(data["agents"])
     key = "round" if "round" in data["game_state"] else "turn"
     data["game_state"][key] = np.int16(data["game_state"][key])
-    data["rng"]["state"]["state"] = np.uint64(data["rng"]["state"]["state"] % 2**64) \
-        if data["rng"]["state"]["state"] < 2**64 else data["rng"]["state"]["state"]
+    data["rng"]["state"]["state"] = (
+        np.uint64(data["rng"]["state"]["state"] % 2**64)
+        if data["rng"]["state"]["state"] < 2**64
+        else data["rng"]["state"]["state"]
+    )
     env = GAMES[game].raw_env(num_players=3)
     env.reset(seed=0)
     env.set_state(data)
@@ -157,8 +180,10 @@ def test_num_steps_within_max_steps(game):
     advance(env, 40, 1)
     data = env.get_state()
     before = every_field(env)
-    for steps, words in ((101, "num_steps 101 is over this env's max_steps 100"),
-                         (100, "reaches this env's max_steps 100 but the game goes on")):
+    for steps, words in (
+        (101, "num_steps 101 is over this env's max_steps 100"),
+        (100, "reaches this env's max_steps 100 but the game goes on"),
+    ):
         with pytest.raises(StateError, match=words):
             env.set_state({**data, "num_steps": steps})
         assert every_field(env) == before
@@ -174,11 +199,16 @@ def test_a_failure_while_setting_up_puts_every_field_back(game, monkeypatch):
     data = mid_game(game, seed=2, steps=70).get_state()
     before = every_field(env)
     with monkeypatch.context() as patch:
+
         def broken(state):
             raise KeyError("phase table")
+
         patch.setattr(env.rules, "phase_name", broken)
-        with pytest.raises(StateError, match="the env cannot be set up from this state "
-                                             r"\(KeyError: 'phase table'\)"):
+        with pytest.raises(
+            StateError,
+            match="the env cannot be set up from this state "
+            r"\(KeyError: 'phase table'\)",
+        ):
             env.set_state(data)
     assert every_field(env) == before
 
@@ -211,13 +241,16 @@ def test_set_game_state_converts_numpy_scalars(game):
     expected = state.to_dict()
     env.set_game_state(state)
     assert json.loads(json.dumps(env.get_state()))["game_state"] == json.loads(
-        json.dumps({**expected, key: int(expected[key])}))
+        json.dumps({**expected, key: int(expected[key])})
+    )
     assert type(getattr(env.game_state, key)) is int
     advance(env, 5)
 
 
-SPECS = {"primordial_soup": (soup_position, {"decision": {"kind": "buy", "player": 2}}),
-         "origin": (origin_position, {"decision": {"kind": "turn", "player": 1}})}
+SPECS = {
+    "primordial_soup": (soup_position, {"decision": {"kind": "buy", "player": 2}}),
+    "origin": (origin_position, {"decision": {"kind": "turn", "player": 1}}),
+}
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -240,8 +273,7 @@ def test_a_position_spec_nested_5000_deep_is_refused(game, where):
 def test_a_position_spec_with_numpy_numbers_builds(game):
     build, spec = SPECS[game]
     rules = GAMES[game].raw_env(num_players=3).rules
-    numpy_spec = {"decision": {**spec["decision"],
-                               "player": np.int64(spec["decision"]["player"])}}
+    numpy_spec = {"decision": {**spec["decision"], "player": np.int64(spec["decision"]["player"])}}
     assert build(rules, numpy_spec).to_dict() == build(rules, spec).to_dict()
 
 
@@ -269,10 +301,12 @@ def test_plain_tree_converts_numpy_and_refuses_what_is_not_plain():
     out = plain_tree(tree)
     assert out == {"a": [3, 0.5, True, None], "b": {"c": "d"}}
     assert [type(v) for v in out["a"]] == [int, float, bool, type(None)]
-    for bad, words in (({"a": float("nan")}, "['a']: nan is not a finite number"),
-                       ({1: 0}, "keys must be strings"),
-                       ([nest(40)], "nested more than 32 deep"),
-                       ({"a": [b"x"]}, "['a'][0]: a bytes")):
+    for bad, words in (
+        ({"a": float("nan")}, "['a']: nan is not a finite number"),
+        ({1: 0}, "keys must be strings"),
+        ([nest(40)], "nested more than 32 deep"),
+        ({"a": [b"x"]}, "['a'][0]: a bytes"),
+    ):
         with pytest.raises(TreeError, match=words.replace("[", r"\[").replace("]", r"\]")):
             plain_tree(bad)
     assert plain_tree({1: [2]}, str_keys=False) == {1: [2]}
