@@ -404,6 +404,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--render", choices=["text", "picture", "none"], default="text")
     r.add_argument("--every", type=int, default=1, help="show the board every N steps")
     r.add_argument("--out-dir", help="folder for the PNG frames of --render picture")
+    for flag, what in (("--map-file", "map"), ("--cards-file", "cards"),
+                       ("--components-file", "components")):
+        r.add_argument(flag, help=f"your own {what} YAML file, for a record of a game played "
+                       "with one (a record never names the files to read)")
     r.set_defaults(fn=cmd_replay)
     return parser
 

@@ -10,6 +10,12 @@ drawn by ``view.to_rgb_array(state)`` into ``--out-dir``, and finally checks tha
 are the recorded ones. The board, the actions and the decisions are the env's view's
 (``env.view``), its debugging view: a replay shows every hand.
 
+A record is data from someone else: it never chooses files for primeval to open. The env is
+built with the package's own game data; a record whose config names a data file
+(``map_file``, ``cards_file``, ``components_file``: any ``*_file`` entry) is refused unless
+the user passes that file explicitly (``--map-file PATH`` and the like, or ``data_files=`` in
+Python), and then the user's file is the one read.
+
 Every problem with the file or the record raises :class:`ReplayError` (a ``ValueError``), which
 ``primeval`` reports with exit code 2.
 """
@@ -25,12 +31,17 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from primeval.envs.core.values import short_repr
 from primeval.envs.games import GAMES, make_raw_env
 
-__all__ = ["REQUIRED_FIELDS", "ReplayError", "load_record", "load_records", "replay_cli",
-           "replay_record", "write_png"]
+__all__ = ["DATA_FILE_FLAGS", "REQUIRED_FIELDS", "ReplayError", "load_record", "load_records",
+           "replay_cli", "replay_record", "write_png"]
 
 REQUIRED_FIELDS = ("game", "players", "config", "seed", "actions", "scores")
+#: The config entries that name data files, with the ``primeval replay`` flag that passes
+#: the user's own (any other ``*_file`` entry is refused too).
+DATA_FILE_FLAGS = {"map_file": "--map-file", "cards_file": "--cards-file",
+                   "components_file": "--components-file"}
 
 
 class ReplayError(ValueError):
@@ -62,6 +73,9 @@ def load_records(path: str | Path) -> list[dict[str, Any]]:
                 f"{path} line {number} is not JSON ({exc.msg}); a record file has one JSON "
                 "object per line, as written by `primeval evaluate --record`"
             ) from None
+        except RecursionError:
+            raise ReplayError(f"{path} line {number} is JSON nested too deeply to be a game "
+                              "record") from None
         if not isinstance(record, dict):
             raise ReplayError(f"{path} line {number} is a JSON {type(record).__name__}, not "
                               "a game record object")
@@ -90,23 +104,25 @@ def load_record(path: str | Path, index: int, game: str | None = None) -> dict[s
     if missing:
         raise ReplayError(f"{where}: not a game record, missing field(s) {missing}")
     if record["game"] not in GAMES:
-        raise ReplayError(f"{where}: unknown game {record['game']!r}; games: "
+        raise ReplayError(f"{where}: unknown game {short_repr(record['game'])}; games: "
                           f"{', '.join(GAMES)}")
     if game is not None and record["game"] != game:
         raise ReplayError(f"{where} is a game of {record['game']}, not of {game}")
     if not _is_int(record["players"]):
-        raise ReplayError(f"{where}: players must be an int, got {record['players']!r}")
+        raise ReplayError(f"{where}: players must be an int, got "
+                          f"{short_repr(record['players'])}")
     if not isinstance(record["config"], dict):
-        raise ReplayError(f"{where}: config must be an object, got {record['config']!r}")
+        raise ReplayError(f"{where}: config must be an object, got "
+                          f"{short_repr(record['config'])}")
     if record["seed"] is not None and not _is_int(record["seed"]):
-        raise ReplayError(f"{where}: seed must be an int, got {record['seed']!r}")
+        raise ReplayError(f"{where}: seed must be an int, got {short_repr(record['seed'])}")
     if not isinstance(record["actions"], list) or not all(_is_int(a) for a in record["actions"]):
         raise ReplayError(f"{where}: actions must be a list of ints")
     scores = record["scores"]
     if (not isinstance(scores, list) or len(scores) != record["players"]
             or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in scores)):
         raise ReplayError(f"{where}: scores must be a list of {record['players']} numbers, got "
-                          f"{scores!r}")
+                          f"{short_repr(scores)}")
     return record
 
 
@@ -114,25 +130,72 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def build_env(record: dict[str, Any], where: str = "record"):
-    """The raw env of a record: its game, player count, config and ``max_steps``."""
-    config = dict(record["config"])
+def _data_files(config: dict[str, Any], data_files: dict[str, Any] | None,
+                where: str) -> dict[str, Any]:
+    """The config with its data-file entries replaced by the user's files: a record never
+    names a file to open (it may come from anyone); a file the record names and the user
+    did not pass is refused, naming the flag that passes one."""
+    given = dict(data_files or {})
+    for name, value in given.items():
+        if not isinstance(name, str) or not name.endswith("_file"):
+            raise ReplayError(f"data_files: {short_repr(name)} is not a data-file entry "
+                              f"(known: {', '.join(DATA_FILE_FLAGS)})")
+        if value is not None and not isinstance(value, str | Path):
+            raise ReplayError(f"data_files[{name!r}] must be a path, got "
+                              f"{type(value).__name__}")
+    config = dict(config)
+    for name in [k for k in config if isinstance(k, str) and k.endswith("_file")]:
+        value = config.pop(name)
+        if value is not None and given.get(name) is None:
+            flag = DATA_FILE_FLAGS.get(name, f"--{name.replace('_', '-')}")
+            raise ReplayError(
+                f"{where}: the record names a data file, {name}={short_repr(value, 80)}; a "
+                "record cannot choose files for primeval to open. Replay it with the file "
+                f"you mean: {flag} PATH (data_files={{{name!r}: PATH}} in Python)")
+    for name, value in given.items():
+        if value is not None:
+            config[name] = str(value)
+    return config
+
+
+def build_env(record: dict[str, Any], where: str = "record",
+              data_files: dict[str, Any] | None = None):
+    """The raw env of a record: its game, player count, config and ``max_steps``, with the
+    package's own data files, or the ones the user passes in ``data_files``
+    (``{"map_file": PATH, ...}``)."""
+    config = _data_files(record["config"], data_files, where)
     players = record["players"]
     if config.pop("num_players", players) != players:
-        raise ReplayError(f"{where}: config num_players {record['config']['num_players']} "
-                          f"differs from players {players}")
+        raise ReplayError(f"{where}: config num_players "
+                          f"{short_repr(record['config']['num_players'])} differs from players "
+                          f"{players}")
+    try:  # the rules settings of this game: a record's config holds nothing else
+        settings = make_raw_env(record["game"], players).rules.config.to_dict()
+    except (ValueError, TypeError) as exc:
+        raise ReplayError(f"{where}: cannot build the {record['game']} env: "
+                          f"{short_repr(str(exc), 300)}") from None
+    unknown = sorted(str(k) for k in config if k not in settings)
+    if unknown:
+        raise ReplayError(f"{where}: config entries {short_repr(unknown, 200)} are not "
+                          f"{record['game']} rules settings (known: {', '.join(settings)})")
     kwargs: dict[str, Any] = dict(config)
     if "max_steps" in record:
         kwargs["max_steps"] = record["max_steps"]
     try:
         return make_raw_env(record["game"], players, **kwargs)
-    except (ValueError, TypeError) as exc:
-        raise ReplayError(f"{where}: cannot build the {record['game']} env: {exc}") from None
+    except (ValueError, TypeError, OSError) as exc:
+        text = str(exc)
+        text = text if len(text) <= 300 else text[:297] + "..."
+        raise ReplayError(f"{where}: cannot build the {record['game']} env: {text}") from None
+    except RecursionError:
+        raise ReplayError(f"{where}: cannot build the {record['game']} env: a config value is "
+                          "nested too deeply") from None
 
 
 def replay_record(record: dict[str, Any], *, where: str = "record", render: str = "text",
                   every: int = 1, out_dir: str | Path | None = None,
-                  stdout: TextIO | None = None) -> list[float]:
+                  stdout: TextIO | None = None,
+                  data_files: dict[str, Any] | None = None) -> list[float]:
     """Replay one record; returns the replayed final scores.
 
     Args:
@@ -142,9 +205,12 @@ def replay_record(record: dict[str, Any], *, where: str = "record", render: str 
             ``out_dir``) or ``"none"`` (only the moves and the scores).
         every: Show the board every this many steps (the start and the end always).
         out_dir: Folder for the PNG frames of ``render="picture"``.
+        data_files: The user's own data files, ``{"map_file": PATH, ...}``, for a record of
+            a game played with them (a record never names the files to read itself).
 
     Raises:
-        ReplayError: An illegal action (naming the step and the action), a record that ends
+        ReplayError: A record naming a data file not passed in ``data_files``, an illegal
+            action (naming the step and the action), a record that ends
             before the game or goes on after it, a missing picture renderer, or replayed
             scores that differ from the recorded ones.
     """
@@ -153,7 +219,7 @@ def replay_record(record: dict[str, Any], *, where: str = "record", render: str 
         raise ReplayError(f"unknown render {render!r}; use text, picture or none")
     if not _is_int(every) or every < 1:
         raise ReplayError(f"--every must be an int >= 1, got {every!r}")
-    env = build_env(record, where)
+    env = build_env(record, where, data_files)
     rules, view = env.rules, env.view
     frames: Path | None = None
     if render == "picture":
@@ -264,8 +330,12 @@ def write_png(path: str | Path, image: Any) -> None:
 
 def replay_cli(args: Any, stdout: TextIO | None = None) -> int:
     """Run ``primeval replay`` (``args.file``, ``args.game_index``, ``args.render``,
-    ``args.every``, ``args.out_dir``, optional ``args.game``); returns the exit code."""
+    ``args.every``, ``args.out_dir``, optional ``args.game``, ``args.map_file``,
+    ``args.cards_file``, ``args.components_file``); returns the exit code."""
     record = load_record(args.file, args.game_index, getattr(args, "game", None))
+    data_files = {name: getattr(args, name) for name in DATA_FILE_FLAGS
+                  if getattr(args, name, None) is not None}
     replay_record(record, where=f"{args.file} game {args.game_index}", render=args.render,
-                  every=args.every, out_dir=args.out_dir, stdout=stdout)
+                  every=args.every, out_dir=args.out_dir, stdout=stdout,
+                  data_files=data_files)
     return 0

@@ -483,21 +483,28 @@ class TurnBasedAECEnv(AECEnv):
             StateError: the state is inconsistent, of another game or config, or waits for
                 no one; the message says why and the env is left as it was.
         """
-        from primeval.envs.core.saved_state import StateError
+        from primeval.envs.core.saved_state import StateError, plain_state_tree, rules_error
 
         try:
+            # A fresh copy through the state's plain form, when the rules have one: its tree
+            # bounded in depth and size, numpy scalars turned into Python ones (so that
+            # get_state() stays JSON-serialisable); the checks then run on the copy.
+            from_dict = getattr(self.rules, "state_from_dict", None)
+            if from_dict is not None and callable(getattr(state, "to_dict", None)):
+                copied = from_dict(plain_state_tree(state.to_dict()))
+            else:
+                copied = state.copy()
             check = getattr(self.rules, "check_state", None)
             if check is not None:
-                check(state)
-            if not self.rules.is_terminal(state):
-                seat = self.rules.current_player(state)
+                check(copied)
+            if not self.rules.is_terminal(copied):
+                seat = self.rules.current_player(copied)
                 if not 0 <= seat < len(self.possible_agents):
                     raise ValueError(f"no player to act (current_player is {seat})")
-                if not self._checked_mask(self.rules.legal_mask(state)).any():
+                if not self._checked_mask(self.rules.legal_mask(copied)).any():
                     raise ValueError(f"player_{seat} has no legal action")
-            copied = state.copy()
         except Exception as exc:  # noqa: BLE001  (any failure means a state we cannot play)
-            raise StateError(f"set_game_state: refused ({type(exc).__name__}: {exc})") from None
+            raise StateError(f"set_game_state: refused ({rules_error(exc)})") from None
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
         self._start(copied)

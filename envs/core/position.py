@@ -21,7 +21,10 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-__all__ = ["PositionError", "Spec", "check_position", "lookup", "seat", "verified_dict"]
+from primeval.envs.core.values import TreeError, plain_tree, short_repr
+
+__all__ = ["PositionError", "Spec", "check_position", "lookup", "plain_spec", "seat",
+           "verified_dict"]
 
 T = TypeVar("T")
 
@@ -29,6 +32,27 @@ T = TypeVar("T")
 class PositionError(ValueError):
     """A position spec that cannot be built, or a state that has no position form; the
     message names the entry at fault (its path in the spec) and what is allowed."""
+
+
+#: Bounds on a position spec (the documented ones nest 4 deep and hold a few hundred values).
+SPEC_MAX_DEPTH = 16
+SPEC_MAX_VALUES = 100_000
+SPEC_MAX_STRING = 10_000
+
+
+def plain_spec(spec: Any) -> Any:
+    """A checked plain copy of a position spec, before anything reads it: mappings, lists
+    (tuples become lists) and scalars only, keys strings or ints, nested at most
+    :data:`SPEC_MAX_DEPTH` deep, numpy scalars turned into Python ones.
+
+    Raises:
+        PositionError: naming the entry that is of another type, too deep or too large.
+    """
+    try:
+        return plain_tree(spec, max_depth=SPEC_MAX_DEPTH, max_nodes=SPEC_MAX_VALUES,
+                          max_string=SPEC_MAX_STRING, str_keys=False, finite=False)
+    except TreeError as exc:
+        raise PositionError(f"position spec {exc}") from None
 
 
 class Spec:
@@ -46,7 +70,7 @@ class Spec:
             data = {}
         if not isinstance(data, Mapping):
             raise PositionError(f"{path}: expected a mapping, got {type(data).__name__} "
-                                f"{data!r}")
+                                f"{short_repr(data)}")
         allowed = tuple(allowed)
         unknown = [str(k) for k in data if k not in allowed]
         if unknown:
@@ -83,21 +107,22 @@ class Spec:
     def boolean(self, key: str, default: bool) -> bool:
         value = self.get(key, default)
         if not isinstance(value, bool):
-            raise PositionError(f"{self.where(key)}: expected true or false, got {value!r}")
+            raise PositionError(f"{self.where(key)}: expected true or false, got "
+                                f"{short_repr(value)}")
         return value
 
     def sequence(self, key: str) -> list[Any]:
         """A list entry (empty when absent)."""
         value = self.get(key, [])
         if not isinstance(value, list | tuple):
-            raise PositionError(f"{self.where(key)}: expected a list, got {value!r}")
+            raise PositionError(f"{self.where(key)}: expected a list, got {short_repr(value)}")
         return list(value)
 
     def mapping(self, key: str) -> dict[Any, Any]:
         """A mapping entry whose keys are names (empty when absent)."""
         value = self.get(key, {})
         if not isinstance(value, Mapping):
-            raise PositionError(f"{self.where(key)}: expected a mapping, got {value!r}")
+            raise PositionError(f"{self.where(key)}: expected a mapping, got {short_repr(value)}")
         return dict(value)
 
 
@@ -107,7 +132,7 @@ def integer(value: Any, where: str, low: int | None = None, high: int | None = N
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise PositionError(f"{where}: expected an integer, got {value!r}")
+        raise PositionError(f"{where}: expected an integer, got {short_repr(value)}")
     value = int(value)
     if (low is not None and value < low) or (high is not None and value > high):
         span = f"{low}..{high}" if high is not None else f"at least {low}"
@@ -135,7 +160,7 @@ def lookup(name: Any, names: Mapping[str, T], what: str, where: str) -> T:
         hint = ""
     shown = list(names)
     listed = ", ".join(shown[:60]) + (", ..." if len(shown) > 60 else "")
-    raise PositionError(f"{where}: unknown {what} {name!r}{hint} ({what}s: {listed})")
+    raise PositionError(f"{where}: unknown {what} {short_repr(name)}{hint} ({what}s: {listed})")
 
 
 def seat(value: Any, num_players: int, where: str) -> int:
@@ -145,7 +170,8 @@ def seat(value: Any, num_players: int, where: str) -> int:
     try:
         number = integer(value, where)
     except PositionError:
-        raise PositionError(f"{where}: {value!r} is not a seat; seats are 0..{num_players - 1}"
+        raise PositionError(f"{where}: {short_repr(value)} is not a seat; seats are "
+                            f"0..{num_players - 1}"
                             f" (or player_0..player_{num_players - 1})") from None
     if not 0 <= number < num_players:
         raise PositionError(f"{where}: seat {number} is not in this {num_players}-player game "
@@ -192,6 +218,7 @@ def verified_dict(rules: Any, state: Any, spec: dict[str, Any],
     if rebuilt != original:
         diff = next(k for k in original if rebuilt.get(k) != original[k])
         raise PositionError(
-            f"this state has no position form: its {diff!r} is not what a position at this "
-            f"decision holds ({original[diff]!r} != {rebuilt[diff]!r})")
+            f"this state has no position form: its {short_repr(diff)} is not what a position "
+            "at this "
+            f"decision holds ({short_repr(original[diff])} != {short_repr(rebuilt[diff])})")
     return spec

@@ -63,9 +63,11 @@ from primeval.envs.core.position import (
     check_position,
     integer,
     lookup,
+    plain_spec,
     seat,
     verified_dict,
 )
+from primeval.envs.core.values import short_repr
 from primeval.envs.origin.actions import pawn_name
 from primeval.envs.origin.config import OriginConfig
 from primeval.envs.origin.gamedata import CARD_COLOURS, PAWN_COLOURS, REWARD_COLOURS
@@ -129,7 +131,8 @@ class _Names:
                 return types.index((h, w, colour))
         heights = sorted({t[0] for t in types})
         widths = sorted({t[1] for t in types})
-        raise PositionError(f"{where}: {value!r} is not a pawn; write [height, width, colour] "
+        raise PositionError(f"{where}: {short_repr(value)} is not a pawn; write "
+                            "[height, width, colour] "
                             f"or 'h2/w1/white' with heights {heights}, widths {widths} and "
                             f"colours {list(PAWN_COLOURS)}")
 
@@ -153,6 +156,7 @@ def build_position(rules: OriginRules | OriginConfig, spec: dict[str, Any]) -> O
             and what is allowed).
     """
     rules = _rules(rules)
+    spec = plain_spec(spec)
     names = _Names(rules)
     data, n = rules.data, rules.num_players
     comps, world = data.components, data.world
@@ -417,7 +421,7 @@ def position_to_dict(rules: OriginRules | OriginConfig, state: OriginState) -> d
     frame = state.pending
     if frame is None or frame.get("kind") not in DECISIONS or len(state.stack) != 1:
         pending = frame.get("kind") if frame else "nothing"
-        raise PositionError(f"this state has no position form: it waits for {pending!r} "
+        raise PositionError(f"this state has no position form: it waits for {short_repr(pending)} "
                             f"(phase {state.phase}); positions wait for one of {DECISIONS}")
     cid = [c.id for c in data.cards]
     player = frame["player"]

@@ -96,6 +96,8 @@ def _player_colour(p: int) -> str:
 # ---------------------------------------------------------------------------------------------
 
 _LAYOUT_CACHE: dict[tuple, np.ndarray] = {}
+#: Map layouts kept (one per map and picture size); the cache is emptied when it is full.
+_LAYOUT_CACHE_SIZE = 16
 
 
 def _anchors(world: WorldMap) -> dict[str, tuple[float, float]]:
@@ -163,6 +165,8 @@ def layout_positions(world: WorldMap, width: float = _MAP[2] - _MAP[0],
             best = (score, pos)
     pos = best[1]
     pos.setflags(write=False)
+    if len(_LAYOUT_CACHE) >= _LAYOUT_CACHE_SIZE:
+        _LAYOUT_CACHE.clear()
     _LAYOUT_CACHE[key] = pos
     return pos
 

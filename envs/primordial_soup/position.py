@@ -67,9 +67,11 @@ from primeval.envs.core.position import (
     check_position,
     integer,
     lookup,
+    plain_spec,
     seat,
     verified_dict,
 )
+from primeval.envs.core.values import short_repr
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
 from primeval.envs.primordial_soup.data import GENE_INDEX, GENES
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
@@ -126,6 +128,7 @@ def build_position(rules: PrimordialSoupRules | PrimordialSoupConfig,
             could not reach (the message names the entry and what is allowed).
     """
     rules = _rules(rules)
+    spec = plain_spec(spec)
     c, n = rules.config, rules.num_players
     top = Spec(spec, "", _TOP_KEYS)
     decision = top.sub("decision", _DECISION_KEYS)
@@ -134,14 +137,16 @@ def build_position(rules: PrimordialSoupRules | PrimordialSoupConfig,
     phase = DECISIONS[kind]
     for key in _DECISION_KEYS[2:]:
         if decision.has(key) and key not in _DECISION_EXTRAS[kind]:
-            raise PositionError(f"{decision.where(key)}: a {kind!r} decision has no {key!r} "
+            raise PositionError(f"{decision.where(key)}: a {short_repr(kind)} decision has no "
+                                f"{short_repr(key)} "
                                 f"(it has {['kind', 'player', *_DECISION_EXTRAS[kind]]})")
     if top.has("phase"):
         written = top.get("phase")
         names = {**{p: p for p in ROUND_PHASES}, **{str(i): p for i, p in
                                                       enumerate(ROUND_PHASES, 1)}}
         if lookup(str(written), names, "phase", "phase") != phase:
-            raise PositionError(f"phase: {written!r}, but a {kind!r} decision is taken in "
+            raise PositionError(f"phase: {short_repr(written)}, but a {short_repr(kind)} decision is "
+                                "taken in "
                                 f"phase {ROUND_PHASES.index(phase) + 1} ({phase})")
     round_ = top.integer("round", 1, 1, c.max_rounds)
     player = seat(decision.require("player"), n, decision.where("player"))
@@ -223,7 +228,8 @@ def _amoeba_number(value: Any, rules, where: str) -> int:
     try:
         return integer(value, where, 1, top)
     except PositionError:
-        raise PositionError(f"{where}: amoeba {value!r} does not exist (amoebas are numbered "
+        raise PositionError(f"{where}: amoeba {short_repr(value)} does not exist (amoebas are "
+                            "numbered "
                             f"1..{top})") from None
 
 
@@ -232,7 +238,8 @@ def _space(value: Any, rules, where: str) -> int:
     try:
         return integer(value, where, 0, last)
     except PositionError:
-        raise PositionError(f"{where}: space {value!r} is not on the board (spaces 0..{last}, "
+        raise PositionError(f"{where}: space {short_repr(value)} is not on the board "
+                            f"(spaces 0..{last}, "
                             "as the board text numbers them)") from None
 
 
@@ -245,7 +252,7 @@ def _cubes(rules, top: Spec) -> list[list[int]]:
         where = f"cubes.{space}"
         if not isinstance(counts, dict):
             raise PositionError(f"{where}: expected colour letter -> count "
-                                f"({', '.join(letters)}), got {counts!r}")
+                                f"({', '.join(letters)}), got {short_repr(counts)}")
         for letter, count in counts.items():
             colour = lookup(letter, letters, "colour", where)
             cubes[s][colour] = integer(count, f"{where}.{letter}", 0)
@@ -436,7 +443,7 @@ def position_to_dict(rules: PrimordialSoupRules | PrimordialSoupConfig,
     frame = state.pending
     if frame is None or frame.get("kind") not in DECISIONS or state.phase not in ROUND_PHASES:
         pending = frame.get("kind") if frame else "nothing"
-        raise PositionError(f"this state has no position form: it waits for {pending!r} "
+        raise PositionError(f"this state has no position form: it waits for {short_repr(pending)} "
                             f"(phase {state.phase}); positions wait for one of "
                             f"{sorted(DECISIONS)}")
     kind, player = frame["kind"], frame["player"]

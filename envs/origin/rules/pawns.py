@@ -35,7 +35,7 @@ def compatible(new: tuple[int, int, int], ref: tuple[int, int, int], changes: in
     return diffs <= changes
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)  # one entry per data set and change count
 def compatible_types(pawn_types: tuple[tuple[int, int, int], ...], changes: int
                      ) -> tuple[frozenset[int], ...]:
     """Per reference pawn type, the pawn types :func:`compatible` with it."""

@@ -67,7 +67,12 @@ def _shortfalls(num_players: int, substitution: bool) -> tuple[tuple[tuple, int]
 SHORTFALLS = {(n, sub): _shortfalls(n, sub) for n in (3, 4) for sub in (False, True)}
 
 
-@functools.cache
+#: ``_on_space`` keeps this many (player count, substitution, cubes) answers, the most
+#: recently used: a bounded cache (a long run meets new cube counts game after game).
+ON_SPACE_CACHE_SIZE = 1024
+
+
+@functools.lru_cache(maxsize=ON_SPACE_CACHE_SIZE)
 def _on_space(num_players: int, substitution: bool, here: tuple[int, int, int]
               ) -> tuple[tuple[tuple, int], ...]:
     """The :data:`SHORTFALLS` entries whose meal lies on a space holding ``here``."""
