@@ -183,11 +183,70 @@ class OriginHeuristic(ReferenceOriginHeuristic):
                 for t in mine:
                     counts[st.continent[t]] = counts.get(st.continent[t], 0) + 1
                 extra = counts
-            elif kind in _TYPE_KINDS or kind == "tokens_owned":
+            elif kind in _TYPE_KINDS or kind == "tokens_owned" or kind == "connected_group":
                 extra = {}
             table.append((c, card.points, kind, cond, extra))
         fast.objectives = table
         return table
+
+    def _groups(self, ctx: _Ctx, cond: dict, extra: dict, src: int | None) -> list:
+        """The connected groups of the own pawns but ``src`` (as the reference's walk finds
+        them): per group (members, size, continents, its need)."""
+        groups = extra.get(src)
+        if groups is not None:
+            return groups
+        st = ctx.st
+        same = cond.get("same_continent", False)
+        need_cont = cond.get("min_continents", 1)
+        terrs = [t for t in ctx.mine if t != src]
+        mine = set(terrs)
+        seen: set[int] = set()
+        groups = []
+        for start in terrs:
+            if start in seen:
+                continue
+            group, frontier = {start}, [start]
+            cont = st.continent[start]
+            while frontier:
+                t = frontier.pop()
+                for u in st.neighbours[t]:
+                    if u in mine and u not in group and (not same or st.continent[u] == cont):
+                        group.add(u)
+                        frontier.append(u)
+            seen |= group
+            continents = {st.continent[t] for t in group}
+            short = max(0, need_cont - len(continents))
+            groups.append((group, len(group), continents, max(0, cond["count"] - len(group))
+                           + short))
+        extra[src] = groups
+        return groups
+
+    def _group_effort(self, ctx: _Ctx, cond: dict, extra: dict, src: int | None,
+                      dst: int) -> float:
+        """The reference's connected-group effort for the pawns after the move: the groups
+        without ``src``, those next to ``dst`` merged with it."""
+        if dst in ctx.mine and dst != src:
+            terrs, types = self._moved_pawns(ctx, src, dst, 0)
+            return self._effort(ctx, cond, terrs, types, 0, 0)
+        st = ctx.st
+        same = cond.get("same_continent", False)
+        need_cont = cond.get("min_continents", 1)
+        count = cond["count"]
+        need = count + need_cont - 1
+        cont = st.continent[dst]
+        neighbours = st.neighbours[dst]
+        size = 1
+        continents = {cont}
+        for group, gsize, gconts, gneed in self._groups(ctx, cond, extra, src):
+            if (not same or cont in gconts) and any(u in group for u in neighbours):
+                size += gsize
+                continents |= gconts
+            elif gneed < need:
+                need = gneed
+        merged = max(0, count - size) + max(0, need_cont - len(continents))
+        if merged < need:
+            need = merged
+        return float(need)
 
     @staticmethod
     def _moved_pawns(ctx: _Ctx, src: int | None, dst: int, ptype: int):
@@ -302,6 +361,8 @@ class OriginHeuristic(ReferenceOriginHeuristic):
                                 effort = need + 0.5 * max(0, travel - 1)
                                 if avail < need:
                                     effort += 2.0
+                    elif okind == "connected_group":
+                        effort = self._group_effort(ctx, cond, extra, src, dst)
                     elif okind == "continents_present":
                         have = len(extra)
                         if src is not None and extra[continent[src]] == 1:
