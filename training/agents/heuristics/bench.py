@@ -8,7 +8,7 @@ records positions from seeded games (each decision answered by the reference heu
 with probability ``random_share``, a uniformly random legal action), then times, in the same
 process and interleaved round by round (reference, fast, reference, fast, ...), the reference
 and the fast heuristic answering every recorded position, and one random-play env step
-(``env.step`` with a random legal action, the issue's unit). It prints per game the median
+(``env.step`` with a random legal action, the issue's unit). It prints per game the least
 CPU microseconds (``time.process_time``) per decision of both, their ratio, and each over one env step. Only ratios
 within one run mean much on a shared machine.
 
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import platform
-import statistics
 import sys
 import time
 from collections.abc import Iterator
@@ -119,8 +118,9 @@ def _time_env_step(game: str, num_players: int, steps: int, seed: int) -> float:
 def bench(
     game: str, rounds: int, games: int = 4, num_players: int | None = None, seed: int = 0
 ) -> dict[str, float]:
-    """Median microseconds per decision (reference, fast) and per env step over ``rounds``
-    interleaved rounds, and the ratios."""
+    """The least CPU microseconds per decision (reference, fast) and per env step over
+    ``rounds`` interleaved rounds (the least is the run least disturbed by other jobs), and
+    the ratios."""
     reference_class, fast_class, default_players = PAIRS[game]
     players = num_players or default_players
     positions = list(record_positions(game, players, games, seed))
@@ -129,7 +129,7 @@ def bench(
         ref.append(_time_agent(reference_class, positions))
         fast.append(_time_agent(fast_class, positions))
         step.append(_time_env_step(game, players, 2000, seed))
-    ref_us, fast_us, step_us = (statistics.median(x) * 1e6 for x in (ref, fast, step))
+    ref_us, fast_us, step_us = (min(x) * 1e6 for x in (ref, fast, step))
     return {
         "positions": len(positions),
         "players": players,

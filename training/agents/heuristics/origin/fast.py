@@ -216,13 +216,13 @@ class OriginHeuristic(ReferenceOriginHeuristic):
             seen |= group
             continents = {st.continent[t] for t in group}
             short = max(0, need_cont - len(continents))
-            groups.append((group, len(group), continents, max(0, cond["count"] - len(group))
-                           + short))
+            groups.append(
+                (group, len(group), continents, max(0, cond["count"] - len(group)) + short)
+            )
         extra[src] = groups
         return groups
 
-    def _group_effort(self, ctx: _Ctx, cond: dict, extra: dict, src: int | None,
-                      dst: int) -> float:
+    def _group_effort(self, ctx: _Ctx, cond: dict, extra: dict, src: int | None, dst: int) -> float:
         """The reference's connected-group effort for the pawns after the move: the groups
         without ``src``, those next to ``dst`` merged with it."""
         if dst in ctx.mine and dst != src:
