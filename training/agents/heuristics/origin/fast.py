@@ -109,25 +109,43 @@ class OriginHeuristic(ReferenceOriginHeuristic):
             value = cache[colour] = self._colour_reward(ctx, colour)[0]
         return value
 
+    def _tile_value(self, ctx: _Ctx, level: int, columns: list[list[int]] | None = None) -> float:
+        """As the reference, cached per level for the player's own columns."""
+        own = ctx.state.columns[ctx.player]
+        if columns is not None and columns is not own:
+            return super()._tile_value(ctx, level, columns)
+        cache = ctx.__dict__.setdefault("_tile_values", {})
+        value = cache.get(level)
+        if value is None:
+            value = cache[level] = super()._tile_value(ctx, level, own)
+        return value
+
+    def _card_draw_value(self, ctx: _Ctx, colour: str) -> float:
+        cache = ctx.__dict__.setdefault("_draw_values", {})
+        value = cache.get(colour)
+        if value is None:
+            value = cache[colour] = super()._card_draw_value(ctx, colour)
+        return value
+
     def _best_tiles(
         self, ctx: _Ctx, colours: tuple[str, ...], count: int
     ) -> tuple[float, list[int]]:
-        """As the reference, with only the player's columns copied for the trial."""
+        """As the reference, with only the player's columns copied for the trial (and only
+        once a tile is placed on them)."""
         st, state, player = ctx.st, ctx.state, ctx.player
-        columns = (
-            [list(col) for col in state.columns[player]] if count > 1 else (state.columns[player])
-        )
+        own = columns = state.columns[player]
         slot_colours = st.slot_colours
         taken: list[int] = []
         worth = 0.0
         for _ in range(count):
+            tops = {col[-1] for col in columns if col}
             best, best_v = None, 0.0
             for i, level in enumerate(state.slots):
                 if (
                     not level
                     or i in taken
                     or slot_colours[i] not in colours
-                    or not (level == 1 or any(col and col[-1] == level - 1 for col in columns))
+                    or not (level == 1 or level - 1 in tops)
                 ):
                     continue
                 v = self._tile_value(ctx, level, columns)
@@ -138,6 +156,8 @@ class OriginHeuristic(ReferenceOriginHeuristic):
             taken.append(best)
             worth += best_v
             if count > 1:
+                if columns is own:
+                    columns = [list(col) for col in own]
                 level = state.slots[best]
                 if level == 1:
                     columns.append([1])
