@@ -296,6 +296,33 @@ class OriginHeuristic(ReferenceOriginHeuristic):
             fast.hunt = (items, before)
         return fast.hunt
 
+    @staticmethod
+    def _threat(ctx: _Ctx) -> list[int]:
+        """``ctx.threat`` (the reference's table), from per-rules lists of the territories
+        within each distance of each territory."""
+        threat = ctx.__dict__.get("threat")
+        if threat is not None:
+            return threat
+        st, state = ctx.st, ctx.state
+        within = st.__dict__.get("_within")
+        if within is None:
+            top = max(h for h, _w, _c in st.traits)
+            within = st.__dict__["_within"] = [
+                [[t for t in range(st.size) if row[t] <= h] for h in range(top + 1)]
+                for row in st.dist
+            ]
+        threat = [0] * st.size
+        pawn, traits, player = state.pawn, st.traits, ctx.player
+        for u, o in enumerate(state.owner):
+            if o < 0 or o == player:
+                continue
+            h, w, _ = traits[pawn[u]]
+            for t in within[u][h]:
+                if w > threat[t]:
+                    threat[t] = w
+        ctx.__dict__["threat"] = threat
+        return threat
+
     def _move_value(self, ctx: _Ctx, kind: str, src: int | None, dst: int, ptype: int) -> float:
         return self._values(ctx, [(kind, src, dst, ptype)])[0]
 
@@ -317,7 +344,7 @@ class OriginHeuristic(ReferenceOriginHeuristic):
         reward_uncached = self._reward_value_uncached
         height_weight, width_weight = self.height_weight, self.width_weight
         exposed_weight = self.exposed_weight
-        threat = ctx.threat if ff > 0 else None
+        threat = self._threat(ctx) if ff > 0 else None
         strait_hold = self._strait_hold
         table = self._objective_table(ctx) if ctx.moving_objectives else None
         obj_now = ctx.obj_now if table is not None else 0.0
