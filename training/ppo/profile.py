@@ -7,15 +7,15 @@ Usage::
 
 builds the run ``primeval train`` builds from ``configs/GAME/default.yaml`` (its envs, vector
 env, opponents, prior and MaskablePPO model; no evaluation, checkpoints or files), runs
-``model.learn`` for ``--rollouts`` rollouts (each followed by its PPO update) and samples the
-main thread's stack every millisecond. Each sample is put in one part, by the first rule that
+one rollout and update to warm up, then ``model.learn`` for ``--rollouts`` more (each followed
+by its PPO update) while sampling the main thread's stack every millisecond. Each sample is put in one part, by the first rule that
 matches:
 
 * **PPO update**: inside sb3-contrib's ``MaskablePPO.train``;
+* **opponents' decisions**: inside an opponent's ``act`` / ``act_batch`` (heuristic, policy
+  or random: each its own line; a policy opponent's own prior hints count as its decision);
 * **prior's hint**: inside ``prior_hint`` (the heuristic answering the learner's decision);
 * **reward shaping**: inside ``SingleAgentEnv._score_lead``;
-* **opponents' decisions**: inside an opponent's ``act`` / ``act_batch`` (heuristic, policy
-  or random: each its own line);
 * **policy forward**: the learner's policy during the rollout (``collect_rollouts``);
 * **encoder / rules / adapter**: by the innermost frame of the package's own code: the
   observation encoders, the rules (``envs/GAME/rules``, the state, chance), or the rest of the
@@ -79,13 +79,9 @@ def classify(stack: list[tuple[str, str]]) -> str:
     for f, name in stack:
         if name == "train" and "ppo_mask" in f:
             return "PPO update"
-    for rel, name in own:
+    for rel, name in own:  # outermost first: whoever asked first
         if rel == "training/agents/prior.py" and name == "prior_hint":
             return "prior's hint"
-    for rel, name in own:
-        if rel == "wrappers/single_agent.py" and name == "_score_lead":
-            return "reward shaping"
-    for rel, name in own:
         if rel is None or name not in ("act", "act_batch"):
             continue
         if rel.startswith("training/agents/heuristics/"):
@@ -94,6 +90,9 @@ def classify(stack: list[tuple[str, str]]) -> str:
             return "opponents' decisions: policy"
         if rel.startswith("training/agents/") or rel == "envs/core/agents.py":
             return "opponents' decisions: random"
+    for rel, name in own:
+        if rel == "wrappers/single_agent.py" and name == "_score_lead":
+            return "reward shaping"
     in_rollout = any(name == "collect_rollouts" for _f, name in stack)
     inner = next(((rel, name) for rel, name in reversed(own) if rel is not None), None)
     if inner is None or not inner[0].startswith(
@@ -242,13 +241,21 @@ def profile_run(
     try:
         with tempfile.TemporaryDirectory(prefix="primeval-profile-") as run_dir:
             config, vec, model, step = _build(game, run_dir, at_step)
-            steps = rollouts * config.n_envs * config.ppo.n_steps
-            with distribution_checks_off(), _Sampler(threading.get_ident()) as sampler:
-                start = time.perf_counter()
+            rollout = config.n_envs * config.ppo.n_steps
+            with distribution_checks_off():
+                # One rollout and update unsampled: imports, torch's first calls, caches.
                 model.learn(
-                    total_timesteps=steps, callback=phase_threads_callback(config.torch_threads)
+                    total_timesteps=rollout, callback=phase_threads_callback(config.torch_threads)
                 )
-                seconds = time.perf_counter() - start
+                warm = int(model.num_timesteps)
+                with _Sampler(threading.get_ident()) as sampler:
+                    start = time.perf_counter()
+                    model.learn(
+                        total_timesteps=rollouts * rollout,
+                        reset_num_timesteps=False,
+                        callback=phase_threads_callback(config.torch_threads),
+                    )
+                    seconds = time.perf_counter() - start
             vec.close()
     finally:
         _use_bots("fast")
@@ -258,7 +265,7 @@ def profile_run(
     return {
         "game": game,
         "bots": bots,
-        "steps": int(model.num_timesteps),
+        "steps": int(model.num_timesteps) - warm,
         "seconds": seconds,
         "parts": parts,
         "stacks": sampler.stacks,

@@ -74,14 +74,8 @@ class RuleBasedAgent:
         """Reseed the fallback generator."""
         self.rng = np.random.default_rng(seed)
 
-    def act(
-        self,
-        observation: Any,
-        action_mask: np.ndarray,
-        *,
-        state: Any = None,
-        seat: int | None = None,
-    ) -> int:
+    def act(self, observation: Any, action_mask: np.ndarray, *, state: Any = None,
+            seat: int | None = None) -> int:
         """A legal action id for the pending decision of ``state``.
 
         Args:

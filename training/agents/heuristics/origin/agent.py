@@ -48,9 +48,8 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
     rules_class = OriginRules
     config_class = OriginConfig
 
-    def __init__(
-        self, rules: OriginRules | OriginConfig | None = None, seed: int | None = None
-    ) -> None:
+    def __init__(self, rules: OriginRules | OriginConfig | None = None,
+                 seed: int | None = None) -> None:
         super().__init__(rules, seed)
         self._statics: dict[int, tuple[OriginRules, _Static]] = {}
 
@@ -73,7 +72,7 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
         for c in frame["dealt"]:
             card = st.cards[c]
             effort = self._effort(ctx, card.effect, [], [], 0, 0)
-            v = card.points * self.objective_decay**effort
+            v = card.points * self.objective_decay ** effort
             if best is None or v > best_v:
                 best, best_v = c, v
         return st.offset["keep_objective"] + best
@@ -99,15 +98,11 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
         moves = self._moves(ctx, kinds) if kinds else []
         # 3. A yellow card when it pays (before the action: range / straits / mutation;
         #    after it: extra actions, raft, theft, raids, ...).
-        yellows = [
-            c
-            for c in playable
-            if st.card_colour[c] == "yellow" and (taken or st.cards[c].kind in PRE_ACTION_YELLOW)
-        ]
+        yellows = [c for c in playable if st.card_colour[c] == "yellow"
+                   and (taken or st.cards[c].kind in PRE_ACTION_YELLOW)]
         if yellows:
-            value, card = max(
-                (self._yellow_play_value(ctx, c, moves if not taken else None), c) for c in yellows
-            )
+            value, card = max((self._yellow_play_value(ctx, c, moves if not taken else None), c)
+                              for c in yellows)
             if value > 0.15:
                 return off + card
         # 4. The action (or an extra one granted by a card).
@@ -210,10 +205,8 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
         legal = [s for s in range(len(st.straits)) if mask[off + s]]
         if not legal:
             return None
-        best = max(
-            legal,
-            key=lambda s: (state.strait_value[s] * (1 + ctx.weight[state.strait_owner[s]]), -s),
-        )
+        best = max(legal, key=lambda s: (state.strait_value[s]
+                                         * (1 + ctx.weight[state.strait_owner[s]]), -s))
         return off + best
 
     def _decide_great_hunt(self, rules, state, frame, player, mask):
@@ -239,9 +232,8 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
         legal = [t for t in range(st.size) if mask[off + t]]
         if not legal:
             return None
-        best = max(
-            legal, key=lambda t: (self._move_value(ctx, "raft", src, t, state.pawn[src]), -t)
-        )
+        best = max(legal, key=lambda t: (self._move_value(ctx, "raft", src, t, state.pawn[src]),
+                                         -t))
         return off + best
 
     def _decide_barter_take(self, rules, state, frame, player, mask):
@@ -267,14 +259,8 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
         mine = ctx.mine
         if len(mine) < 2:
             return None
-        risky = max(
-            mine,
-            key=lambda t: (
-                self._vulnerability(ctx, t, state.pawn[t]),
-                -st.traits[state.pawn[t]][1],
-                -t,
-            ),
-        )
+        risky = max(mine, key=lambda t: (self._vulnerability(ctx, t, state.pawn[t]),
+                                         -st.traits[state.pawn[t]][1], -t))
         return st.offset["choose_territory"] + risky
 
     def _decide_exchange_second(self, rules, state, frame, player, mask):

@@ -16,46 +16,21 @@ from primeval.training.agents.heuristics.origin.evaluation import _Evaluation
 
 #: Yellow effects worth playing before the turn's action (the others wait until after it,
 #: so that an extra action or a raft can still use the one yellow card of the turn).
-PRE_ACTION_YELLOW = (
-    "range_bonus",
-    "free_straits",
-    "evolve_changes",
-    "great_hunt",
-    "steal_card",
-    "steal_strait_token",
-)
+PRE_ACTION_YELLOW = ("range_bonus", "free_straits", "evolve_changes", "great_hunt",
+                     "steal_card", "steal_strait_token")
 #: Worth (in points, over a whole game) of holding a yellow card for later, beyond its point.
 YELLOW_KEEP = {
-    "extra_action": 0.8,
-    "range_bonus": 0.3,
-    "raft": 0.4,
-    "free_straits": 0.2,
-    "steal_card": 0.3,
-    "steal_tile": 0.6,
-    "steal_strait_token": 0.3,
-    "take_tile": 0.4,
-    "draw_cards": 0.9,
-    "barter": 0.1,
-    "great_hunt": 0.8,
-    "exchange_pawns": 0.0,
+    "extra_action": 0.8, "range_bonus": 0.3, "raft": 0.4, "free_straits": 0.2,
+    "steal_card": 0.3, "steal_tile": 0.6, "steal_strait_token": 0.3, "take_tile": 0.4,
+    "draw_cards": 0.9, "barter": 0.1, "great_hunt": 0.8, "exchange_pawns": 0.0,
     "evolve_changes": 0.2,
 }
 #: Worth (in points, over a whole game) of an orange card's effect once in play.
 ORANGE_EFFECT = {
-    "range_bonus": 1.6,
-    "objective_limit": 1.1,
-    "fewer_returns": 1.6,
-    "hunt_draw": 1.2,
-    "free_straits": 1.2,
-    "brown_any_columns": 1.4,
-    "empty_hunt_draw": 1.1,
-    "evolve_changes": 1.1,
-    "swap_equal_width": 1.3,
-    "evolve_distance": 1.3,
-    "strait_tile": 1.3,
-    "objective_bonus": 1.6,
-    "column_bonus": 0.0,
-    "leadership": 2.0,
+    "range_bonus": 1.6, "objective_limit": 1.1, "fewer_returns": 1.6, "hunt_draw": 1.2,
+    "free_straits": 1.2, "brown_any_columns": 1.4, "empty_hunt_draw": 1.1,
+    "evolve_changes": 1.1, "swap_equal_width": 1.3, "evolve_distance": 1.3,
+    "strait_tile": 1.3, "objective_bonus": 1.6, "column_bonus": 0.0, "leadership": 2.0,
 }
 
 
@@ -69,12 +44,10 @@ class _CardEvaluation(_Evaluation):
         card = st.cards[card_index]
         ff = max(ctx.ff, 0.0)
         if card.colour == "purple":
-            effort = self._effort(
-                ctx, card.effect, ctx.mine, [state.pawn[t] for t in ctx.mine], 0, 0
-            )
+            effort = self._effort(ctx, card.effect, ctx.mine,
+                                  [state.pawn[t] for t in ctx.mine], 0, 0)
             return 1.0 + self._objective_worth(ctx, card.points, effort) * (
-                1.0 if not ctx.last_turn or effort <= 0 else 0.0
-            )
+                1.0 if not ctx.last_turn or effort <= 0 else 0.0)
         if card.colour == "yellow":
             util = YELLOW_KEEP.get(card.kind, 0.2)
             if card.kind == "great_hunt" and ctx.hunts_on_board == 0:
@@ -96,12 +69,9 @@ class _CardEvaluation(_Evaluation):
         card = st.cards[card_index]
         kind = card.kind
         if kind == "column_bonus":
-            cols = sum(
-                1 for col in state.columns[player] if col and col[-1] >= card.effect["level"]
-            )
-            near = sum(
-                1 for col in state.columns[player] if col and col[-1] == card.effect["level"] - 1
-            )
+            cols = sum(1 for col in state.columns[player] if col and col[-1] >= card.effect["level"])
+            near = sum(1 for col in state.columns[player]
+                       if col and col[-1] == card.effect["level"] - 1)
             return card.effect["points"] * (cols + 0.5 * near * ctx.ff)
         value = ORANGE_EFFECT.get(kind, 0.8) * min(1.0, ctx.rounds_left / 4.0)
         if kind == "hunt_draw" and ctx.hunts_on_board == 0:
@@ -137,7 +107,8 @@ class _CardEvaluation(_Evaluation):
             base = self._best(moves_now)
             base_v = base[0] if base else 0.0
             trial = state.copy()
-            trial.turn_state["turn_cards"] = (*trial.turn_state.get("turn_cards", ()), card_index)
+            trial.turn_state["turn_cards"] = (*trial.turn_state.get("turn_cards", ()),
+                                              card_index)
             tctx = _Ctx(self, ctx.rules, trial, player)
             better = self._best(self._moves(tctx, ("evolve", "migrate", "swap")))
             gain = (better[0] if better else 0.0) - base_v

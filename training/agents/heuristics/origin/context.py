@@ -57,9 +57,8 @@ class _Ctx:
     """What one decision of one player needs: the position seen by that player. The costlier
     pieces are computed on first use."""
 
-    def __init__(
-        self, agent: ReferenceOriginHeuristic, rules: OriginRules, state: OriginState, player: int
-    ) -> None:
+    def __init__(self, agent: ReferenceOriginHeuristic, rules: OriginRules, state: OriginState,
+                 player: int) -> None:
         st = agent._static_for(rules)
         self.agent, self.rules, self.state, self.player, self.st = agent, rules, state, player, st
         self.n = state.num_players
@@ -69,9 +68,8 @@ class _Ctx:
         self.ff = min(1.0, max(0.0, (self.rounds_left - 0.5) / 3.0))
         self.last_turn = state.phase == "final_round"
         self.objectives = [c for c in state.hands[player] if st.card_colour[c] == "purple"]
-        self.hunt_spots = [
-            t for t in range(st.size) if state.hunt_owner[t] == -1 and state.hunt_value[t] > 0
-        ]
+        self.hunt_spots = [t for t in range(st.size)
+                           if state.hunt_owner[t] == -1 and state.hunt_value[t] > 0]
         self.hunts_on_board = len(self.hunt_spots)
         self.straits_on_board = sum(1 for o in state.strait_owner if o == -1)
         self.hunts_owned = sum(1 for o in state.hunt_owner if o == player)
@@ -86,8 +84,7 @@ class _Ctx:
     @cached_property
     def lead(self) -> int:
         return self.scores[self.player] - max(
-            s for q, s in enumerate(self.scores) if q != self.player
-        )
+            s for q, s in enumerate(self.scores) if q != self.player)
 
     @cached_property
     def weight(self) -> list[float]:
@@ -107,17 +104,13 @@ class _Ctx:
     @cached_property
     def moving_objectives(self) -> list[int]:
         """Objectives in hand whose condition a move can change."""
-        return [
-            c
-            for c in self.objectives
-            if self.st.cards[c].kind not in ("column_level", "permanents_in_play")
-        ]
+        return [c for c in self.objectives
+                if self.st.cards[c].kind not in ("column_level", "permanents_in_play")]
 
     @cached_property
     def obj_now(self) -> float:
-        return self.agent._objective_value(
-            self, self.mine, self.mine_types, 0, 0, self.moving_objectives
-        )
+        return self.agent._objective_value(self, self.mine, self.mine_types, 0, 0,
+                                           self.moving_objectives)
 
     @cached_property
     def threat(self) -> list[int]:
@@ -142,11 +135,8 @@ class _Ctx:
         reach = {}
         for k in self.hunt_spots:
             if state.owner[k] == EMPTY:
-                reach[k] = sum(
-                    1
-                    for t, p in zip(self.mine, self.mine_types, strict=True)
-                    if st.dist[t][k] <= st.traits[p][0]
-                )
+                reach[k] = sum(1 for t, p in zip(self.mine, self.mine_types, strict=True)
+                               if st.dist[t][k] <= st.traits[p][0])
         return reach
 
     def targets(self, key: str, value: str) -> tuple[list[int], int]:
@@ -157,7 +147,8 @@ class _Ctx:
             st, owner = self.st, self.state.owner
             table = st.colour if key == "colour" else st.continent
             targets = [t for t in range(st.size) if table[t] == value and owner[t] == EMPTY]
-            dist = st.distance[:, targets].min(axis=1).tolist() if targets else [99] * st.size
+            dist = (st.distance[:, targets].min(axis=1).tolist() if targets
+                    else [99] * st.size)
             cached = (dist, len(targets))
             self._target_dist[(key, value)] = cached
         return cached

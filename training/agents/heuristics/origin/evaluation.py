@@ -1,10 +1,10 @@
 """How the Origin heuristic values a position and a move, in points.
 
-:class:`_Evaluation` holds the weights and value functions that :class:`ReferenceOriginHeuristic`
-inherits: the game length still to come, tiles and the reward of each territory colour,
-objectives (counted exactly, then discounted by what they still need), the positional worth
-of pawns, straits and hunting tokens, and the worth of every complete Evolve, Migrate and
-Swap.
+:class:`_Evaluation` holds the weights and value functions that
+:class:`ReferenceOriginHeuristic` inherits: the game length still to come, tiles and the
+reward of each territory colour, objectives (counted exactly, then discounted by what they
+still need), the positional worth of pawns, straits and hunting tokens, and the worth of
+every complete Evolve, Migrate and Swap.
 """
 
 from __future__ import annotations
@@ -107,9 +107,8 @@ class _Evaluation:
             value += 0.15  # a higher tile face up that this one lets the player take next
         return value
 
-    def _best_tiles(
-        self, ctx: _Ctx, colours: tuple[str, ...], count: int
-    ) -> tuple[float, list[int]]:
+    def _best_tiles(self, ctx: _Ctx, colours: tuple[str, ...], count: int
+                    ) -> tuple[float, list[int]]:
         """Greedy best ``count`` tiles from slots of these colours: (worth, slots)."""
         st, state, player = ctx.st, ctx.state, ctx.player
         # Each tile taken is placed on a copy of the state, so that the next pick sees the
@@ -120,12 +119,8 @@ class _Evaluation:
         for _ in range(count):
             best, best_v = None, 0.0
             for i, level in enumerate(state.slots):
-                if (
-                    not level
-                    or i in taken
-                    or st.slot_colours[i] not in colours
-                    or not can_place(trial, player, level)
-                ):
+                if (not level or i in taken or st.slot_colours[i] not in colours
+                        or not can_place(trial, player, level)):
                     continue
                 v = self._tile_value(ctx, level, trial.columns[player])
                 if best is None or v > best_v:
@@ -167,11 +162,8 @@ class _Evaluation:
         b = keep * self._card_draw_value(ctx, colour) * self.draw_option_factor
         if drawn > keep and keep > 0:
             b += 0.3 if colour != "purple" else 0.45  # keep the best of those drawn
-        if (
-            colour == "purple"
-            and keep
-            and len(ctx.objectives) + keep > objective_limit(rules, state, player)
-        ):
+        if colour == "purple" and keep and len(ctx.objectives) + keep > objective_limit(
+                rules, state, player):
             b -= 0.1
         return (a, 0) if a >= b else (b, 1)
 
@@ -194,15 +186,8 @@ class _Evaluation:
     # Objectives and position
     # ---------------------------------------------------------------------------------------
 
-    def _effort(
-        self,
-        ctx: _Ctx,
-        cond: dict,
-        terrs: list[int],
-        types: list[int],
-        extra_hunts: int,
-        extra_straits: int,
-    ) -> float:
+    def _effort(self, ctx: _Ctx, cond: dict, terrs: list[int], types: list[int],
+                extra_hunts: int, extra_straits: int) -> float:
         """Roughly how many more gains (pawns placed, tokens, tiles...) an objective needs."""
         st, state = ctx.st, ctx.state
         kind = cond["kind"]
@@ -269,9 +254,8 @@ class _Evaluation:
             need = cond["count"] - have
             if need <= 0:
                 return 0.0
-            return (
-                need + (0.5 if cond["token"] == "strait" else 0.0) + (3.0 if left < need else 0.0)
-            )
+            return need + (0.5 if cond["token"] == "strait" else 0.0) + (3.0 if left < need
+                                                                          else 0.0)
         if kind == "column_level":
             top = max((col[-1] for col in state.columns[ctx.player] if col), default=0)
             return float(max(0, cond["level"] - top))
@@ -283,17 +267,11 @@ class _Evaluation:
     def _objective_worth(self, ctx: _Ctx, points: float, effort: float) -> float:
         if effort <= 0:
             return points
-        return points * ctx.ff * self.objective_decay**effort
+        return points * ctx.ff * self.objective_decay ** effort
 
-    def _objective_value(
-        self,
-        ctx: _Ctx,
-        terrs: list[int],
-        types: list[int],
-        extra_hunts: int,
-        extra_straits: int,
-        objectives: list[int] | None = None,
-    ) -> float:
+    def _objective_value(self, ctx: _Ctx, terrs: list[int], types: list[int],
+                         extra_hunts: int, extra_straits: int,
+                         objectives: list[int] | None = None) -> float:
         """Worth of the objectives in hand (all, or the given ones) with these pawns."""
         value = 0.0
         for c in ctx.objectives if objectives is None else objectives:
@@ -309,11 +287,8 @@ class _Evaluation:
     def _pawn_term(self, ctx: _Ctx, territory: int, ptype: int) -> float:
         """Worth of one pawn standing here: height (range), width (swaps), safety."""
         h, w, _ = ctx.st.traits[ptype]
-        return (
-            self.height_weight * (h - 1)
-            + self.width_weight * (w - 1)
-            - self.exposed_weight * self._vulnerability(ctx, territory, ptype)
-        )
+        return (self.height_weight * (h - 1) + self.width_weight * (w - 1)
+                - self.exposed_weight * self._vulnerability(ctx, territory, ptype))
 
     def _strait_hold(self, player: int, owner_a: int, owner_b: int, value: int) -> float:
         """Worth of holding one end of an open strait: more when the other end is empty."""
@@ -326,9 +301,8 @@ class _Evaluation:
                     worth += 0.25 * self.strait_end_weight * value
         return worth
 
-    def _positional_delta(
-        self, ctx: _Ctx, kind: str, src: int | None, dst: int, ptype: int
-    ) -> float:
+    def _positional_delta(self, ctx: _Ctx, kind: str, src: int | None, dst: int,
+                          ptype: int) -> float:
         """Change in the placement's worth for the rest of the game: pawns on the board,
         their traits and safety, strait ends held, the best hunting token in reach."""
         if ctx.ff <= 0:
@@ -359,9 +333,8 @@ class _Evaluation:
                 seen.add(s)
                 a, b = st.straits[s]
                 v = state.strait_value[s]
-                delta += self._strait_hold(player, after(a), after(b), v) - self._strait_hold(
-                    player, owner[a], owner[b], v
-                )
+                delta += (self._strait_hold(player, after(a), after(b), v)
+                          - self._strait_hold(player, owner[a], owner[b], v))
         if ctx.hunt_reach:
             before = after_best = 0
             src_height = st.traits[state.pawn[src]][0] if src is not None else 0
@@ -403,12 +376,8 @@ class _Evaluation:
                 if has_effect(ctx.rules, state, player, "strait_tile"):
                     value += 0.8
         extra_hunts = 0
-        if (
-            kind != "swap"
-            and st.colour[dst] == "green"
-            and state.hunt_owner[dst] == -1
-            and state.hunt_value[dst] > 0
-        ):
+        if (kind != "swap" and st.colour[dst] == "green" and state.hunt_owner[dst] == -1
+                and state.hunt_value[dst] > 0):
             extra_hunts = 1
         if kind == "swap":
             victim = state.owner[dst]
@@ -418,10 +387,8 @@ class _Evaluation:
                 if state.strait_owner[s] == -1 and state.owner[other] == victim:
                     value -= w * state.strait_value[s]
         if ctx.moving_objectives:
-            value += (
-                self._objective_value(ctx, terrs, types, extra_hunts, gained, ctx.moving_objectives)
-                - ctx.obj_now
-            )
+            value += self._objective_value(ctx, terrs, types, extra_hunts, gained,
+                                           ctx.moving_objectives) - ctx.obj_now
         value += self._positional_delta(ctx, kind, src, dst, ptype)
         return value
 
@@ -445,7 +412,8 @@ class _Evaluation:
             if reach == 1:
                 refs = {traits[pawn[u]] for u in st.neighbours[target] if owner[u] != EMPTY}
             else:
-                refs = {traits[pawn[u]] for u in occupied if 1 <= st.dist[target][u] <= reach}
+                refs = {traits[pawn[u]] for u in occupied
+                        if 1 <= st.dist[target][u] <= reach}
             if not refs:
                 continue
             ok = [p for p in types if any(compatible(traits[p], r, changes) for r in refs)]
@@ -453,9 +421,8 @@ class _Evaluation:
                 options[target] = ok
         return options
 
-    def _moves(
-        self, ctx: _Ctx, kinds, first: int | None = None
-    ) -> list[tuple[float, str, int, int]]:
+    def _moves(self, ctx: _Ctx, kinds, first: int | None = None
+               ) -> list[tuple[float, str, int, int]]:
         """(worth, kind, first-half index, second-half index) of complete moves."""
         rules, state, player = ctx.rules, ctx.state, ctx.player
         out = []
@@ -465,7 +432,8 @@ class _Evaluation:
                     if first is not None and target != first:
                         continue
                     for p in types:
-                        out.append((self._move_value(ctx, kind, None, target, p), kind, target, p))
+                        out.append((self._move_value(ctx, kind, None, target, p), kind,
+                                    target, p))
             else:
                 fn = migrate_options if kind == "migrate" else swap_options
                 for src, dests in fn(rules, state, player).items():
@@ -473,7 +441,8 @@ class _Evaluation:
                         continue
                     ptype = state.pawn[src]
                     for dst in dests:
-                        out.append((self._move_value(ctx, kind, src, dst, ptype), kind, src, dst))
+                        out.append((self._move_value(ctx, kind, src, dst, ptype), kind, src,
+                                    dst))
         return out
 
     @staticmethod
@@ -488,6 +457,6 @@ class _Evaluation:
         kinds = []
         for kind, seg in FIRST_HALF.items():
             off = st.offset[seg]
-            if mask[off : off + st.size].any():
+            if mask[off: off + st.size].any():
                 kinds.append(kind)
         return kinds

@@ -106,25 +106,23 @@ class ReferencePrimordialSoupHeuristic(_Evaluation, RuleBasedAgent):
         starve_cost = self._starve_cost(state, rules, player, amoeba)
         cost = move_cost(rules, ps)
         src_here = self._foreign(state, player, src)
-        stay = self._feed_value(state, rules, player, amoeba, src, src_here, ps.bp, starve_cost)
+        stay = self._feed_value(state, rules, player, amoeba, src, src_here, ps.bp,
+                                starve_cost)
         drift_dest = self._drift_destination(state, rules, src)
         if drift_dest == src:
             drift = stay
         else:
-            here = self._with_tentacle(
-                state, rules, ps, src_here, self._foreign(state, player, drift_dest)
-            )
-            drift = self._feed_value(
-                state, rules, player, amoeba, drift_dest, here, ps.bp, starve_cost
-            )
+            here = self._with_tentacle(state, rules, ps, src_here,
+                                       self._foreign(state, player, drift_dest))
+            drift = self._feed_value(state, rules, player, amoeba, drift_dest, here, ps.bp,
+                                     starve_cost)
         options = [(drift + 0.01, 0)]
         if mask[_SEG_OFFSET["move"] + 2]:
             options.append((stay + 0.005, 2))
         if mask[_SEG_OFFSET["move"] + 1] and drift < starve_cost:
             speed = ps.has("speed") or ps.has("persistence")
-            active = self._active_value(
-                state, rules, player, amoeba, src, ps.bp - cost, starve_cost, speed
-            )
+            active = self._active_value(state, rules, player, amoeba, src, ps.bp - cost,
+                                        starve_cost, speed)
             options.append((active - 1.0 * cost - 0.3, 1))
         return _SEG_OFFSET["move"] + max(options)[1]
 
@@ -138,7 +136,8 @@ class ReferencePrimordialSoupHeuristic(_Evaluation, RuleBasedAgent):
         neighbours = rules.board.neighbours[src]
         if frame["mode"] == "escape":
             starve_cost = 1.0
-            values = self._outcome_values(state, rules, player, amoeba, src, ps.bp, starve_cost)
+            values = self._outcome_values(state, rules, player, amoeba, src, ps.bp,
+                                          starve_cost)
             best = max(allowed, key=lambda d: ((d != STAY and neighbours[d] >= 0), values[d]))
             return _SEG_OFFSET["direction"] + best
         starve_cost = self._starve_cost(state, rules, player, amoeba)
@@ -149,9 +148,9 @@ class ReferencePrimordialSoupHeuristic(_Evaluation, RuleBasedAgent):
                 if dest < 0:
                     dest = src
                 second = self._dice_expectation(
-                    rules,
-                    ps,
-                    self._outcome_values(state, rules, player, amoeba, dest, ps.bp, starve_cost),
+                    rules, ps,
+                    self._outcome_values(state, rules, player, amoeba, dest, ps.bp,
+                                         starve_cost),
                 )
                 values[d] = max(values[d], second - 0.01)
         best = max(allowed, key=lambda d: (values[d], d == STAY))
@@ -163,17 +162,15 @@ class ReferencePrimordialSoupHeuristic(_Evaluation, RuleBasedAgent):
         space = ps.amoeba_space[amoeba]
         if frame["mode"] == "escape":
             for f in reversed(state.stack):
-                if (
-                    f["kind"] == "attack"
-                    and f["target_player"] == player
-                    and f["target_amoeba"] == amoeba
-                ):
+                if f["kind"] == "attack" and f["target_player"] == player \
+                        and f["target_amoeba"] == amoeba:
                     return LAYOUT.encode("move_again") if f["space"] == space else _PASS
             return _PASS
         starve_cost = self._starve_cost(state, rules, player, amoeba)
         here = self._foreign(state, player, space)
         stay = self._feed_value(state, rules, player, amoeba, space, here, ps.bp, starve_cost)
-        again = self._active_value(state, rules, player, amoeba, space, ps.bp, starve_cost, False)
+        again = self._active_value(state, rules, player, amoeba, space, ps.bp, starve_cost,
+                                   False)
         return LAYOUT.encode("move_again") if again > stay + 0.05 else _PASS
 
     def _decide_tentacle(self, rules, state, frame, player, mask):
@@ -203,12 +200,13 @@ class ReferencePrimordialSoupHeuristic(_Evaluation, RuleBasedAgent):
         table = self._table(state, ps)
         src, dest = frame["space"], frame["dest"]
         n = state.num_players
-        carry = next((f["carry"] for f in reversed(state.stack) if f["kind"] == "relocate"), ())
+        carry = next((f["carry"] for f in reversed(state.stack) if f["kind"] == "relocate"),
+                     ())
         rel = [carry[(player + k) % n] if carry and k < n else 0 for k in (1, 2, 3)]
-        src_here = tuple(c - r for c, r in zip(self._foreign(state, player, src), rel, strict=True))
-        dest_here = tuple(
-            c + r for c, r in zip(self._foreign(state, player, dest), rel, strict=True)
-        )
+        src_here = tuple(c - r for c, r in zip(self._foreign(state, player, src), rel,
+                                                strict=True))
+        dest_here = tuple(c + r for c, r in zip(self._foreign(state, player, dest), rel,
+                                                strict=True))
         if ps.amoeba_done[amoeba]:
             # It has fed this round: where it stands decides next round's start.
             v_src = self._meal_count(src_here, table)
@@ -305,9 +303,8 @@ class ReferencePrimordialSoupHeuristic(_Evaluation, RuleBasedAgent):
         return _SEG_OFFSET["defend"] + 1
 
     def _decide_retry(self, rules, state, frame, player, mask):
-        attack = self._best_attack(
-            rules, state, player, mask, aggression=frame["attack_kind"] == "aggression"
-        )
+        attack = self._best_attack(rules, state, player, mask,
+                                   aggression=frame["attack_kind"] == "aggression")
         return attack if attack is not None else _PASS
 
     def _decide_aggression(self, rules, state, frame, player, mask):
@@ -327,7 +324,8 @@ class ReferencePrimordialSoupHeuristic(_Evaluation, RuleBasedAgent):
         cards = rules.config.environment_deck
         return sum(max(0, mp - cards[c][1]) for c in deck) / len(deck)
 
-    def _gene_points(self, state, rules, genes: dict[str, int], amoebas: int, rounds: int) -> float:
+    def _gene_points(self, state, rules, genes: dict[str, int], amoebas: int,
+                     rounds: int) -> float:
         """Ladder points per round a gene set is worth (Advance Table + effects)."""
         count = sum(GENES[GENE_INDEX[k]].advance_count for k in genes)
         # Near the end the exact table; before, smoothed (the first genes pay off later).
@@ -385,12 +383,13 @@ class ReferencePrimordialSoupHeuristic(_Evaluation, RuleBasedAgent):
             if gain <= 0:
                 continue
             if rounds > 1 and mutation_points(ps) - sum(
-                GENES[GENE_INDEX[k]].mp for k in g.replaces if k in ps.genes
+                    GENES[GENE_INDEX[k]].mp for k in g.replaces if k in ps.genes
             ) + g.mp > max(self.mp_cap, mutation_points(ps)):
                 continue
             ratio = gain / max(g.price, 1)
             left_for_division = ps.bp - g.price + income - reserve
-            new_cost = rules.config.division_cost_with_rate if g.key == "division_rate" else cost
+            new_cost = (rules.config.division_cost_with_rate if g.key == "division_rate"
+                        else cost)
             divisions_lost = wanted - min(wanted, max(0, left_for_division) // max(new_cost, 1))
             if divisions_lost > 0 and ratio < amoeba_value * 1.2:
                 continue

@@ -1,7 +1,7 @@
 """Where the Primordial Soup heuristic's amoebas find food: meals, moves, drift and dice.
 
-:class:`_Evaluation` holds the value functions that :class:`ReferencePrimordialSoupHeuristic` inherits:
-the meals a space's foreign cubes feed (the minimal meals of the rules' table), what starving
+:class:`_Evaluation` holds the value functions that
+:class:`ReferencePrimordialSoupHeuristic` inherits: the meals a space's foreign cubes feed (the minimal meals of the rules' table), what starving
 would cost, what ending a move on a space is worth (a meal, Parasitism, a Struggle target,
 Tentacle cubes carried along), the expected value of an active move over the dice, and where
 the drift carries an amoeba.
@@ -22,8 +22,7 @@ from primeval.envs.primordial_soup.state import GameState, PlayerState
 def _minimal(meals: list[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
     """The meals no other meal of the list fits inside (enough to test whether one fits)."""
     return tuple(
-        m
-        for m in meals
+        m for m in meals
         if not any(o != m and all(a <= b for a, b in zip(o, m, strict=True)) for o in meals)
     )
 
@@ -31,9 +30,7 @@ def _minimal(meals: list[tuple[int, int, int]]) -> tuple[tuple[int, int, int], .
 #: (num_players, substitution, cubes that may be left out) -> minimal meals.
 _MEAL_TABLE: dict[tuple[int, bool, int], tuple[tuple[int, int, int], ...]] = {
     (n, sub, k): _minimal([m for m, short in SHORTFALLS[n, sub] if short <= k])
-    for n in (3, 4)
-    for sub in (False, True)
-    for k in (0, 1, 2)
+    for n in (3, 4) for sub in (False, True) for k in (0, 1, 2)
 }
 
 #: Faces of one die as sets of compass outcomes (index 5 = the free choice of a 6).
@@ -59,11 +56,8 @@ class _Evaluation:
     def _foreign(state: GameState, player: int, space: int) -> tuple[int, int, int]:
         cubes = state.cubes[space]
         n = state.num_players
-        return (
-            cubes[(player + 1) % n],
-            cubes[(player + 2) % n],
-            cubes[(player + 3) % n] if n == 4 else 0,
-        )
+        return (cubes[(player + 1) % n], cubes[(player + 2) % n],
+                cubes[(player + 3) % n] if n == 4 else 0)
 
     @staticmethod
     def _table(state: GameState, ps: PlayerState, host: bool = False):
@@ -85,11 +79,8 @@ class _Evaluation:
             best_key = None
             for m in table:
                 if h[0] >= m[0] and h[1] >= m[1] and h[2] >= m[2]:
-                    key = min(
-                        h[0] - m[0] + (m[0] == 0) * 99,
-                        h[1] - m[1] + (m[1] == 0) * 99,
-                        h[2] - m[2] + (m[2] == 0) * 99,
-                    )
+                    key = min(h[0] - m[0] + (m[0] == 0) * 99, h[1] - m[1] + (m[1] == 0) * 99,
+                              h[2] - m[2] + (m[2] == 0) * 99)
                     if best is None or key > best_key:
                         best, best_key = m, key
             if best is None:
@@ -112,7 +103,9 @@ class _Evaluation:
         cards = len(state.environment_deck)
         by_cards = cards + (0 if state.phase in ("setup", "movement_and_feeding") else 1)
         goal = rules.config.finish_zone_start
-        by_zone = min(-(-(goal - ps.score) // max(advance_distance(ps), 5)) for ps in state.players)
+        by_zone = min(
+            -(-(goal - ps.score) // max(advance_distance(ps), 5)) for ps in state.players
+        )
         return max(1, min(by_cards, max(by_zone, 1)))
 
     def _starve_cost(self, state: GameState, rules, player: int, amoeba: int) -> float:
@@ -122,9 +115,8 @@ class _Evaluation:
             return 8.0
         return 3.0 if len(state.environment_deck) > 0 else 1.0
 
-    def _struggle_chance(
-        self, state: GameState, player: int, amoeba: int, space: int, bp_left: int
-    ) -> float:
+    def _struggle_chance(self, state: GameState, player: int, amoeba: int, space: int,
+                         bp_left: int) -> float:
         """Chance that Struggle for Survival saves a starving amoeba on ``space``."""
         ps = state.players[player]
         if bp_left < 1 or not (ps.has("struggle") or ps.has("aggression")):
@@ -138,27 +130,15 @@ class _Evaluation:
                     best = max(best, attack_success(other))
         return best
 
-    def _feed_value(
-        self,
-        state: GameState,
-        rules,
-        player: int,
-        amoeba: int,
-        space: int,
-        here,
-        bp_left: int,
-        starve_cost: float,
-    ) -> float:
+    def _feed_value(self, state: GameState, rules, player: int, amoeba: int, space: int,
+                    here, bp_left: int, starve_cost: float) -> float:
         """Value of ending the move on ``space`` with ``here`` foreign cubes available."""
         ps = state.players[player]
         table = self._table(state, ps)
         if self._fits(here, table):
             return starve_cost + 0.25 * min(self._meal_count(here, table) - 1, 3)
-        if (
-            ps.has("parasitism")
-            and self._has_host(state, player, space)
-            and self._fits(here, self._table(state, ps, host=True))
-        ):
+        if (ps.has("parasitism") and self._has_host(state, player, space)
+                and self._fits(here, self._table(state, ps, host=True))):
             return starve_cost
         return starve_cost * self._struggle_chance(state, player, amoeba, space, bp_left)
 
@@ -171,11 +151,8 @@ class _Evaluation:
         best = None
         for m in table:
             need = [max(0, m[i] - dest_here[i]) for i in range(3)]
-            if (
-                sum(need) <= limit
-                and all(need[i] <= src_here[i] for i in range(3))
-                and (best is None or sum(need) < sum(best))
-            ):
+            if (sum(need) <= limit and all(need[i] <= src_here[i] for i in range(3))
+                    and (best is None or sum(need) < sum(best))):
                 best = need
         carry = best if best is not None else [0, 0, 0]
         room = limit - sum(carry)
@@ -187,33 +164,24 @@ class _Evaluation:
                 room -= extra
         return tuple(total)
 
-    def _outcome_values(
-        self,
-        state: GameState,
-        rules,
-        player: int,
-        amoeba: int,
-        src: int,
-        bp_left: int,
-        starve_cost: float,
-    ) -> list[float]:
+    def _outcome_values(self, state: GameState, rules, player: int, amoeba: int, src: int,
+                        bp_left: int, starve_cost: float) -> list[float]:
         """Value of each compass outcome (W, N, E, S, stay) of an active move from ``src``."""
         ps = state.players[player]
         neighbours = rules.board.neighbours[src]
         src_here = self._foreign(state, player, src)
-        stay = self._feed_value(state, rules, player, amoeba, src, src_here, bp_left, starve_cost)
+        stay = self._feed_value(state, rules, player, amoeba, src, src_here, bp_left,
+                                starve_cost)
         values = []
         for d in range(4):
             dest = neighbours[d]
             if dest < 0:
                 values.append(stay)
                 continue
-            here = self._with_tentacle(
-                state, rules, ps, src_here, self._foreign(state, player, dest)
-            )
-            values.append(
-                self._feed_value(state, rules, player, amoeba, dest, here, bp_left, starve_cost)
-            )
+            here = self._with_tentacle(state, rules, ps, src_here,
+                                       self._foreign(state, player, dest))
+            values.append(self._feed_value(state, rules, player, amoeba, dest, here, bp_left,
+                                           starve_cost))
         values.append(stay)
         return values
 
@@ -227,17 +195,8 @@ class _Evaluation:
             return sum(max(a, b) for a, b in itertools.product(per_face, repeat=2)) / 36.0
         return sum(per_face) / 6.0
 
-    def _active_value(
-        self,
-        state: GameState,
-        rules,
-        player: int,
-        amoeba: int,
-        src: int,
-        bp_left: int,
-        starve_cost: float,
-        speed: bool,
-    ) -> float:
+    def _active_value(self, state: GameState, rules, player: int, amoeba: int, src: int,
+                      bp_left: int, starve_cost: float, speed: bool) -> float:
         ps = state.players[player]
         values = self._outcome_values(state, rules, player, amoeba, src, bp_left, starve_cost)
         if speed:
@@ -248,9 +207,9 @@ class _Evaluation:
                 if dest < 0:
                     dest = src
                 second = self._dice_expectation(
-                    rules,
-                    ps,
-                    self._outcome_values(state, rules, player, amoeba, dest, bp_left, starve_cost),
+                    rules, ps,
+                    self._outcome_values(state, rules, player, amoeba, dest, bp_left,
+                                         starve_cost),
                 )
                 boosted.append(max(values[d], second))
             values = boosted
