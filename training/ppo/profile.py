@@ -8,8 +8,9 @@ Usage::
 builds the run ``primeval train`` builds from ``configs/GAME/default.yaml`` (its envs, vector
 env, opponents, prior and MaskablePPO model; no evaluation, checkpoints or files), runs
 one rollout and update to warm up, then ``model.learn`` for ``--rollouts`` more (each followed
-by its PPO update) while sampling the main thread's stack every millisecond. Each sample is put in one part, by the first rule that
-matches:
+by its PPO update) while sampling the main thread's stack every millisecond of CPU time
+(``ITIMER_PROF``; the kernel's tick may make it every 4 ms). Each sample is put in one part,
+by the first rule that matches:
 
 * **PPO update**: inside sb3-contrib's ``MaskablePPO.train``;
 * **opponents' decisions**: inside an opponent's ``act`` / ``act_batch`` (heuristic, policy
@@ -35,9 +36,9 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import signal
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from importlib import resources
@@ -113,34 +114,29 @@ def classify(stack: list[tuple[str, str]]) -> str:
 
 
 class _Sampler:
-    """Samples one thread's stack every ``interval`` seconds, from a daemon thread."""
+    """Samples the main thread's stack every ``interval`` seconds of the process's CPU time
+    (``ITIMER_PROF``; the handler runs between two bytecodes, so every Python frame can be
+    caught, unlike a sampling thread, which only gets the GIL where numpy releases it)."""
 
-    def __init__(self, thread_id: int, interval: float = 0.001) -> None:
-        self.thread_id, self.interval = thread_id, interval
+    def __init__(self, interval: float = 0.001) -> None:
+        self.interval = interval
         self.stacks: Counter = Counter()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            time.sleep(self.interval)
-            frame = sys._current_frames().get(self.thread_id)
-            codes = []
-            while frame is not None:
-                codes.append(frame.f_code)
-                frame = frame.f_back
-            self.stacks[tuple(reversed(codes))] += 1
+    def _sample(self, _signum, frame) -> None:
+        codes = []
+        while frame is not None:
+            codes.append(frame.f_code)
+            frame = frame.f_back
+        self.stacks[tuple(reversed(codes))] += 1
 
     def __enter__(self) -> _Sampler:
-        self._switch = sys.getswitchinterval()
-        sys.setswitchinterval(self.interval / 4)
-        self._thread.start()
+        self._previous = signal.signal(signal.SIGPROF, self._sample)
+        signal.setitimer(signal.ITIMER_PROF, self.interval, self.interval)
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self._stop.set()
-        self._thread.join()
-        sys.setswitchinterval(self._switch)
+        signal.setitimer(signal.ITIMER_PROF, 0, 0)
+        signal.signal(signal.SIGPROF, self._previous)
 
 
 def _build(game: str, run_dir: str, at_step: int | None = None):
@@ -248,7 +244,7 @@ def profile_run(
                     total_timesteps=rollout, callback=phase_threads_callback(config.torch_threads)
                 )
                 warm = int(model.num_timesteps)
-                with _Sampler(threading.get_ident()) as sampler:
+                with _Sampler() as sampler:
                     start = time.perf_counter()
                     model.learn(
                         total_timesteps=rollouts * rollout,
