@@ -245,13 +245,14 @@ def profile_run(
                 )
                 warm = int(model.num_timesteps)
                 with _Sampler() as sampler:
-                    start = time.perf_counter()
+                    start, cpu = time.perf_counter(), time.process_time()
                     model.learn(
                         total_timesteps=rollouts * rollout,
                         reset_num_timesteps=False,
                         callback=phase_threads_callback(config.torch_threads),
                     )
                     seconds = time.perf_counter() - start
+                    cpu = time.process_time() - cpu
             vec.close()
     finally:
         _use_bots("fast")
@@ -263,6 +264,7 @@ def profile_run(
         "bots": bots,
         "steps": int(model.num_timesteps) - warm,
         "seconds": seconds,
+        "cpu_seconds": cpu,
         "parts": parts,
         "stacks": sampler.stacks,
         "players": config.players,
@@ -328,7 +330,7 @@ def flame(
 def report(result: dict[str, Any]) -> str:
     parts, steps = result["parts"], result["steps"]
     total = sum(parts.values())
-    us_per_step = result["seconds"] / steps * 1e6
+    us_per_step = result["cpu_seconds"] / steps * 1e6
     lines = [
         f"### {result['game']}, {result['players']} players, {result['bots']} bots "
         f"(prior: {result['prior']}, {result['n_envs']} envs)",
@@ -337,10 +339,10 @@ def report(result: dict[str, Any]) -> str:
         + ", ".join(f"{k} {v:g}" for k, v in result["opponents"].items())
         + ".",
         "",
-        f"{steps} learner steps in {result['seconds']:.1f} s: {steps / result['seconds']:.0f} "
-        f"env steps/s while sampled ({total} samples).",
+        f"{steps} learner steps in {result['seconds']:.1f} s ({result['cpu_seconds']:.1f} s of "
+        f"CPU): {steps / result['seconds']:.0f} env steps/s while sampled ({total} samples).",
         "",
-        "| part | share | µs per learner step |",
+        "| part | share | CPU µs per learner step |",
         "|---|---|---|",
     ]
     for part in PARTS:
