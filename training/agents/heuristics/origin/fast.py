@@ -30,7 +30,7 @@ from primeval.envs.origin.rules.moves import migrate_options, swap_options
 from primeval.envs.origin.rules.pawns import compatible_types
 from primeval.envs.origin.state import EMPTY
 from primeval.training.agents.heuristics.origin.agent import ReferenceOriginHeuristic
-from primeval.training.agents.heuristics.origin.context import _Ctx
+from primeval.training.agents.heuristics.origin.context import SECOND_HALF, _Ctx
 
 __all__ = ["OriginHeuristic"]
 
@@ -58,10 +58,31 @@ def _fast(ctx: _Ctx) -> _Fast:
     return fast
 
 
+def _frozen(value):
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return tuple((k, _frozen(v)) for k, v in value.items())
+    return value
+
+
+def _content(state) -> tuple:
+    """Everything of an Origin state but its stack of pending frames, hashable."""
+    return tuple(
+        _frozen(getattr(state, name)) for name in state.__dataclass_fields__ if name != "stack"
+    )
+
+
 class OriginHeuristic(ReferenceOriginHeuristic):
     """Rule-based Origin player, fast (see :mod:`primeval.training.agents.heuristics.origin`
     and this module): the same choices and fallback draws as
     :class:`ReferenceOriginHeuristic`."""
+
+    def __init__(self, rules=None, seed: int | None = None) -> None:
+        super().__init__(rules, seed)
+        self._turn_state = None
+        self._turn_moves: dict = {}
+        self._kept = None
 
     # ---------------------------------------------------------------------------------------
     # Small caches
@@ -554,10 +575,48 @@ class OriginHeuristic(ReferenceOriginHeuristic):
                     ptype = state.pawn[src]
                     for dst in dests:
                         moves.append((kind, src, dst, ptype))
-        if not moves:
-            return []
-        values = self._values(ctx, moves)
-        return [
-            (v, kind, src if src is not None else dst, ptype if src is None else dst)
-            for v, (kind, src, dst, ptype) in zip(values, moves, strict=True)
-        ]
+        out = []
+        if moves:
+            values = self._values(ctx, moves)
+            out = [
+                (v, kind, src if src is not None else dst, ptype if src is None else dst)
+                for v, (kind, src, dst, ptype) in zip(values, moves, strict=True)
+            ]
+        if first is None and state is self._turn_state:
+            memo = self._turn_moves
+            for kind in kinds:
+                memo[kind] = [m for m in out if m[1] == kind]
+        return out
+
+    # ---------------------------------------------------------------------------------------
+    # The turn's moves, reused by the second half of the move chosen
+    # ---------------------------------------------------------------------------------------
+
+    def _decide_turn(self, rules, state, frame, player, mask):
+        """As the reference; the complete moves it values for the position are kept, so
+        that the second half of the move (a position that differs only by the pending
+        frame: the first half pushes it and changes nothing else) need not value them
+        again."""
+        self._turn_state, self._turn_moves = state, {}
+        try:
+            return super()._decide_turn(rules, state, frame, player, mask)
+        finally:
+            moves, self._turn_state, self._turn_moves = self._turn_moves, None, {}
+            if moves:
+                self._kept = (rules, player, _content(state), moves)
+
+    def _decide_second_half(self, rules, state, frame, player, kind):
+        kept = self._kept
+        if (
+            kept is not None
+            and kept[0] is rules
+            and kept[1] == player
+            and kind in kept[3]
+            and kept[2] == _content(state)
+        ):
+            first = frame["territory"]
+            best = self._best([m for m in kept[3][kind] if m[2] == first])
+            if best is None:
+                return None
+            return self._static_for(rules).offset[SECOND_HALF[kind]] + best[3]
+        return super()._decide_second_half(rules, state, frame, player, kind)
