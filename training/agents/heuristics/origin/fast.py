@@ -58,18 +58,10 @@ def _fast(ctx: _Ctx) -> _Fast:
     return fast
 
 
-def _frozen(value):
-    if isinstance(value, list | tuple):
-        return tuple(_frozen(v) for v in value)
-    if isinstance(value, dict):
-        return tuple((k, _frozen(v)) for k, v in value.items())
-    return value
-
-
-def _content(state) -> tuple:
-    """Everything of an Origin state but its stack of pending frames, hashable."""
-    return tuple(
-        _frozen(getattr(state, name)) for name in state.__dataclass_fields__ if name != "stack"
+def _same_but_stack(a, b) -> bool:
+    """Whether two Origin states are equal in everything but their stacks of pending frames."""
+    return all(
+        getattr(a, name) == getattr(b, name) for name in a.__dataclass_fields__ if name != "stack"
     )
 
 
@@ -603,7 +595,7 @@ class OriginHeuristic(ReferenceOriginHeuristic):
         finally:
             moves, self._turn_state, self._turn_moves = self._turn_moves, None, {}
             if moves:
-                self._kept = (rules, player, _content(state), moves)
+                self._kept = (rules, player, state.copy(), moves)
 
     def _decide_second_half(self, rules, state, frame, player, kind):
         kept = self._kept
@@ -612,7 +604,7 @@ class OriginHeuristic(ReferenceOriginHeuristic):
             and kept[0] is rules
             and kept[1] == player
             and kind in kept[3]
-            and kept[2] == _content(state)
+            and _same_but_stack(kept[2], state)
         ):
             first = frame["territory"]
             best = self._best([m for m in kept[3][kind] if m[2] == first])
