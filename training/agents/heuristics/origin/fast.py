@@ -4,17 +4,25 @@
 :class:`~primeval.training.agents.heuristics.origin.agent.ReferenceOriginHeuristic` (the plain
 reference, kept beside it as the encoders keep theirs) and nothing else:
 
+* **One loop over the moves** (``_values``): every complete move's worth is computed in one
+  function with the reference's terms inlined, instead of five method calls and two rebuilt
+  pawn lists per move.
 * **Per-decision caches** (on the decision's :class:`~.context._Ctx`): the reward of entering
-  each territory, each pawn's positional term, whether an effect is in force, the hunting
-  tokens in reach before the move, and each objective's standing with the current pawns.
+  each territory (each colour's reward computed only when asked for, tile values per level,
+  draw values per colour), whether an effect is in force, the strait ends held before the
+  move, the hunting tokens in reach before it, the swap threats (from per-rules lists of the
+  territories within each distance), and each objective's standing with the current pawns.
 * **Objectives by difference**: a move removes at most one pawn and adds one, so an
-  objective that counts pawns on a colour or continent, continents present or pawn traits is
-  re-counted from the cached counts (the two nearest pawns to its targets, the continents'
-  pawn counts) instead of over a rebuilt pawn list; connected groups keep the reference's
-  walk.
+  objective that counts pawns on a colour or continent or the continents present is
+  re-counted from cached counts (the two nearest pawns to its targets, the continents' pawn
+  counts); connected groups are the groups without the moving pawn (one walk per pawn that
+  moves), merged at the destination; pawn-type and token objectives are kept per pawn type.
 * **Evolve options from a table**: the rules' per-pawn-type compatibility table replaces a
   pairwise test per target, and the second half of an Evolve values only its own territory.
-* **Colour rewards on demand**, with the trial columns of a two-tile reward copied alone
+* **The turn's moves reused**: the first half of a move only pushes the pending frame, so the
+  second half (the very state but its stack, checked field by field) takes its moves' values
+  from the turn's decision instead of valuing them again.
+* **Trial columns**: a two-tile reward copies the player's columns, once a tile is placed,
   instead of the whole state.
 
 Every value is computed with the reference's arithmetic in the reference's order (the same
