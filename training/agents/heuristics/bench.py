@@ -9,8 +9,8 @@ with probability ``random_share``, a uniformly random legal action), then times,
 process and interleaved round by round (reference, fast, reference, fast, ...), the reference
 and the fast heuristic answering every recorded position, and one random-play env step
 (``env.step`` with a random legal action, the issue's unit). It prints per game the least
-CPU microseconds (``time.process_time``) per decision of both, their ratio, and each over one env step. Only ratios
-within one run mean much on a shared machine.
+CPU microseconds (``time.process_time``) over the rounds per decision of both, their ratio,
+and each over one env step. Only ratios within one run mean much on a shared machine.
 
 :func:`record_positions` is also what the equality test
 (``tests/training/agents/heuristics/test_fast_equals_reference.py``) asks both agents about.
