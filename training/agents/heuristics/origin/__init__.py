@@ -41,11 +41,14 @@ Usage::
 
 Modules: :mod:`.context` (what the agent knows of a position), :mod:`.evaluation` (positions,
 tiles, objectives and moves in points), :mod:`.cards` (cards in hand and in play) and
-:mod:`.agent` (the decisions).
+:mod:`.agent` (the decisions, :class:`ReferenceOriginHeuristic`: the plain reference) and
+:mod:`.fast` (:class:`OriginHeuristic`, the default: the reference's very choices from cached
+and incremental evaluations, several times cheaper).
 """
 
 from __future__ import annotations
 
-from primeval.training.agents.heuristics.origin.agent import OriginHeuristic
+from primeval.training.agents.heuristics.origin.agent import ReferenceOriginHeuristic
+from primeval.training.agents.heuristics.origin.fast import OriginHeuristic
 
-__all__ = ["OriginHeuristic"]
+__all__ = ["OriginHeuristic", "ReferenceOriginHeuristic"]

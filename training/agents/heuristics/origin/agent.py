@@ -19,11 +19,14 @@ from primeval.training.agents.heuristics.origin.context import (
     _Static,
 )
 
-__all__ = ["OriginHeuristic"]
+__all__ = ["ReferenceOriginHeuristic"]
 
 
-class OriginHeuristic(_CardEvaluation, RuleBasedAgent):
-    """Rule-based Origin player (see :mod:`primeval.training.agents.heuristics.origin`).
+class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
+    """Rule-based Origin player, the plain reference (see
+    :mod:`primeval.training.agents.heuristics.origin`); the default
+    :class:`~primeval.training.agents.heuristics.origin.fast.OriginHeuristic` makes the same
+    choices faster.
 
     The weights of the evaluation (``objective_decay``, ``pawn_weight``, ...) are class
     attributes (from :class:`~.evaluation._Evaluation`); override them on a subclass or an

@@ -16,7 +16,7 @@ from primeval.envs.origin.rules.scoring import total
 from primeval.envs.origin.state import EMPTY, OriginState
 
 if TYPE_CHECKING:
-    from primeval.training.agents.heuristics.origin.agent import OriginHeuristic
+    from primeval.training.agents.heuristics.origin.agent import ReferenceOriginHeuristic
 
 ALL_COLUMNS = ("yellow", "orange", "purple", "brown")
 OTHER_COLUMNS = ("yellow", "orange", "purple")
@@ -57,7 +57,7 @@ class _Ctx:
     """What one decision of one player needs: the position seen by that player. The costlier
     pieces are computed on first use."""
 
-    def __init__(self, agent: OriginHeuristic, rules: OriginRules, state: OriginState,
+    def __init__(self, agent: ReferenceOriginHeuristic, rules: OriginRules, state: OriginState,
                  player: int) -> None:
         st = agent._static_for(rules)
         self.agent, self.rules, self.state, self.player, self.st = agent, rules, state, player, st

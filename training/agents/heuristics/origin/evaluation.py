@@ -1,10 +1,10 @@
 """How the Origin heuristic values a position and a move, in points.
 
-:class:`_Evaluation` holds the weights and value functions that :class:`OriginHeuristic`
-inherits: the game length still to come, tiles and the reward of each territory colour,
-objectives (counted exactly, then discounted by what they still need), the positional worth
-of pawns, straits and hunting tokens, and the worth of every complete Evolve, Migrate and
-Swap.
+:class:`_Evaluation` holds the weights and value functions that
+:class:`ReferenceOriginHeuristic` inherits: the game length still to come, tiles and the
+reward of each territory colour, objectives (counted exactly, then discounted by what they
+still need), the positional worth of pawns, straits and hunting tokens, and the worth of
+every complete Evolve, Migrate and Swap.
 """
 
 from __future__ import annotations

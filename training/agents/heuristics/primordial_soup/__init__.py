@@ -37,11 +37,16 @@ Usage::
     action = agent.act(obs["observation"], obs["action_mask"],
                        state=env.unwrapped.game_state, seat=seat)
 
-Modules: :mod:`.evaluation` (food, moves, drift and dice) and :mod:`.agent` (the decisions).
+Modules: :mod:`.evaluation` (food, moves, drift and dice), :mod:`.agent` (the decisions,
+:class:`ReferencePrimordialSoupHeuristic`: the plain reference) and :mod:`.fast`
+(:class:`PrimordialSoupHeuristic`, the default: the reference's very choices, cheaper).
 """
 
 from __future__ import annotations
 
-from primeval.training.agents.heuristics.primordial_soup.agent import PrimordialSoupHeuristic
+from primeval.training.agents.heuristics.primordial_soup.agent import (
+    ReferencePrimordialSoupHeuristic,
+)
+from primeval.training.agents.heuristics.primordial_soup.fast import PrimordialSoupHeuristic
 
-__all__ = ["PrimordialSoupHeuristic"]
+__all__ = ["PrimordialSoupHeuristic", "ReferencePrimordialSoupHeuristic"]

@@ -24,7 +24,7 @@ from primeval.training.agents.heuristics.primordial_soup.evaluation import (
     attack_success,
 )
 
-__all__ = ["PrimordialSoupHeuristic"]
+__all__ = ["ReferencePrimordialSoupHeuristic"]
 
 _SEG_OFFSET = {name: LAYOUT.offset(name) for name in LAYOUT.names}
 _PASS = LAYOUT.encode("pass")
@@ -55,7 +55,7 @@ _EFFECT: dict[str, tuple[float, float]] = {
 }
 
 
-class PrimordialSoupHeuristic(_Evaluation, RuleBasedAgent):
+class ReferencePrimordialSoupHeuristic(_Evaluation, RuleBasedAgent):
     """Rule-based Primordial Soup player (see :mod:`primeval.training.agents.heuristics.primordial_soup`).
 
     Args:

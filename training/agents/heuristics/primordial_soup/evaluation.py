@@ -1,7 +1,7 @@
 """Where the Primordial Soup heuristic's amoebas find food: meals, moves, drift and dice.
 
-:class:`_Evaluation` holds the value functions that :class:`PrimordialSoupHeuristic` inherits:
-the meals a space's foreign cubes feed (the minimal meals of the rules' table), what starving
+:class:`_Evaluation` holds the value functions that
+:class:`ReferencePrimordialSoupHeuristic` inherits: the meals a space's foreign cubes feed (the minimal meals of the rules' table), what starving
 would cost, what ending a move on a space is worth (a meal, Parasitism, a Struggle target,
 Tentacle cubes carried along), the expected value of an active move over the dice, and where
 the drift carries an amoeba.

@@ -1,0 +1,94 @@
+"""The learner-step profile's parts: each sampled stack lands in the part its frames say."""
+
+from __future__ import annotations
+
+import os
+
+from primeval.training.ppo.profile import _ROOT, PARTS, classify
+
+
+def own(rel: str) -> str:
+    return os.path.join(_ROOT, *rel.split("/"))
+
+
+SB3 = "/x/site-packages/sb3_contrib/ppo_mask/ppo_mask.py"
+ROLLOUT = [(SB3, "learn"), (SB3, "collect_rollouts")]
+STEP = [*ROLLOUT, (own("training/ppo/vec_env.py"), "step_wait")]
+
+
+def test_each_rule():
+    assert classify([(SB3, "learn"), (SB3, "train"), ("/x/torch/f.py", "backward")]) == (
+        "PPO update"
+    )
+    heuristic = [
+        *STEP,
+        (own("envs/core/agents.py"), "agent_action"),
+        (own("training/agents/heuristics/base.py"), "act"),
+    ]
+    assert classify(heuristic) == "opponents' decisions: heuristic"
+    policy_hint = [
+        *STEP,
+        (own("training/agents/policy.py"), "act_batch"),
+        (own("training/agents/prior.py"), "prior_hint"),
+        (own("training/agents/heuristics/base.py"), "act"),
+    ]
+    assert classify(policy_hint) == "opponents' decisions: policy"
+    assert (
+        classify(
+            [
+                *STEP,
+                (own("envs/core/agents.py"), "agent_action"),
+                (own("envs/core/agents.py"), "act"),
+            ]
+        )
+        == "opponents' decisions: random"
+    )
+    learner_hint = [
+        *STEP,
+        (own("training/ppo/prior.py"), "_observation"),
+        (own("training/agents/prior.py"), "prior_hint"),
+        (own("training/agents/heuristics/base.py"), "act"),
+    ]
+    assert classify(learner_hint) == "prior's hint"
+    assert (
+        classify(
+            [
+                *STEP,
+                (own("wrappers/single_agent.py"), "_score_lead"),
+                (own("envs/origin/rules/scoring.py"), "total"),
+            ]
+        )
+        == "reward shaping"
+    )
+    assert (
+        classify(
+            [
+                *STEP,
+                (own("envs/core/aec.py"), "step"),
+                (own("envs/origin/rules/turn.py"), "legal"),
+                ("/x/numpy/core/numeric.py", "count_nonzero"),
+            ]
+        )
+        == "rules"
+    )
+    assert (
+        classify(
+            [
+                *STEP,
+                (own("envs/core/aec.py"), "observe"),
+                (own("envs/origin/encoders_fast.py"), "fill"),
+            ]
+        )
+        == "encoder"
+    )
+    assert classify([*STEP, (own("envs/core/aec.py"), "step")]) == "adapter (env, wrappers)"
+    assert classify([*ROLLOUT, ("/x/sb3_contrib/common/maskable/policies.py", "forward")]) == (
+        "policy forward (rollout)"
+    )
+    assert classify([*ROLLOUT, ("/x/stable_baselines3/common/buffers.py", "add")]) == (
+        "SB3, torch and the rest"
+    )
+
+
+def test_every_part_is_in_the_table():
+    assert len(set(PARTS)) == len(PARTS) == 11

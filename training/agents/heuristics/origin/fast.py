@@ -1,0 +1,622 @@
+"""The fast Origin heuristic: the reference's very choices, at a fraction of the cost.
+
+:class:`OriginHeuristic` overrides the hot paths of
+:class:`~primeval.training.agents.heuristics.origin.agent.ReferenceOriginHeuristic` (the plain
+reference, kept beside it as the encoders keep theirs) and nothing else:
+
+* **One loop over the moves** (``_values``): every complete move's worth is computed in one
+  function with the reference's terms inlined, instead of five method calls and two rebuilt
+  pawn lists per move.
+* **Per-decision caches** (on the decision's :class:`~.context._Ctx`): the reward of entering
+  each territory (each colour's reward computed only when asked for, tile values per level,
+  draw values per colour), whether an effect is in force, the strait ends held before the
+  move, the hunting tokens in reach before it, the swap threats (from per-rules lists of the
+  territories within each distance), and each objective's standing with the current pawns.
+* **Objectives by difference**: a move removes at most one pawn and adds one, so an
+  objective that counts pawns on a colour or continent or the continents present is
+  re-counted from cached counts (the two nearest pawns to its targets, the continents' pawn
+  counts); connected groups are the groups without the moving pawn (one walk per pawn that
+  moves), merged at the destination; pawn-type and token objectives are kept per pawn type.
+* **Evolve options from a table**: the rules' per-pawn-type compatibility table replaces a
+  pairwise test per target, and the second half of an Evolve values only its own territory.
+* **The turn's moves reused**: the first half of a move only pushes the pending frame, so the
+  second half (the very state but its stack, checked field by field) takes its moves' values
+  from the turn's decision instead of valuing them again.
+* **Trial columns**: a two-tile reward copies the player's columns, once a tile is placed,
+  instead of the whole state.
+
+Every value is computed with the reference's arithmetic in the reference's order (the same
+floats), so every comparison, every tie and every fallback draw is the same:
+``tests/training/agents/heuristics/test_fast_equals_reference.py`` checks the action and the
+generator state afterwards over recorded positions of every player count and variant.
+"""
+
+from __future__ import annotations
+
+from primeval.envs.origin.rules.effects import evolve_changes, evolve_distance, has_effect
+from primeval.envs.origin.rules.moves import migrate_options, swap_options
+from primeval.envs.origin.rules.pawns import compatible_types
+from primeval.envs.origin.state import EMPTY
+from primeval.training.agents.heuristics.origin.agent import ReferenceOriginHeuristic
+from primeval.training.agents.heuristics.origin.context import SECOND_HALF, _Ctx
+
+__all__ = ["OriginHeuristic"]
+
+_PAWN_COUNT_KINDS = ("pawns_on_colour", "pawns_on_continent")
+_TYPE_KINDS = ("pawns_with_trait", "colour_set")
+
+
+class _Fast:
+    """Per-decision caches of the fast agent (one per :class:`_Ctx`)."""
+
+    __slots__ = ("effect", "holds", "hunt", "objectives", "reward")
+
+    def __init__(self) -> None:
+        self.reward: dict[tuple[int, bool], float] = {}
+        self.holds: dict[int, float] = {}
+        self.effect: dict[str, bool] = {}
+        self.hunt = None
+        self.objectives = None
+
+
+def _fast(ctx: _Ctx) -> _Fast:
+    fast = ctx.__dict__.get("_fast")
+    if fast is None:
+        fast = ctx.__dict__["_fast"] = _Fast()
+    return fast
+
+
+def _same_but_stack(a, b) -> bool:
+    """Whether two Origin states are equal in everything but their stacks of pending frames."""
+    return all(
+        getattr(a, name) == getattr(b, name) for name in a.__dataclass_fields__ if name != "stack"
+    )
+
+
+class OriginHeuristic(ReferenceOriginHeuristic):
+    """Rule-based Origin player, fast (see :mod:`primeval.training.agents.heuristics.origin`
+    and this module): the same choices and fallback draws as
+    :class:`ReferenceOriginHeuristic`."""
+
+    def __init__(self, rules=None, seed: int | None = None) -> None:
+        super().__init__(rules, seed)
+        self._turn_state = None
+        self._turn_moves: dict = {}
+        self._kept = None
+
+    # ---------------------------------------------------------------------------------------
+    # Small caches
+    # ---------------------------------------------------------------------------------------
+
+    def _has(self, ctx: _Ctx, kind: str) -> bool:
+        cache = _fast(ctx).effect
+        value = cache.get(kind)
+        if value is None:
+            value = cache[kind] = has_effect(ctx.rules, ctx.state, ctx.player, kind)
+        return value
+
+    def _reward_value(self, ctx: _Ctx, territory: int, via: str) -> float:
+        cache = _fast(ctx).reward
+        key = (territory, via == "swap")
+        value = cache.get(key)
+        if value is None:
+            value = cache[key] = self._reward_value_uncached(ctx, territory, via)
+        return value
+
+    def _reward_value_uncached(self, ctx: _Ctx, territory: int, via: str) -> float:
+        st, state = ctx.st, ctx.state
+        colour = st.colour[territory]
+        if colour in ("yellow", "orange", "purple", "brown"):
+            return self._colour_value(ctx, colour)
+        if colour == "green" and via != "swap":
+            if state.hunt_owner[territory] == -1 and state.hunt_value[territory] > 0:
+                value = float(state.hunt_value[territory])
+                if self._has(ctx, "hunt_draw"):
+                    value += 1.2
+                return value
+            if self._has(ctx, "empty_hunt_draw"):
+                return 1.2
+        return 0.0
+
+    def _colour_value(self, ctx: _Ctx, colour: str) -> float:
+        """``ctx.colour_value[colour]``, computed for that colour alone (each colour's
+        reward is independent of the others')."""
+        values = ctx.__dict__.get("colour_value")
+        if values is not None:
+            return values[colour]
+        cache = ctx.__dict__.setdefault("_colour_values", {})
+        value = cache.get(colour)
+        if value is None:
+            value = cache[colour] = self._colour_reward(ctx, colour)[0]
+        return value
+
+    def _tile_value(self, ctx: _Ctx, level: int, columns: list[list[int]] | None = None) -> float:
+        """As the reference, cached per level for the player's own columns."""
+        own = ctx.state.columns[ctx.player]
+        if columns is not None and columns is not own:
+            return super()._tile_value(ctx, level, columns)
+        cache = ctx.__dict__.setdefault("_tile_values", {})
+        value = cache.get(level)
+        if value is None:
+            value = cache[level] = super()._tile_value(ctx, level, own)
+        return value
+
+    def _card_draw_value(self, ctx: _Ctx, colour: str) -> float:
+        cache = ctx.__dict__.setdefault("_draw_values", {})
+        value = cache.get(colour)
+        if value is None:
+            value = cache[colour] = super()._card_draw_value(ctx, colour)
+        return value
+
+    def _best_tiles(
+        self, ctx: _Ctx, colours: tuple[str, ...], count: int
+    ) -> tuple[float, list[int]]:
+        """As the reference, with only the player's columns copied for the trial (and only
+        once a tile is placed on them)."""
+        st, state, player = ctx.st, ctx.state, ctx.player
+        own = columns = state.columns[player]
+        slot_colours = st.slot_colours
+        taken: list[int] = []
+        worth = 0.0
+        for _ in range(count):
+            tops = {col[-1] for col in columns if col}
+            best, best_v = None, 0.0
+            for i, level in enumerate(state.slots):
+                if (
+                    not level
+                    or i in taken
+                    or slot_colours[i] not in colours
+                    or not (level == 1 or level - 1 in tops)
+                ):
+                    continue
+                v = self._tile_value(ctx, level, columns)
+                if best is None or v > best_v:
+                    best, best_v = i, v
+            if best is None:
+                break
+            taken.append(best)
+            worth += best_v
+            if count > 1:
+                if columns is own:
+                    columns = [list(col) for col in own]
+                level = state.slots[best]
+                if level == 1:
+                    columns.append([1])
+                else:
+                    for col in columns:
+                        if col[-1] == level - 1:
+                            col.append(level)
+                            break
+        return worth, taken
+
+    # ---------------------------------------------------------------------------------------
+    # Objectives by difference
+    # ---------------------------------------------------------------------------------------
+
+    def _objective_table(self, ctx: _Ctx) -> list:
+        """Per moving objective: (card, points, kind, cond, precomputed counts)."""
+        fast = _fast(ctx)
+        if fast.objectives is not None:
+            return fast.objectives
+        st, mine = ctx.st, ctx.mine
+        table = []
+        for c in ctx.moving_objectives:
+            card = st.cards[c]
+            cond = card.effect
+            kind = cond["kind"]
+            extra = None
+            if kind in _PAWN_COUNT_KINDS:
+                key = "colour" if kind == "pawns_on_colour" else "continent"
+                value = cond[key]
+                cells = st.colour if key == "colour" else st.continent
+                have = sum(1 for t in mine if cells[t] == value)
+                dist, avail = ctx.targets(key, value)
+                first = second = None  # the two nearest own pawns: (distance, territory)
+                for t in mine:
+                    d = dist[t]
+                    if first is None or d < first[0]:
+                        first, second = (d, t), first
+                    elif second is None or d < second[0]:
+                        second = (d, t)
+                extra = (cells, value, have, dist, avail, first, second)
+            elif kind == "continents_present":
+                counts: dict = {}
+                for t in mine:
+                    counts[st.continent[t]] = counts.get(st.continent[t], 0) + 1
+                extra = counts
+            elif kind in _TYPE_KINDS or kind == "tokens_owned" or kind == "connected_group":
+                extra = {}
+            table.append((c, card.points, kind, cond, extra))
+        fast.objectives = table
+        return table
+
+    def _groups(self, ctx: _Ctx, cond: dict, extra: dict, src: int | None) -> list:
+        """The connected groups of the own pawns but ``src`` (as the reference's walk finds
+        them): per group (members, size, continents, its need)."""
+        groups = extra.get(src)
+        if groups is not None:
+            return groups
+        st = ctx.st
+        same = cond.get("same_continent", False)
+        need_cont = cond.get("min_continents", 1)
+        terrs = [t for t in ctx.mine if t != src]
+        mine = set(terrs)
+        seen: set[int] = set()
+        groups = []
+        for start in terrs:
+            if start in seen:
+                continue
+            group, frontier = {start}, [start]
+            cont = st.continent[start]
+            while frontier:
+                t = frontier.pop()
+                for u in st.neighbours[t]:
+                    if u in mine and u not in group and (not same or st.continent[u] == cont):
+                        group.add(u)
+                        frontier.append(u)
+            seen |= group
+            continents = {st.continent[t] for t in group}
+            short = max(0, need_cont - len(continents))
+            groups.append(
+                (group, len(group), continents, max(0, cond["count"] - len(group)) + short)
+            )
+        extra[src] = groups
+        return groups
+
+    def _group_effort(self, ctx: _Ctx, cond: dict, extra: dict, src: int | None, dst: int) -> float:
+        """The reference's connected-group effort for the pawns after the move: the groups
+        without ``src``, those next to ``dst`` merged with it."""
+        if dst in ctx.mine and dst != src:
+            terrs, types = self._moved_pawns(ctx, src, dst, 0)
+            return self._effort(ctx, cond, terrs, types, 0, 0)
+        st = ctx.st
+        same = cond.get("same_continent", False)
+        need_cont = cond.get("min_continents", 1)
+        count = cond["count"]
+        need = count + need_cont - 1
+        cont = st.continent[dst]
+        neighbours = st.neighbours[dst]
+        size = 1
+        continents = {cont}
+        for group, gsize, gconts, gneed in self._groups(ctx, cond, extra, src):
+            if (not same or cont in gconts) and any(u in group for u in neighbours):
+                size += gsize
+                continents |= gconts
+            elif gneed < need:
+                need = gneed
+        merged = max(0, count - size) + max(0, need_cont - len(continents))
+        if merged < need:
+            need = merged
+        return float(need)
+
+    @staticmethod
+    def _moved_pawns(ctx: _Ctx, src: int | None, dst: int, ptype: int):
+        terrs = list(ctx.mine)
+        types = list(ctx.mine_types)
+        if src is not None:
+            i = terrs.index(src)
+            del terrs[i]
+            del types[i]
+        terrs.append(dst)
+        types.append(ptype)
+        return terrs, types
+
+    # ---------------------------------------------------------------------------------------
+    # Moves
+    # ---------------------------------------------------------------------------------------
+
+    def _hunt_table(self, ctx: _Ctx):
+        fast = _fast(ctx)
+        if fast.hunt is None:
+            state = ctx.state
+            items = [(k, count, state.hunt_value[k]) for k, count in ctx.hunt_reach.items()]
+            before = 0
+            for _k, count, v in items:
+                if count > 0:
+                    before = max(before, v)
+            fast.hunt = (items, before)
+        return fast.hunt
+
+    @staticmethod
+    def _threat(ctx: _Ctx) -> list[int]:
+        """``ctx.threat`` (the reference's table), from per-rules lists of the territories
+        within each distance of each territory."""
+        threat = ctx.__dict__.get("threat")
+        if threat is not None:
+            return threat
+        st, state = ctx.st, ctx.state
+        within = st.__dict__.get("_within")
+        if within is None:
+            top = max(h for h, _w, _c in st.traits)
+            within = st.__dict__["_within"] = [
+                [[t for t in range(st.size) if row[t] <= h] for h in range(top + 1)]
+                for row in st.dist
+            ]
+        threat = [0] * st.size
+        pawn, traits, player = state.pawn, st.traits, ctx.player
+        for u, o in enumerate(state.owner):
+            if o < 0 or o == player:
+                continue
+            h, w, _ = traits[pawn[u]]
+            for t in within[u][h]:
+                if w > threat[t]:
+                    threat[t] = w
+        ctx.__dict__["threat"] = threat
+        return threat
+
+    def _move_value(self, ctx: _Ctx, kind: str, src: int | None, dst: int, ptype: int) -> float:
+        return self._values(ctx, [(kind, src, dst, ptype)])[0]
+
+    def _values(self, ctx: _Ctx, moves: list[tuple[str, int | None, int, int]]) -> list[float]:
+        """The reference's ``_move_value`` of each (kind, src, dst, pawn type), in one loop:
+        the same terms, added in the same order (the same floats)."""
+        st, state, player = ctx.st, ctx.state, ctx.player
+        fast = _fast(ctx)
+        ff = ctx.ff
+        owner, pawn = state.owner, state.pawn
+        strait_owner, strait_value, strait_ends = (
+            state.strait_owner,
+            state.strait_value,
+            st.strait_ends,
+        )
+        hunt_owner, hunt_value = state.hunt_owner, state.hunt_value
+        colour, traits, straits, dist = st.colour, st.traits, st.straits, st.dist
+        rewards, holds = fast.reward, fast.holds
+        reward_uncached = self._reward_value_uncached
+        height_weight, width_weight = self.height_weight, self.width_weight
+        exposed_weight = self.exposed_weight
+        threat = self._threat(ctx) if ff > 0 else None
+        strait_hold = self._strait_hold
+        table = self._objective_table(ctx) if ctx.moving_objectives else None
+        obj_now = ctx.obj_now if table is not None else 0.0
+        decay = self.objective_decay
+        pawn_weight, swap_harm = self.pawn_weight, self.swap_harm_weight
+        hunt_weight = self.hunt_reach_weight
+        hunts = self._hunt_table(ctx) if ff > 0 and ctx.hunt_reach else None
+        continent = st.continent
+        out = []
+        for kind, src, dst, ptype in moves:
+            # The reward of entering ``dst``.
+            key = (dst, kind == "swap")
+            value = rewards.get(key)
+            if value is None:
+                value = rewards[key] = reward_uncached(ctx, dst, kind)
+            # Strait tokens completed by entering ``dst``.
+            gained = 0
+            for s, other in strait_ends[dst]:
+                if strait_owner[s] == -1 and other != src and owner[other] == player:
+                    gained += 1
+                    value += strait_value[s]
+                    if self._has(ctx, "strait_tile"):
+                        value += 0.8
+            extra_hunts = 0
+            if (
+                kind != "swap"
+                and colour[dst] == "green"
+                and hunt_owner[dst] == -1
+                and hunt_value[dst] > 0
+            ):
+                extra_hunts = 1
+            if kind == "swap":
+                victim = owner[dst]
+                w = ctx.weight[victim]
+                value += swap_harm * w * ff
+                for s, other in strait_ends[src]:
+                    if strait_owner[s] == -1 and owner[other] == victim:
+                        value -= w * strait_value[s]
+            # Objectives in hand, after the move.
+            if table is not None:
+                objectives = 0.0
+                for _c, points, okind, cond, extra in table:
+                    if okind in _PAWN_COUNT_KINDS:
+                        cells, target, have, tdist, avail, first, second = extra
+                        if src is not None and cells[src] == target:
+                            have -= 1
+                        if cells[dst] == target:
+                            have += 1
+                        need = cond["count"] - have
+                        if need <= 0:
+                            effort = 0.0
+                        else:
+                            nearest = (
+                                first if src is None or first is None or first[1] != src else second
+                            )
+                            d = tdist[dst]
+                            travel = d if nearest is None or d < nearest[0] else nearest[0]
+                            if travel >= 99:
+                                effort = need + 4.0
+                            else:
+                                effort = need + 0.5 * max(0, travel - 1)
+                                if avail < need:
+                                    effort += 2.0
+                    elif okind == "connected_group":
+                        effort = self._group_effort(ctx, cond, extra, src, dst)
+                    elif okind == "continents_present":
+                        have = len(extra)
+                        if src is not None and extra[continent[src]] == 1:
+                            have -= 1
+                        left = extra.get(continent[dst], 0)
+                        if src is not None and continent[src] == continent[dst]:
+                            left -= 1
+                        if left == 0:
+                            have += 1
+                        need = cond["count"] - have
+                        effort = 0.0 if need <= 0 else 1.3 * need
+                    elif extra is not None:  # pawn types or tokens: a few keys per decision
+                        ekey = (None if src is None else pawn[src], ptype, extra_hunts, gained)
+                        effort = extra.get(ekey)
+                        if effort is None:
+                            terrs, types = self._moved_pawns(ctx, src, dst, ptype)
+                            effort = extra[ekey] = self._effort(
+                                ctx, cond, terrs, types, extra_hunts, gained
+                            )
+                    else:
+                        terrs, types = self._moved_pawns(ctx, src, dst, ptype)
+                        effort = self._effort(ctx, cond, terrs, types, extra_hunts, gained)
+                    if effort <= 0:
+                        objectives += points
+                    else:
+                        objectives += points * ff * decay**effort
+                value += objectives - obj_now
+            # The placement's worth for the rest of the game.
+            if ff <= 0:
+                value += 0.0
+                out.append(value)
+                continue
+            h, w, _ = traits[ptype]
+            delta = (
+                height_weight * (h - 1)
+                + width_weight * (w - 1)
+                - exposed_weight * (1.0 if w < threat[dst] else 0.0)
+            )
+            if src is None:
+                delta += pawn_weight
+            else:
+                h, w, _ = traits[pawn[src]]
+                delta -= (
+                    height_weight * (h - 1)
+                    + width_weight * (w - 1)
+                    - exposed_weight * (1.0 if w < threat[src] else 0.0)
+                )
+            left = (
+                EMPTY if kind in ("migrate", "raft") else (owner[dst] if kind == "swap" else None)
+            )
+            seen = None
+            for t in (src, dst):
+                if t is None:
+                    continue
+                for s, _other in strait_ends[t]:
+                    if strait_owner[s] != -1 or (seen is not None and s in seen):
+                        continue
+                    if seen is None:
+                        seen = {s}
+                    else:
+                        seen.add(s)
+                    a, b = straits[s]
+                    v = strait_value[s]
+                    after_a = player if a == dst else (left if a == src else owner[a])
+                    after_b = player if b == dst else (left if b == src else owner[b])
+                    held = holds.get(s)
+                    if held is None:
+                        held = holds[s] = strait_hold(player, owner[a], owner[b], v)
+                    delta += strait_hold(player, after_a, after_b, v) - held
+            if hunts is not None:
+                items, before = hunts
+                after_best = 0
+                reach = traits[ptype][0]
+                dst_row = dist[dst]
+                if src is None:
+                    for k, count, v in items:
+                        if k != dst and (count > 0 or dst_row[k] <= reach) and v > after_best:
+                            after_best = v
+                else:
+                    src_row = dist[src]
+                    src_height = traits[pawn[src]][0]
+                    for k, count, v in items:
+                        if k == dst:
+                            continue
+                        if src_row[k] <= src_height:
+                            count -= 1
+                        if (count > 0 or dst_row[k] <= reach) and v > after_best:
+                            after_best = v
+                delta += hunt_weight * (after_best - before)
+            value += delta * ff
+            out.append(value)
+        return out
+
+    def _evolve_options(self, ctx: _Ctx, only: int | None = None) -> dict[int, list[int]]:
+        """As the reference (from the rules' compatibility table); ``only``: that target
+        alone."""
+        rules, state, player, st = ctx.rules, ctx.state, ctx.player, ctx.st
+        if state.villages[player] <= 0:
+            return {}
+        types = [p for p, k in enumerate(state.reserve) if k > 0]
+        if not types:
+            return {}
+        reach = evolve_distance(rules, state, player)
+        table = compatible_types(st.traits, evolve_changes(rules, state, player))
+        owner, pawn = state.owner, state.pawn
+        occupied = [t for t, o in enumerate(owner) if o != EMPTY]
+        options: dict[int, list[int]] = {}
+        for target in range(st.size) if only is None else (only,):
+            if owner[target] != EMPTY:
+                continue
+            if reach == 1:
+                refs = {pawn[u] for u in st.neighbours[target] if owner[u] != EMPTY}
+            else:
+                row = st.dist[target]
+                refs = {pawn[u] for u in occupied if 1 <= row[u] <= reach}
+            if not refs:
+                continue
+            if len(refs) == 1:
+                allowed = table[next(iter(refs))]
+            else:
+                allowed = frozenset().union(*(table[r] for r in refs))
+            ok = [p for p in types if p in allowed]
+            if ok:
+                options[target] = ok
+        return options
+
+    def _moves(
+        self, ctx: _Ctx, kinds, first: int | None = None
+    ) -> list[tuple[float, str, int, int]]:
+        rules, state, player = ctx.rules, ctx.state, ctx.player
+        moves = []
+        for kind in kinds:
+            if kind == "evolve":
+                for target, types in self._evolve_options(ctx, first).items():
+                    for p in types:
+                        moves.append((kind, None, target, p))
+            else:
+                fn = migrate_options if kind == "migrate" else swap_options
+                for src, dests in fn(rules, state, player).items():
+                    if first is not None and src != first:
+                        continue
+                    ptype = state.pawn[src]
+                    for dst in dests:
+                        moves.append((kind, src, dst, ptype))
+        out = []
+        if moves:
+            values = self._values(ctx, moves)
+            out = [
+                (v, kind, src if src is not None else dst, ptype if src is None else dst)
+                for v, (kind, src, dst, ptype) in zip(values, moves, strict=True)
+            ]
+        if first is None and state is self._turn_state:
+            memo = self._turn_moves
+            for kind in kinds:
+                memo[kind] = [m for m in out if m[1] == kind]
+        return out
+
+    # ---------------------------------------------------------------------------------------
+    # The turn's moves, reused by the second half of the move chosen
+    # ---------------------------------------------------------------------------------------
+
+    def _decide_turn(self, rules, state, frame, player, mask):
+        """As the reference; the complete moves it values for the position are kept, so
+        that the second half of the move (a position that differs only by the pending
+        frame: the first half pushes it and changes nothing else) need not value them
+        again."""
+        self._turn_state, self._turn_moves = state, {}
+        try:
+            return super()._decide_turn(rules, state, frame, player, mask)
+        finally:
+            moves, self._turn_state, self._turn_moves = self._turn_moves, None, {}
+            if moves:
+                self._kept = (rules, player, state.copy(), moves)
+
+    def _decide_second_half(self, rules, state, frame, player, kind):
+        kept = self._kept
+        if (
+            kept is not None
+            and kept[0] is rules
+            and kept[1] == player
+            and kind in kept[3]
+            and _same_but_stack(kept[2], state)
+        ):
+            first = frame["territory"]
+            best = self._best([m for m in kept[3][kind] if m[2] == first])
+            if best is None:
+                return None
+            return self._static_for(rules).offset[SECOND_HALF[kind]] + best[3]
+        return super()._decide_second_half(rules, state, frame, player, kind)
