@@ -43,7 +43,7 @@ Modules: :mod:`.context` (what the agent knows of a position), :mod:`.evaluation
 tiles, objectives and moves in points), :mod:`.cards` (cards in hand and in play) and
 :mod:`.agent` (the decisions, :class:`ReferenceOriginHeuristic`: the plain reference) and
 :mod:`.fast` (:class:`OriginHeuristic`, the default: the reference's very choices from cached
-and incremental evaluations, several times cheaper).
+and incremental evaluations, about 1.7× cheaper: docs/benchmarks/profile-2026-12-02.md).
 """
 
 from __future__ import annotations
