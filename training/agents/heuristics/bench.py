@@ -33,6 +33,7 @@ from primeval.training.agents.heuristics.primordial_soup import (
     PrimordialSoupHeuristic,
     ReferencePrimordialSoupHeuristic,
 )
+from primeval.training.seeding import Seeds
 
 __all__ = ["PAIRS", "Position", "bench", "main", "record_positions"]
 
@@ -59,9 +60,10 @@ def record_positions(
     env = make_raw_env(game, num_players=num_players, **config)
     rules = env.unwrapped.rules
     rng = np.random.default_rng(seed)
+    games_seeds = Seeds(seed).child("positions")
     player = reference_class(rules, seed=seed)
     for g in range(games):
-        env.reset(seed=seed * 1000 + g)
+        env.reset(seed=games_seeds.spawn(g))
         raw = env.unwrapped
         for name in raw.agent_iter():
             obs, _r, termination, truncation, _i = raw.last()
