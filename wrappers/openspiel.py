@@ -146,7 +146,8 @@ class _Core:
         return _core, self.key
 
 
-@functools.cache
+# Bounded (SECURITY.md, "Memory"): one entry per (game, players, encoder, length) in use.
+@functools.lru_cache(maxsize=64)
 def _core(game: str, players: int, obs_encoder: str, max_game_length: int) -> _Core:
     return _Core(game, players, obs_encoder, max_game_length)
 
