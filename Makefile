@@ -52,10 +52,12 @@ $(RLLIB_STAMP): pyproject.toml constraints.txt constraints-rllib.txt
 
 rllib: $(RLLIB_STAMP)
 
-# The main suite, then the RLlib tests in their venv (one process: one local Ray for all).
+# The main suite, then the RLlib tests in their venv (one process: one local Ray for all),
+# with the hostile-checkpoint test that needs ray.
 test: $(STAMP) $(RLLIB_STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS) tests
-	$(VENV_RLLIB)/bin/python -m pytest tests/training/rllib
+	$(VENV_RLLIB)/bin/python -m pytest tests/training/rllib \
+		tests/security/test_checkpoints.py::test_an_rllib_checkpoint_is_refused_unless_trusted
 
 # .venv-compat: primeval without torch, at constraints-compat.txt and the newest stage's pins.
 $(COMPAT_STAMP): pyproject.toml constraints-compat.txt
