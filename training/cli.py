@@ -14,6 +14,17 @@ from primeval.envs.games import GAMES, get_game
 DEFAULT_GAME = next(iter(GAMES))
 
 
+def _games_count(text: str) -> int:
+    """``--games``: a whole number of at least 1 (0 games would print a table of nan)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def _default_config(game: str, backend: str = "sb3") -> str:
     name = "rllib.yaml" if backend == "rllib" else "default.yaml"
     return str(resources.files("primeval.configs").joinpath(game, name))
@@ -319,7 +330,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "mcts[:KEY=VALUE,...] "
                    "(keys sims, time, rollout, depth, c, eval, prior; e.g. "
                    "mcts:sims=200,depth=0,prior=1)")
-    e.add_argument("--games", type=int, default=400)
+    e.add_argument("--games", type=_games_count, default=400,
+                   help="games to play (at least 1; seats rotate across them)")
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--json", help="also write the numbers to this JSON file")
     e.add_argument("--record", help="also write every game (actions, seed, scores) as one "
@@ -338,7 +350,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="default: the game of the agents' checkpoints, else "
                    f"{DEFAULT_GAME}")
     lg.add_argument("--players", type=int)
-    lg.add_argument("--games", type=int, default=200)
+    lg.add_argument("--games", type=_games_count, default=200,
+                    help="games per lineup (at least 1)")
     lg.add_argument("--seed", type=int, default=0)
     lg.add_argument("--json", help="also write the leaderboard to this JSON file")
     lg.add_argument("--markdown", help="also write the leaderboard to this Markdown file")
@@ -359,7 +372,7 @@ def build_parser() -> argparse.ArgumentParser:
     fz = sub.add_parser("fuzz", help="random games with every invariant checked")
     fz.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME)
     fz.add_argument("--players", type=int)
-    fz.add_argument("--games", type=int, default=100)
+    fz.add_argument("--games", type=_games_count, default=100, help="games (at least 1)")
     fz.add_argument("--seed", type=int, default=0)
     fz.add_argument("--illegal-rate", type=float, default=0.05)
     fz.set_defaults(fn=cmd_fuzz)

@@ -59,3 +59,18 @@ def test_the_command_writes_the_leaderboard(tmp_path, capsys):
     assert board["game"] == "origin" and len(board["leaderboard"]) == 3
     ordinals = [a["rating"]["ordinal"] for a in board["leaderboard"]]
     assert ordinals == sorted(ordinals, reverse=True)
+
+
+@pytest.mark.parametrize("command", [
+    ["evaluate", "--agents", "random", "random", "random", "random"],
+    ["league", "random", "random"],
+    ["fuzz"],
+])
+@pytest.mark.parametrize("games", ["0", "-3", "many"])
+def test_a_games_count_below_one_is_refused_before_anything_plays(command, games, capsys):
+    """``--games 0`` once printed a table of nan; now argparse refuses it, naming the flag."""
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main([*command, "--games", games])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--games" in err and ("at least 1" in err or "whole number" in err)
