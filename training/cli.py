@@ -1,5 +1,9 @@
-"""The ``primeval`` command line: ``train``, ``evaluate``, ``play``, ``replay``, ``render``,
-``bench``, ``fuzz``, ``golden``, ``list``."""
+"""primeval: RL environments for Primordial Soup and Origin. Commands: train (MaskablePPO or
+RLlib PPO), evaluate (a seat-rotated tournament), league (a round robin with OpenSkill
+ratings), play (a game against agents in the terminal), replay (a recorded game), render (a
+position as a picture), bench (speed and memory), fuzz (random games checked at every step),
+golden (the golden transcripts), list (the games, their encoders and options).
+``primeval COMMAND --help`` says more."""
 
 from __future__ import annotations
 
@@ -291,7 +295,7 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="primeval", description=__doc__)
+    parser = argparse.ArgumentParser(prog="primeval", description=__doc__.replace("``", "'"))
     sub = parser.add_subparsers(dest="command", required=True)
 
     t = sub.add_parser("train", help="train a MaskablePPO agent")
@@ -303,8 +307,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--help-config", action="store_true",
                    help="print every config field of --backend with its type, default and "
                    "documentation, and the shipped config names; then exit")
-    t.add_argument("--total-steps", type=int)
-    t.add_argument("--seed", type=int)
+    t.add_argument("--total-steps", type=int,
+                   help="learner steps to train (sets total_steps; --set does the same)")
+    t.add_argument("--seed", type=int, help="the run's seed: every stream of the run is "
+                   "spawned from it (sets seed)")
     t.add_argument("--out", help="run folder (default runs/GAME_Np)")
     t.add_argument("--resume", help="continue the run in this folder from its checkpoint")
     t.add_argument("--quiet", action="store_true")
@@ -324,7 +330,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--game", choices=list(GAMES),
                    help="default: the game of the agents' checkpoints, else "
                    f"{DEFAULT_GAME}")
-    e.add_argument("--players", type=int)
+    e.add_argument("--players", type=int,
+                   help="seats (default: what the agents were trained on, else the game's default)")
     e.add_argument("--agents", nargs="+", required=True,
                    help="one per seat: random, heuristic, ppo:PATH, rllib:PATH or "
                    "mcts[:KEY=VALUE,...] "
@@ -332,7 +339,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "mcts:sims=200,depth=0,prior=1)")
     e.add_argument("--games", type=_games_count, default=400,
                    help="games to play (at least 1; seats rotate across them)")
-    e.add_argument("--seed", type=int, default=0)
+    e.add_argument("--seed", type=int, default=0,
+                   help="agent i is seeded seed + 1000 i, game g seed + g (default 0)")
     e.add_argument("--json", help="also write the numbers to this JSON file")
     e.add_argument("--record", help="also write every game (actions, seed, scores) as one "
                    "JSON line to this file, for `primeval replay`")
@@ -349,10 +357,12 @@ def build_parser() -> argparse.ArgumentParser:
     lg.add_argument("--game", choices=list(GAMES),
                    help="default: the game of the agents' checkpoints, else "
                    f"{DEFAULT_GAME}")
-    lg.add_argument("--players", type=int)
+    lg.add_argument("--players", type=int,
+                   help="seats (default: what the agents were trained on, else the game's default)")
     lg.add_argument("--games", type=_games_count, default=200,
                     help="games per lineup (at least 1)")
-    lg.add_argument("--seed", type=int, default=0)
+    lg.add_argument("--seed", type=int, default=0,
+                   help="agent i is seeded seed + 1000 i, game g seed + g (default 0)")
     lg.add_argument("--json", help="also write the leaderboard to this JSON file")
     lg.add_argument("--markdown", help="also write the leaderboard to this Markdown file")
     lg.add_argument("--quiet", action="store_true")
@@ -371,7 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     fz = sub.add_parser("fuzz", help="random games with every invariant checked")
     fz.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME)
-    fz.add_argument("--players", type=int)
+    fz.add_argument("--players", type=int, help="seats (default: the game's default)")
     fz.add_argument("--games", type=_games_count, default=100, help="games (at least 1)")
     fz.add_argument("--seed", type=int, default=0)
     fz.add_argument("--illegal-rate", type=float, default=0.05)
@@ -398,7 +408,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", choices=list(GAMES),
                    help="default: the game of the agents' checkpoints, else "
                    f"{DEFAULT_GAME}")
-    p.add_argument("--players", type=int)
+    p.add_argument("--players", type=int, help="seats (default: the game's default)")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--opponents", nargs="+", default=["heuristic"],
                    help="one spec for all other seats or one per other seat: random, "
