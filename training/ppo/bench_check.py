@@ -2,7 +2,7 @@
 
 Usage::
 
-    python -m primeval.training.ppo.bench_check [--rounds 5] [--seconds 1.5]
+    python -m primeval.training.ppo.bench_check [--rounds 7] [--seconds 1.5]
         [--tolerance 0.25] [--figures docs/benchmarks/bench-check.json] [--update] [--json]
 
 measures, in one process and interleaved (every figure once per round, then the next round):
@@ -197,7 +197,7 @@ class _Training:
         self.idle.close()
 
 
-def measure(rounds: int = 5, seconds: float = 1.5, games: tuple[str, ...] = GAMES
+def measure(rounds: int = 7, seconds: float = 1.5, games: tuple[str, ...] = GAMES
             ) -> dict[str, Any]:
     """``rounds`` interleaved rounds of every figure; the medians of the per-round ratios
     (``figures``) and each round's measurements (``rounds``)."""
@@ -253,7 +253,7 @@ def _load() -> list[float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (median)")
+    parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds (median)")
     parser.add_argument("--seconds", type=float, default=1.5,
                         help="seconds of random play per game and peer per round")
     parser.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE,
