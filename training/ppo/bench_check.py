@@ -44,9 +44,7 @@ PEERS = ("chess_v6", "go_v5")
 TRAINING = "training over SB3 alone"
 DEFAULT_TOLERANCE = 0.25
 #: The committed figures: docs/benchmarks/bench-check.json of the clone.
-DEFAULT_FIGURES = (
-    Path(__file__).resolve().parents[2] / "docs" / "benchmarks" / "bench-check.json"
-)
+DEFAULT_FIGURES = Path(__file__).resolve().parents[2] / "docs" / "benchmarks" / "bench-check.json"
 COMMAND = "python -m primeval.training.ppo.bench_check"
 
 
@@ -197,8 +195,9 @@ class _Training:
         self.idle.close()
 
 
-def measure(rounds: int = 7, seconds: float = 1.5, games: tuple[str, ...] = GAMES
-            ) -> dict[str, Any]:
+def measure(
+    rounds: int = 7, seconds: float = 1.5, games: tuple[str, ...] = GAMES
+) -> dict[str, Any]:
     """``rounds`` interleaved rounds of every figure; the medians of the per-round ratios
     (``figures``) and each round's measurements (``rounds``)."""
     if rounds < 1 or not seconds > 0:
@@ -211,8 +210,10 @@ def measure(rounds: int = 7, seconds: float = 1.5, games: tuple[str, ...] = GAME
 
     threads = torch.get_num_threads()
     per_round: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="primeval-bench-check-") as run_dir, \
-            distribution_checks_off():
+    with (
+        tempfile.TemporaryDirectory(prefix="primeval-bench-check-") as run_dir,
+        distribution_checks_off(),
+    ):
         trainings = {g: _Training(g, os.path.join(run_dir, g)) for g in games}
         try:
             for r in range(rounds):
@@ -222,9 +223,9 @@ def measure(rounds: int = 7, seconds: float = 1.5, games: tuple[str, ...] = GAME
                         g, CATALOGUE[g].default_players, "flat", seconds, seed=1000 * r
                     )["steps_per_second"]
                 for p in PEERS:
-                    steps[p] = env_bench.play_random(
-                        env_bench.peer_env(p), seconds, seed=1000 * r
-                    )["steps_per_second"]
+                    steps[p] = env_bench.play_random(env_bench.peer_env(p), seconds, seed=1000 * r)[
+                        "steps_per_second"
+                    ]
                 ratios = {f"{g} / {p}": steps[g] / steps[p] for g in games for p in PEERS}
                 training = {}
                 for g, t in trainings.items():
@@ -232,8 +233,7 @@ def measure(rounds: int = 7, seconds: float = 1.5, games: tuple[str, ...] = GAME
                     training[g] = {"env_steps_per_second": real, "sb3_alone": idle}
                     ratios[f"{g} / {TRAINING}"] = ratio
                 per_round.append(
-                    {"random_play_steps_per_second": steps, "training": training,
-                     "ratios": ratios}
+                    {"random_play_steps_per_second": steps, "training": training, "ratios": ratios}
                 )
         finally:
             for t in trainings.values():
@@ -254,14 +254,27 @@ def _load() -> list[float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds (median)")
-    parser.add_argument("--seconds", type=float, default=1.5,
-                        help="seconds of random play per game and peer per round")
-    parser.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE,
-                        help="fail when a ratio fell by more than this fraction (0.25: 25%%)")
-    parser.add_argument("--figures", type=Path, default=DEFAULT_FIGURES,
-                        help="the committed figures (default: docs/benchmarks/bench-check.json)")
-    parser.add_argument("--update", action="store_true",
-                        help="rewrite the committed figures with this run's")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=1.5,
+        help="seconds of random play per game and peer per round",
+    )
+    parser.add_argument(
+        "--tolerance",
+        type=float,
+        default=DEFAULT_TOLERANCE,
+        help="fail when a ratio fell by more than this fraction (0.25: 25%%)",
+    )
+    parser.add_argument(
+        "--figures",
+        type=Path,
+        default=DEFAULT_FIGURES,
+        help="the committed figures (default: docs/benchmarks/bench-check.json)",
+    )
+    parser.add_argument(
+        "--update", action="store_true", help="rewrite the committed figures with this run's"
+    )
     parser.add_argument("--json", action="store_true", help="also print the whole run as JSON")
     args = parser.parse_args(argv)
     if args.rounds < 1:
@@ -291,8 +304,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.json:
         print(json.dumps(run, indent=2))
-    print(f"bench-check: {run['date']}, load {run['load_average_1_5_15']}, "
-          f"{run['seconds']:.0f} s, {args.rounds} rounds")
+    print(
+        f"bench-check: {run['date']}, load {run['load_average_1_5_15']}, "
+        f"{run['seconds']:.0f} s, {args.rounds} rounds"
+    )
     if args.update:
         args.figures.write_text(json.dumps(run, indent=2) + "\n", encoding="utf-8")
         for name, value in run["figures"].items():
@@ -307,12 +322,17 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(report_lines(rows, args.tolerance)))
     slower = failures(rows)
     if slower:
-        print(f"bench-check: FAILED: slower by more than {args.tolerance:.0%} than "
-              f"{args.figures.name} ({committed.get('date', 'undated')}): "
-              f"{', '.join(slower)}", file=sys.stderr)
+        print(
+            f"bench-check: FAILED: slower by more than {args.tolerance:.0%} than "
+            f"{args.figures.name} ({committed.get('date', 'undated')}): "
+            f"{', '.join(slower)}",
+            file=sys.stderr,
+        )
         return 1
-    print(f"bench-check: passed (every ratio within {args.tolerance:.0%} of "
-          f"{args.figures.name}, {committed.get('date', 'undated')})")
+    print(
+        f"bench-check: passed (every ratio within {args.tolerance:.0%} of "
+        f"{args.figures.name}, {committed.get('date', 'undated')})"
+    )
     return 0
 
 

@@ -9,25 +9,34 @@ import pytest
 
 from primeval.training.ppo import bench_check
 
-COMMITTED = {"origin / chess_v6": 10.0, "origin / go_v5": 2.5,
-             "origin / training over SB3 alone": 0.4}
+COMMITTED = {
+    "origin / chess_v6": 10.0,
+    "origin / go_v5": 2.5,
+    "origin / training over SB3 alone": 0.4,
+}
 
 
 def test_a_30_percent_drop_fails_naming_the_figure_and_a_10_percent_drop_passes():
-    measured = {"origin / chess_v6": 7.0, "origin / go_v5": 2.25,
-                "origin / training over SB3 alone": 0.4}
+    measured = {
+        "origin / chess_v6": 7.0,
+        "origin / go_v5": 2.25,
+        "origin / training over SB3 alone": 0.4,
+    }
     rows = bench_check.compare(measured, COMMITTED, tolerance=0.25)
     assert bench_check.failures(rows) == ["origin / chess_v6"]
     by_name = {row["name"]: row for row in rows}
     assert by_name["origin / chess_v6"]["change"] == pytest.approx(-0.30)
     assert by_name["origin / go_v5"]["ok"] and by_name["origin / go_v5"]["change"] == (
-        pytest.approx(-0.10))
+        pytest.approx(-0.10)
+    )
     lines = bench_check.report_lines(rows, 0.25)
     assert "origin / chess_v6: 7.000 (committed 10.000, -30.0%) SLOWER by more than 25%" in lines
     # The tolerance is configurable: 35% lets the 30% drop through, 5% fails the 10% one too.
     assert bench_check.failures(bench_check.compare(measured, COMMITTED, 0.35)) == []
     assert bench_check.failures(bench_check.compare(measured, COMMITTED, 0.05)) == [
-        "origin / chess_v6", "origin / go_v5"]
+        "origin / chess_v6",
+        "origin / go_v5",
+    ]
 
 
 def test_a_faster_figure_passes():
@@ -38,28 +47,35 @@ def test_a_faster_figure_passes():
 
 def test_a_figure_missing_on_either_side_is_a_clear_error():
     measured = {**COMMITTED, "primordial_soup / go_v5": 2.6}
-    with pytest.raises(bench_check.FiguresError,
-                       match=r"no committed figure for 'primordial_soup / go_v5'; .* --update"):
+    with pytest.raises(
+        bench_check.FiguresError,
+        match=r"no committed figure for 'primordial_soup / go_v5'; .* --update",
+    ):
         bench_check.compare(measured, COMMITTED)
     partial = dict(COMMITTED)
     del partial["origin / go_v5"]
-    with pytest.raises(bench_check.FiguresError,
-                       match=r"committed figure\(s\) 'origin / go_v5' were not measured"):
+    with pytest.raises(
+        bench_check.FiguresError, match=r"committed figure\(s\) 'origin / go_v5' were not measured"
+    ):
         bench_check.compare(partial, COMMITTED)
 
 
-@pytest.mark.parametrize(("measured", "committed", "tolerance", "message"), [
-    ({"a": 1.0}, {"a": 0.0}, 0.25, "committed figure 'a' must be a positive number, got 0.0"),
-    ({"a": "fast"}, {"a": 1.0}, 0.25, "measured figure 'a' must be a positive number"),
-    ({"a": 1.0}, {"a": 1.0}, 1.5, r"tolerance must be in \[0, 1\)"),
-])
+@pytest.mark.parametrize(
+    ("measured", "committed", "tolerance", "message"),
+    [
+        ({"a": 1.0}, {"a": 0.0}, 0.25, "committed figure 'a' must be a positive number, got 0.0"),
+        ({"a": "fast"}, {"a": 1.0}, 0.25, "measured figure 'a' must be a positive number"),
+        ({"a": 1.0}, {"a": 1.0}, 1.5, r"tolerance must be in \[0, 1\)"),
+    ],
+)
 def test_bad_figures_or_tolerance_are_refused(measured, committed, tolerance, message):
     with pytest.raises(bench_check.FiguresError, match=message):
         bench_check.compare(measured, committed, tolerance)
 
 
 def test_main_fails_with_the_figure_named_and_passes_within_the_tolerance(
-        tmp_path, monkeypatch, capsys):
+    tmp_path, monkeypatch, capsys
+):
     """The command with a fake measurement: exit 1 naming the slower figure, 0 within the
     tolerance, 2 when the committed file lacks a figure or is missing; --update rewrites it."""
     figures = tmp_path / "bench-check.json"
