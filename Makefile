@@ -30,7 +30,7 @@ PYTEST_ARGS ?= -n 2
 GAME   ?= primordial_soup
 RUN    ?= runs/$(GAME)
 
-.PHONY: install rllib test test-compat train bench lint clean wheel
+.PHONY: install rllib test test-compat train bench bench-check lint clean wheel
 
 # (Re)install when the project metadata or the pinned versions change.
 $(STAMP): pyproject.toml constraints.txt
@@ -94,6 +94,13 @@ train: $(STAMP)
 bench: $(STAMP)
 	mkdir -p runs
 	$(VENV)/bin/primeval bench --peers --ppo --ppo-policy both --memory --json | tee runs/bench.json
+
+# The speed ratios of issue 23 (random play over chess_v6 and go_v5, the default configs'
+# training over SB3 alone on an idle env), interleaved in one run of about 2 minutes; fails
+# naming a ratio that fell by more than BENCH_TOLERANCE of docs/benchmarks/bench-check.json.
+BENCH_TOLERANCE ?= 0.25
+bench-check: $(STAMP)
+	$(PY) -m primeval.training.ppo.bench_check --tolerance $(BENCH_TOLERANCE)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
