@@ -176,9 +176,12 @@ class FrameRules:
         out on the way (so an env computes each state's mask once).
 
         Args:
-            mask: ``legal_mask(state)`` when the caller has it already.
+            mask: ``legal_mask(state)`` when the caller has it already. A caller that keeps
+                the masks itself (an env, a rollout) passes it; to a caller that does not
+                (``apply``), the new state carries its mask for :meth:`legal_mask`.
         """
-        if mask is None:
+        carry = mask is None
+        if carry:
             mask = self.legal_mask(state)
         if not (0 <= action < self.layout.n) or not mask[action]:
             raise IllegalActionError(self._illegal_message(state, action, mask))
@@ -187,8 +190,9 @@ class FrameRules:
         segment, index = self.layout.decode(action)
         self.registry.decisions[frame["kind"]].apply(self, new, frame, segment, index, rng)
         new_mask = self.advance(new, rng)
-        with contextlib.suppress(AttributeError):  # a state without __dict__ carries none
-            setattr(new, _CACHE, (self, new_mask.copy(), new.copy()))
+        if carry:
+            with contextlib.suppress(AttributeError):  # a state without __dict__ carries none
+                setattr(new, _CACHE, (self, new_mask.copy(), new.copy()))
         return new, new_mask
 
     def advance(self, state, rng: np.random.Generator) -> np.ndarray:

@@ -47,7 +47,7 @@ def test_transition_returns_the_carried_mask_and_keeps_the_old_state(game, playe
     before = state.to_dict()
     mask = rules.legal_mask(state)
     action = int(np.flatnonzero(mask)[0])
-    new, new_mask = rules.transition(state, action, rng, mask)
+    new, new_mask = rules.transition(state, action, rng)
     assert state.to_dict() == before
     assert np.array_equal(new_mask, rules.computed_legal_mask(new))
     new_mask[:] = False  # the returned mask is the caller's too
@@ -98,3 +98,31 @@ def test_a_state_changed_in_place_is_asked_anew():
     assert rules.legal_mask(state).any()
     state.stack.clear()  # in place: game over, nothing legal
     assert not rules.legal_mask(state).any()
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_the_layout_tables_give_what_the_validating_paths_give(game, players):
+    layout = _rules(game, players).layout
+    for action in range(layout.n):
+        seg, local = layout._locate(action)
+        assert layout.decode(action) == (seg.name, seg.index_of(local))
+    for seg in layout.segments:
+        if len(seg.shape) == 1:
+            for i in range(seg.size):
+                assert layout.encode(seg.name, i) == seg.offset + seg.local_index((i,))
+                mask = layout.empty_mask()
+                layout.allow(mask, seg.name, i)
+                assert np.flatnonzero(mask).tolist() == [seg.offset + i]
+            with pytest.raises(ValueError, match="out of range"):
+                layout.encode(seg.name, seg.size)
+
+
+def test_a_caller_that_passes_the_mask_gets_states_that_carry_none():
+    """An env or a rollout keeps the masks itself: no snapshot is taken for it."""
+    rules = _rules("origin", 3)
+    rng = np.random.default_rng(3)
+    state = rules.initial_state(rng)
+    mask = rules.legal_mask(state)
+    new, new_mask = rules.transition(state, int(np.flatnonzero(mask)[0]), rng, mask)
+    assert not hasattr(new, "_legal_mask_cache")
+    assert np.array_equal(rules.legal_mask(new), new_mask)
