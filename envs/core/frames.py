@@ -10,6 +10,7 @@ kinds in the game's :class:`FrameRegistry`; :class:`FrameRules` supplies the
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,9 @@ from primeval.envs.core.errors import IllegalActionError
 from primeval.envs.core.layout import ActionLayout
 
 Frame = dict[str, Any]
+#: The attribute under which a state returned by ``transition`` carries ``(rules, its mask,
+#: a snapshot of the state)``: the mask is served while the state equals the snapshot.
+_CACHE = "_legal_mask_cache"
 LegalFn = Callable[[Any, Any, Frame, np.ndarray], None]
 ApplyFn = Callable[[Any, Any, Frame, str, Any, np.random.Generator], None]
 StepFn = Callable[[Any, Any, Frame, np.random.Generator], None]
@@ -104,7 +108,23 @@ class FrameRules:
         return state.stack[-1]["kind"] if state.stack else ""
 
     def legal_mask(self, state) -> np.ndarray:
-        """Boolean mask over all action ids; all False when the game is over."""
+        """Boolean mask over all action ids; all False when the game is over.
+
+        A state that :meth:`transition` (or :meth:`apply`) returned carries the mask that
+        :meth:`advance` worked out for it, with a snapshot of the state it is the mask of;
+        while the state still equals its snapshot (nobody changed it in place: comparing is
+        several times cheaper than working a mask out) this returns a copy of that mask,
+        else it works the mask out anew (:meth:`computed_legal_mask`). A ``copy()`` carries
+        no mask."""
+        cached = getattr(state, _CACHE, None)
+        if cached is not None and cached[0] is self and state == cached[2]:
+            return cached[1].copy()
+        return self.computed_legal_mask(state)
+
+    def computed_legal_mask(self, state) -> np.ndarray:
+        """:meth:`legal_mask` worked out from the state by the decision's ``legal`` handler,
+        never from a mask the state carries (the reference the carried masks are tested
+        against)."""
         mask = self.layout.empty_mask()
         if state.stack:
             frame = state.stack[-1]
@@ -149,15 +169,19 @@ class FrameRules:
         """
         return self.transition(state, action, rng)[0]
 
-    def transition(self, state, action: int, rng: np.random.Generator,
-                   mask: np.ndarray | None = None) -> tuple[Any, np.ndarray]:
+    def transition(
+        self, state, action: int, rng: np.random.Generator, mask: np.ndarray | None = None
+    ) -> tuple[Any, np.ndarray]:
         """:meth:`apply`, and the legal mask of the new state, which :meth:`advance` works
         out on the way (so an env computes each state's mask once).
 
         Args:
-            mask: ``legal_mask(state)`` when the caller has it already.
+            mask: ``legal_mask(state)`` when the caller has it already. A caller that keeps
+                the masks itself (an env, a rollout) passes it; to a caller that does not
+                (``apply``), the new state carries its mask for :meth:`legal_mask`.
         """
-        if mask is None:
+        carry = mask is None
+        if carry:
             mask = self.legal_mask(state)
         if not (0 <= action < self.layout.n) or not mask[action]:
             raise IllegalActionError(self._illegal_message(state, action, mask))
@@ -165,7 +189,11 @@ class FrameRules:
         frame = new.stack[-1]
         segment, index = self.layout.decode(action)
         self.registry.decisions[frame["kind"]].apply(self, new, frame, segment, index, rng)
-        return new, self.advance(new, rng)
+        new_mask = self.advance(new, rng)
+        if carry:
+            with contextlib.suppress(AttributeError):  # a state without __dict__ carries none
+                setattr(new, _CACHE, (self, new_mask.copy(), new.copy()))
+        return new, new_mask
 
     def advance(self, state, rng: np.random.Generator) -> np.ndarray:
         """Carry out automatic steps until a player must decide or the stack is empty.

@@ -202,6 +202,11 @@ class ActionLayout:
         self._by_name = {seg.name: seg for seg in self.segments}
         self._starts = [seg.offset for seg in self.segments]
         self.n: int = self.segments[-1].stop
+        # Tables for the common cases (one in-range int into a 1-D segment, a plain int id),
+        # giving what the validating paths would: {name: (offset, size)} and, per id, its
+        # decoded (name, index).
+        self._flat = {s.name: (s.offset, s.shape[0]) for s in self.segments if len(s.shape) == 1}
+        self._decoded = [(s.name, s.index_of(i)) for s in self.segments for i in range(s.size)]
         self.labels: dict[str, Label] = dict(labels or {})
         for name, label in self.labels.items():
             seg = self.segment(name)
@@ -258,6 +263,10 @@ class ActionLayout:
             ValueError: Unknown segment, or an index of the wrong length, type or range; the
                 message names the segment and its valid range.
         """
+        if len(index) == 1 and type(index[0]) is int:
+            flat = self._flat.get(name)
+            if flat is not None and 0 <= index[0] < flat[1]:
+                return flat[0] + index[0]
         seg = self.segment(name)
         return seg.offset + seg.local_index(index)
 
@@ -269,6 +278,8 @@ class ActionLayout:
         Raises:
             ValueError: ``action`` is not an integer in ``[0, n)``.
         """
+        if type(action) is int and 0 <= action < self.n:
+            return self._decoded[action]
         seg, local = self._locate(action)
         return seg.name, seg.index_of(local)
 
@@ -296,6 +307,11 @@ class ActionLayout:
 
     def allow(self, mask: np.ndarray, name: str, *index: int | tuple[int, ...]) -> None:
         """Sets ``mask`` to True at ``encode(name, *index)``."""
+        if len(index) == 1 and type(index[0]) is int:
+            flat = self._flat.get(name)
+            if flat is not None and 0 <= index[0] < flat[1]:
+                mask[flat[0] + index[0]] = True
+                return
         mask[self.encode(name, *index)] = True
 
     def segment_view(self, mask: np.ndarray, name: str) -> np.ndarray:

@@ -109,12 +109,12 @@ class GameState:
             self.round,
             self.phase,
             [p.copy() for p in self.players],
-            [list(c) for c in self.cubes],
+            list(map(list, self.cubes)),
             list(self.supply),
             list(self.gene_supply),
             self.environment_card,
             list(self.environment_deck),
-            [dict(f) for f in self.stack],
+            list(map(dict, self.stack)),
             self.dice,
         )
 
