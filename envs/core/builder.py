@@ -15,6 +15,8 @@ state encoder and default ``max_steps``) and builds the AEC core, its integratio
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,6 +31,10 @@ from primeval.envs.core.state_encoder import check_state_private
 from primeval.envs.core.wrappers import with_safety_wrappers
 
 __all__ = ["EnvBuilder"]
+
+#: The keywords every game's env takes beside its rules config's fields.
+ENV_KEYWORDS = ("num_players", "obs_encoder", "render_mode", "max_steps", "reward_mode",
+                "observation_form", "mask_in_info", "info_form", "state_private")
 
 _GAME_DEFAULT: Any = object()  # max_steps not given: the game's own default
 
@@ -90,6 +96,7 @@ class EnvBuilder:
                 (the message names it).
             TypeError: ``obs_encoder`` is neither a name nor an encoder.
         """
+        self._check_keywords(config_overrides)
         config = self.config(num_players=num_players, **config_overrides)
         rules = self.rules(config)
         encoder = make_encoder(self.encoders, obs_encoder, rules)
@@ -118,6 +125,29 @@ class EnvBuilder:
             private_state=(
                 functools.partial(self.state_encoder, rules, private=True) if private else None
             ),
+        )
+
+    def _check_keywords(self, overrides: Mapping[str, Any]) -> None:
+        """An unknown keyword: refused naming the config's fields, the env's own keywords and
+        the nearest of all (``render=`` -> ``render_mode``)."""
+        config_class = getattr(self.config, "__self__", None)
+        if not (isinstance(config_class, type) and dataclasses.is_dataclass(config_class)):
+            return  # the config callable checks its own fields
+        known = sorted(f.name for f in dataclasses.fields(config_class))
+        unknown = sorted(set(overrides) - set(known))
+        if not unknown:
+            return
+        every = [*ENV_KEYWORDS, *known]
+        hints = []
+        for name in unknown:
+            close = difflib.get_close_matches(name, every, n=1, cutoff=0.6)
+            close = close or [k for k in every if k.startswith(name) or name.startswith(k)][:1]
+            if close:
+                hints.append(f"{name!r}: did you mean {close[0]!r}?")
+        raise ValueError(
+            f"unknown {config_class.__name__} field(s) {unknown}"
+            + (f" ({'; '.join(hints)})" if hints else "")
+            + f"; the env's own keywords: {list(ENV_KEYWORDS)}; known fields: {known}"
         )
 
     def env(self, num_players: int, obs_encoder: Any = "flat", **kwargs: Any) -> AECEnv:

@@ -44,3 +44,28 @@ def test_bad_game_config(game, kwargs, message, build):
     with pytest.raises(ValueError) as err:
         factory(**kwargs)
     assert message in str(err.value)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("wrong, meant", [("render", "render_mode"), ("encoder", "obs_encoder"),
+                                          ("num_player", "num_players"),
+                                          ("max_step", "max_steps")])
+def test_a_misspelt_keyword_names_the_env_keywords_and_the_nearest(game, wrong, meant):
+    """A misspelt keyword lists the env's own keywords beside the config's fields and says
+    which one was probably meant."""
+    with pytest.raises(ValueError) as err:
+        GAMES[game].env(**{wrong: "x"})
+    message = str(err.value)
+    assert f"{wrong!r}: did you mean {meant!r}?" in message
+    assert "render_mode" in message and "obs_encoder" in message and "known fields" in message
+
+
+def test_the_builders_keyword_list_is_its_signature():
+    """ENV_KEYWORDS (what the message lists) is exactly what EnvBuilder.raw_env takes."""
+    import inspect
+
+    from primeval.envs.core.builder import ENV_KEYWORDS, EnvBuilder
+
+    params = inspect.signature(EnvBuilder.raw_env).parameters
+    named = [p for p in params if p not in ("self", "config_overrides")]
+    assert tuple(named) == ENV_KEYWORDS
