@@ -13,7 +13,7 @@ measures, in one process and interleaved (every figure once per round, then the 
   (:func:`~primeval.envs.testing.bench.play_random`), ``--seconds`` each;
 * ``GAME / training over SB3 alone``: env steps per second of one rollout and PPO update of
   the default config (``configs/GAME/default.yaml``, built as ``primeval train`` builds it:
-  :func:`primeval.training.ppo.profile._build`, with its opponents, prior and vector env)
+  :func:`primeval.training.ppo.profile.build_run`, with its opponents, prior and vector env)
   over MaskablePPO's own on an env of the same observation and action sizes that does no
   work (:class:`primeval.training.ppo.bench.IdleEnv`, the same number of envs, network and
   PPO settings, ``primeval train``'s policy without the prior).
@@ -139,43 +139,20 @@ class _Training:
     PPO update) at a time."""
 
     def __init__(self, game: str, run_dir: str) -> None:
-        import torch
-        from sb3_contrib import MaskablePPO
         from stable_baselines3.common.vec_env import DummyVecEnv
 
         from primeval.training.ppo.bench import IdleEnv
-        from primeval.training.ppo.masking import POLICIES
-        from primeval.training.ppo.profile import _build
+        from primeval.training.ppo.profile import build_run
         from primeval.training.ppo.torch_runtime import phase_threads_callback
 
-        self.config, self.vec, self.model, _ = _build(game, run_dir)
+        self.config, self.vec, self.model, _ = build_run(game, run_dir)
         config = self.config
         space = (self.vec.observation_space, self.vec.action_space)
         self.idle = DummyVecEnv([lambda: IdleEnv(*space)] * config.n_envs)
-        ppo = config.ppo
-        activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.network.activation]
-        self.idle_model = MaskablePPO(
-            POLICIES[config.network.policy],
-            self.idle,
-            learning_rate=ppo.learning_rate,
-            n_steps=ppo.n_steps,
-            batch_size=ppo.batch_size,
-            n_epochs=ppo.n_epochs,
-            gamma=ppo.gamma,
-            gae_lambda=ppo.gae_lambda,
-            clip_range=ppo.clip_range,
-            ent_coef=ppo.ent_coef,
-            vf_coef=ppo.vf_coef,
-            max_grad_norm=ppo.max_grad_norm,
-            policy_kwargs={
-                "net_arch": list(config.network.net_arch),
-                "activation_fn": activation,
-            },
-            seed=config.seed,
-            device="cpu",
-            verbose=0,
-        )
-        self.rollout = config.n_envs * ppo.n_steps
+        from primeval.training.ppo.train import new_model
+
+        self.idle_model = new_model(config, self.idle, prior=False)
+        self.rollout = config.n_envs * config.ppo.n_steps
         self._callback = lambda: phase_threads_callback(config.torch_threads)
         for model in (self.model, self.idle_model):  # warm-up: imports, torch's first calls
             model.learn(self.rollout, callback=self._callback())

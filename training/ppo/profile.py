@@ -139,16 +139,14 @@ class _Sampler:
         signal.signal(signal.SIGPROF, self._previous)
 
 
-def _build(game: str, run_dir: str, at_step: int | None = None):
+def build_run(game: str, run_dir: str, at_step: int | None = None):
     """The default config's vector env and MaskablePPO model, as ``primeval train`` builds
     them (training/ppo/train.py), without its callbacks, evaluations and files."""
     import torch
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     from primeval.training.ppo.config import load_config
     from primeval.training.ppo.league import League
-    from primeval.training.ppo.masking import POLICIES
     from primeval.training.ppo.train import make_training_env
     from primeval.training.ppo.vec_env import BatchedOpponentsVecEnv
 
@@ -164,42 +162,9 @@ def _build(game: str, run_dir: str, at_step: int | None = None):
         config.vec_env
     ]
     vec = VecMonitor(vec_class(fns))
-    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.network.activation]
-    policy = POLICIES[config.network.policy]
-    policy_kwargs: dict[str, Any] = {
-        "net_arch": list(config.network.net_arch),
-        "activation_fn": activation,
-    }
-    if config.prior.agent != "none":
-        from primeval.training.ppo.prior import PriorActorCriticPolicy
+    from primeval.training.ppo.train import new_model
 
-        policy = PriorActorCriticPolicy
-        policy_kwargs.update(
-            prior_weight=config.prior.weight,
-            prior_trainable=config.prior.trainable,
-            prior_size=int(vec.action_space.n),
-            prior_agent=config.prior.agent,
-            prior_game=config.game,
-        )
-    ppo = config.ppo
-    model = MaskablePPO(
-        policy,
-        vec,
-        learning_rate=ppo.learning_rate,
-        n_steps=ppo.n_steps,
-        batch_size=ppo.batch_size,
-        n_epochs=ppo.n_epochs,
-        gamma=ppo.gamma,
-        gae_lambda=ppo.gae_lambda,
-        clip_range=ppo.clip_range,
-        ent_coef=ppo.ent_coef,
-        vf_coef=ppo.vf_coef,
-        max_grad_norm=ppo.max_grad_norm,
-        policy_kwargs=policy_kwargs,
-        seed=config.seed,
-        device="cpu",
-        verbose=0,
-    )
+    model = new_model(config, vec)
     from primeval.training.agents.policy import PolicyAgent
 
     league.set_current(PolicyAgent.from_model(model, deterministic=False, seed=config.seed))
@@ -236,7 +201,7 @@ def profile_run(
     _use_bots(bots)
     try:
         with tempfile.TemporaryDirectory(prefix="primeval-profile-") as run_dir:
-            config, vec, model, step = _build(game, run_dir, at_step)
+            config, vec, model, step = build_run(game, run_dir, at_step)
             rollout = config.n_envs * config.ppo.n_steps
             with distribution_checks_off():
                 # One rollout and update unsampled: imports, torch's first calls, caches.

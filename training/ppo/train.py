@@ -377,17 +377,49 @@ def plot_learning_curve(metrics: Path, out: Path, title: str) -> None:
     plt.close(fig)
 
 
+def new_model(config: Any, vec: Any, *, prior: bool = True,
+              tensorboard_log: str | None = None) -> Any:
+    """A fresh ``MaskablePPO`` for ``config`` over ``vec``, as ``train`` builds it: the
+    config's network and PPO settings, the residual prior's policy when the config has one
+    (and ``prior``), the model seed of the run's ``model`` stream. The profile and the bench
+    check build theirs here too, so that they measure what training runs."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from primeval.training.ppo.masking import POLICIES
+
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.network.activation]
+    ppo = config.ppo
+    policy = POLICIES[config.network.policy]
+    policy_kwargs: dict[str, Any] = {"net_arch": list(config.network.net_arch),
+                                     "activation_fn": activation}
+    if prior and config.prior.agent != "none":
+        from primeval.training.ppo.prior import PriorActorCriticPolicy
+
+        policy = PriorActorCriticPolicy
+        policy_kwargs.update(prior_weight=config.prior.weight,
+                             prior_trainable=config.prior.trainable,
+                             prior_size=int(vec.action_space.n),
+                             prior_agent=config.prior.agent, prior_game=config.game)
+    return MaskablePPO(
+        policy, vec, learning_rate=ppo.learning_rate,
+        n_steps=ppo.n_steps, batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
+        gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
+        vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
+        policy_kwargs=policy_kwargs, tensorboard_log=tensorboard_log,
+        seed=RunSeeds(config.seed).spawn("model"), device="cpu", verbose=0,
+    )
+
+
 def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
           progress: bool = True, trust_checkpoint: bool = False) -> dict[str, Any]:
     """Train (or resume) a run; returns the final evaluation. ``trust_checkpoint``: on
     ``resume``, load checkpoints and snapshots that need unpickling (see
     :mod:`~primeval.training.agents.checkpoint`)."""
     import torch
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     from primeval.training.agents.policy import CheckpointError
-    from primeval.training.ppo.masking import POLICIES
     from primeval.training.ppo.torch_runtime import (
         distribution_checks_off,
         phase_threads_callback,
@@ -431,26 +463,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
         print(f"resuming {run_dir} from its checkpoint at step {model.num_timesteps}",
               flush=True)
     else:
-        activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.network.activation]
-        ppo = config.ppo
-        policy = POLICIES[config.network.policy]
-        policy_kwargs = {"net_arch": list(config.network.net_arch), "activation_fn": activation}
-        if config.prior.agent != "none":
-            from primeval.training.ppo.prior import PriorActorCriticPolicy
-
-            policy = PriorActorCriticPolicy
-            policy_kwargs.update(prior_weight=config.prior.weight,
-                                 prior_trainable=config.prior.trainable,
-                                 prior_size=int(vec.action_space.n),
-                                 prior_agent=config.prior.agent, prior_game=config.game)
-        model = MaskablePPO(
-            policy, vec, learning_rate=ppo.learning_rate,
-            n_steps=ppo.n_steps, batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
-            gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
-            vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
-            policy_kwargs=policy_kwargs, tensorboard_log=str(run_dir / "tb"),
-            seed=RunSeeds(config.seed).spawn("model"), device="cpu", verbose=0,
-        )
+        model = new_model(config, vec, tensorboard_log=str(run_dir / "tb"))
     save_config(config, run_dir / "config.yaml")  # only once the run can go ahead
     if not resume and config.pretrain.games > 0:
         imitate(model, config, run_dir, progress)
