@@ -108,3 +108,24 @@ def test_an_rllib_run_folder_names_its_env(tmp_path, model_zip):
     with pytest.raises(CheckpointError, match=f"rllib:{tmp_path} was trained on players 4, "
                                               f"but ppo:{model_zip}'s players is 3"):
         infer_env([f"ppo:{model_zip}", f"rllib:{tmp_path}"], None, None, "origin")
+
+
+@pytest.mark.parametrize("options", [{"map_file": "/etc/passwd"},
+                                     {"cards_file": "../../secret.yaml"}])
+def test_a_checkpoint_cannot_name_data_files_to_open(tmp_path, model_zip, options, capsys):
+    """The env options a checkpoint's spec carries become env keywords; a data-file entry
+    among them is refused before any env is built (files from others never choose what the
+    package opens), in Python and on the command line."""
+    crafted = respecced(model_zip, tmp_path, env=options)
+    with pytest.raises(CheckpointError, match="names data file"):
+        infer_env([f"ppo:{crafted}"], None, None, "primordial_soup")
+    code = cli.main(["evaluate", "--agents", f"ppo:{crafted}", "random", "random",
+                     "--games", "1"])
+    assert code != 0
+    assert "cannot choose files to open" in capsys.readouterr().err
+
+
+def test_env_options_that_are_not_a_mapping_are_refused(tmp_path, model_zip):
+    crafted = respecced(model_zip, tmp_path, env=["map_file", "/etc/passwd"])
+    with pytest.raises(CheckpointError, match="not a mapping"):
+        infer_env([f"ppo:{crafted}"], None, None, "primordial_soup")

@@ -457,6 +457,18 @@ def infer_env(agent_specs: list[str], game: str | None, players: int | None,
             if saved.get("game") == wanted["game"] and saved.get("version", version) != version:
                 raise CheckpointError(f"{spec} was trained on version {saved['version']!r} of "
                                       f"{wanted['game']}, this is version {version}")
+    options = wanted.get("env")
+    if options is not None:
+        source = next(spec for spec, saved in found if saved.get("env") == options)
+        if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+            raise CheckpointError(f"{source}: its env spec's env options are not a mapping of "
+                                  "names")
+        named = sorted(k for k in options if k.endswith("_file"))
+        if named:  # a file from others never chooses what the package opens (SECURITY.md)
+            raise CheckpointError(
+                f"{source}: its env spec names data file(s) {named}; a checkpoint cannot "
+                "choose files to open: build the env with your own files instead (Python: "
+                "tournament(..., map_file=PATH))")
     note = None
     if "game" not in wanted:
         wanted["game"] = get_game(default_game).name
