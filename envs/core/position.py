@@ -23,8 +23,8 @@ import numpy as np
 
 from primeval.envs.core.values import TreeError, plain_tree, short_repr
 
-__all__ = ["PositionError", "Spec", "check_position", "lookup", "plain_spec", "seat",
-           "verified_dict"]
+__all__ = ["FrameField", "PositionError", "Spec", "check_position", "lookup", "plain_spec",
+           "read_frame", "seat", "verified_dict", "write_frame"]
 
 T = TypeVar("T")
 
@@ -222,3 +222,64 @@ def verified_dict(rules: Any, state: Any, spec: dict[str, Any],
             "at this "
             f"decision holds ({short_repr(original[diff])} != {short_repr(rebuilt[diff])})")
     return spec
+
+
+# Procedure frames by name --------------------------------------------------------------------
+
+class FrameField:
+    """How one field of a procedure frame is written in a position spec.
+
+    Args:
+        read: ``(value, where, context) -> frame value`` for a value written in the spec
+            (raising :class:`PositionError` naming ``where``).
+        write: ``(frame value, context) -> spec value``.
+        default: ``context -> frame value`` when the spec leaves the field out (``None``:
+            the field is required). ``position_to_dict`` leaves a field out when it equals
+            its default.
+
+    ``context`` is a dict the game fills: at least ``below``, the frames already built under
+    this one (bottom first), and ``frame``, the fields of this frame read so far.
+    """
+
+    def __init__(self, read: Callable[[Any, str, dict], Any],
+                 write: Callable[[Any, dict], Any] | None = None,
+                 default: Callable[[dict], Any] | None = None) -> None:
+        self.read = read
+        self.write = write if write is not None else (lambda value, context: value)
+        self.default = default
+
+
+def read_frame(spec: Spec, kind: str, fields: Mapping[str, FrameField],
+               context: dict) -> dict[str, Any]:
+    """The procedure frame of ``kind`` written in ``spec`` (a :class:`Spec` whose other
+    keys were checked by the caller), its fields in ``fields`` order."""
+    frame: dict[str, Any] = {"kind": kind}
+    context = {**context, "frame": frame}
+    for name, field in fields.items():
+        if spec.has(name):
+            frame[name] = field.read(spec.get(name), spec.where(name), context)
+        elif field.default is not None:
+            frame[name] = field.default(context)
+        else:
+            raise PositionError(f"{spec.where(name)}: missing (a {kind} frame names its "
+                                f"{', '.join(fields)})")
+    return frame
+
+
+def write_frame(frame: Mapping[str, Any], fields: Mapping[str, FrameField],
+                context: dict) -> dict[str, Any]:
+    """``frame`` as a spec mapping (``kind`` first), leaving out each field equal to its
+    default."""
+    out: dict[str, Any] = {"kind": frame["kind"]}
+    partial: dict[str, Any] = {"kind": frame["kind"]}
+    context = {**context, "frame": partial}
+    for name, field in fields.items():
+        value = frame[name]
+        try:
+            same = field.default is not None and field.default(context) == value
+        except PositionError:  # no default here (e.g. nothing below to copy it from)
+            same = False
+        if not same:
+            out[name] = field.write(value, context)
+        partial[name] = value
+    return out

@@ -58,35 +58,46 @@ from collections import Counter
 from typing import Any
 
 from primeval.envs.core.position import (
+    FrameField,
     PositionError,
     Spec,
     check_position,
     integer,
     lookup,
     plain_spec,
+    read_frame,
     seat,
     verified_dict,
+    write_frame,
 )
 from primeval.envs.core.values import short_repr
 from primeval.envs.origin.actions import pawn_name
 from primeval.envs.origin.config import OriginConfig
 from primeval.envs.origin.gamedata import CARD_COLOURS, PAWN_COLOURS, REWARD_COLOURS
 from primeval.envs.origin.rules import OriginRules
+from primeval.envs.origin.rules.checks import frame_schema
 from primeval.envs.origin.rules.effects import objective_limit
+from primeval.envs.origin.rules.registry import REGISTRY
 from primeval.envs.origin.rules.turn import ACTIONS, end_condition
-from primeval.envs.origin.state import EMPTY, NEUTRAL, OriginState
+from primeval.envs.origin.state import DECKS, EMPTY, NEUTRAL, OriginState
 
-__all__ = ["DECISIONS", "PositionError", "build_position", "position_to_dict"]
+__all__ = ["ALL_DECISIONS", "DECISIONS", "PositionError", "build_position", "position_to_dict"]
 
-#: The decisions a position may wait for.
+#: The decision a short spec names: the turn menu.
 DECISIONS = ("turn",)
-_TOP_KEYS = ("phase", "decision", "turn", "start_player", "final_turns_left",
-             "end_triggered", "neutral", "players", "decks", "discard", "slots", "lost_tiles",
-             "hunting_tokens", "hunting_holders", "strait_tokens", "strait_holders")
-_DECISION_KEYS = ("kind", "player", "action_taken", "played", "extra_actions", "turn_cards")
+#: Every decision the rules can pause at: a position may wait for each of them.
+ALL_DECISIONS: tuple[str, ...] = tuple(REGISTRY.decisions)
+_TOP_KEYS = ("phase", "decision", "current", "waiting", "turn", "start_player",
+             "final_turns_left", "end_triggered", "neutral", "players", "decks", "discard",
+             "slots", "lost_tiles", "hunting_tokens", "hunting_holders", "strait_tokens",
+             "strait_holders")
+#: The turn's flags, written in ``decision`` beside the decision's own fields.
+_TURN_KEYS = ("action_taken", "played", "extra_actions", "turn_cards")
 _PLAYER_KEYS = ("pawns", "hand", "permanents", "objectives_done", "objective_points",
                 "columns")
-_PHASES = ("play", "final_round")
+_PHASES = ("setup", "play", "final_round")
+#: Frames a spec may write in ``waiting``: decisions and the steps that wait under one.
+_WAITING_KINDS = (*ALL_DECISIONS, "strait_check", "draw", "objective_limit")
 
 
 def _rules(rules: OriginRules | OriginConfig) -> OriginRules:
@@ -141,6 +152,64 @@ class _Names:
         return [h, w, PAWN_COLOURS[c]]
 
 
+# Frames by name ------------------------------------------------------------------------------
+
+def _fields(rules: OriginRules, names: _Names) -> dict[str, dict[str, FrameField]]:
+    """Per frame kind, how each of its fields is written: seats as numbers (or
+    ``player_2``), territories and cards by id, decks and colours by name."""
+    n = rules.num_players
+    cid = [c.id for c in rules.data.cards]
+    tid = [t.id for t in rules.data.world.territories]
+
+    def choice(options):
+        return lambda v, w, x: lookup(v, {o: o for o in options}, "value", w)
+
+    def cards(value, where, context):
+        if not isinstance(value, list):
+            raise PositionError(f"{where}: expected a list of card ids, got {short_repr(value)}")
+        return tuple(names.card(c, where) for c in value)
+
+    def colours(value, where, context):
+        if not isinstance(value, list):
+            raise PositionError(f"{where}: expected a list of colours "
+                                f"{list(REWARD_COLOURS)}, got {short_repr(value)}")
+        return tuple(lookup(c, {o: o for o in REWARD_COLOURS}, "colour", where) for c in value)
+
+    by_name = {
+        "player": FrameField(lambda v, w, x: seat(v, n, w)),
+        "victim": FrameField(lambda v, w, x: seat(v, n, w)),
+        "territory": FrameField(lambda v, w, x: names.territory(v, w), lambda v, x: tid[v]),
+        "via": FrameField(choice(("evolve", "migrate", "swap", "raft"))),
+        "colour": FrameField(choice(REWARD_COLOURS)),
+        "colours": FrameField(colours, lambda v, x: list(v)),
+        "deck": FrameField(lambda v, w, x: lookup(v, {d: i for i, d in enumerate(DECKS)},
+                                                  "deck", w), lambda v, x: DECKS[v]),
+        "reason": FrameField(choice(("hunt_draw", "empty_hunt_draw", "card"))),
+        "taken": FrameField(lambda v, w, x: names.card(v, w), lambda v, x: cid[v]),
+        "dealt": FrameField(cards, lambda v, x: [cid[c] for c in v]),
+    }
+    number = FrameField(lambda v, w, x: integer(v, w, 0))
+    return {kind: {name: by_name.get(name, number) for name in schema}
+            for kind, schema in frame_schema(rules).items()}
+
+
+def _read_frame(fields, raw: Any, where: str, kinds: tuple[str, ...], what: str,
+                extra_keys: tuple[str, ...] = ()) -> dict[str, Any]:
+    """One frame written by name (``decision`` or an entry of ``waiting``)."""
+    if not isinstance(raw, dict):
+        raise PositionError(f"{where}: expected a mapping with a kind, got {short_repr(raw)}")
+    if raw.get("kind") is None:
+        raise PositionError(f"{where}.kind: missing")
+    kind = lookup(raw["kind"], {k: k for k in kinds}, what, f"{where}.kind")
+    own = fields[kind]
+    extra = [k for k in raw if k != "kind" and k not in own and k not in extra_keys]
+    if extra:
+        raise PositionError(f"{where}: a {short_repr(kind)} {what} has no "
+                            f"{', '.join(short_repr(k) for k in extra)} "
+                            f"(it has {['kind', *own, *extra_keys]})")
+    return read_frame(Spec(raw, where, ("kind", *own, *extra_keys)), kind, own, {"below": []})
+
+
 # Building ------------------------------------------------------------------------------------
 
 def build_position(rules: OriginRules | OriginConfig, spec: dict[str, Any]) -> OriginState:
@@ -161,12 +230,37 @@ def build_position(rules: OriginRules | OriginConfig, spec: dict[str, Any]) -> O
     data, n = rules.data, rules.num_players
     comps, world = data.components, data.world
     top = Spec(spec, "", _TOP_KEYS)
-    decision = top.sub("decision", _DECISION_KEYS)
-    lookup(decision.require("kind"), {k: k for k in DECISIONS}, "decision kind",
-           decision.where("kind"))
-    player = seat(decision.require("player"), n, decision.where("player"))
-    phase = lookup(top.get("phase", "play"), {p: p for p in _PHASES}, "phase", "phase")
+    fields = _fields(rules, names)
+    raw_decision = top.require("decision")
+    pending = _read_frame(fields, raw_decision, "decision", ALL_DECISIONS, "decision kind",
+                          _TURN_KEYS)
+    kind, player = pending["kind"], pending["player"]
+    decision = Spec(raw_decision, "decision", raw_decision.keys())
+    waiting = [_read_frame(fields, raw, f"waiting[{i}]", _WAITING_KINDS, "frame kind")
+               for i, raw in enumerate(top.sequence("waiting"))]
+    setup = kind == "keep_objective"
+    phase = lookup(top.get("phase", "setup" if setup else "play"), {p: p for p in _PHASES},
+                   "phase", "phase")
+    if (phase == "setup") != setup:
+        raise PositionError(f"phase: {phase}, but a {short_repr(kind)} decision is taken "
+                            + ("in the setup" if setup else "in a turn, after the setup"))
     start = seat(top.get("start_player", 0), n, "start_player")
+    current = seat(top.get("current", start if setup else player), n, "current")
+    if setup and current != start:
+        raise PositionError(f"current: {current}, but in the setup no turn has started, so "
+                            f"the current seat is the start player ({start})")
+    if kind == "turn" and current != player:
+        raise PositionError(f"current: {current}, but the turn menu is player {player}'s, "
+                            "whose turn it is")
+    if kind == "turn" and waiting:
+        raise PositionError("waiting: nothing waits under the turn menu (it is the bottom "
+                            "of every turn)")
+    if setup and any(f["kind"] != "keep_objective" for f in waiting):
+        raise PositionError("waiting: in the setup only the other players' keep_objective "
+                            "decisions wait")
+    if setup and any(decision.has(k) for k in _TURN_KEYS):
+        raise PositionError(f"decision: no turn has started in the setup, so it has none of "
+                            f"{list(_TURN_KEYS)}")
 
     entries = top.sequence("players") or [{}] * n
     if len(entries) != n:
@@ -228,6 +322,10 @@ def build_position(rules: OriginRules | OriginConfig, spec: dict[str, Any]) -> O
                            ps.where("objectives_done")) for x in ps.sequence("objectives_done")])
         printed = sum(data.cards[c].points for c in done[p])
         points.append(ps.integer("objective_points", printed, 0))
+    for i, frame in enumerate([*waiting, pending]):
+        where = f"waiting[{i}].dealt" if i < len(waiting) else "decision.dealt"
+        for card in frame.get("dealt", ()):
+            place(card, where)
     discard = [place(names.card(x, "discard", "yellow"), "discard")
                for x in top.sequence("discard")]
     decks_spec = top.sub("decks", CARD_COLOURS)
@@ -281,19 +379,23 @@ def build_position(rules: OriginRules | OriginConfig, spec: dict[str, Any]) -> O
         strait_owner[s] = -1 if holder is None else seat(holder, n, f"strait_holders.{name}")
 
     state = OriginState(
-        num_players=n, phase=phase, turn=1, current=player, start_player=start,
+        num_players=n, phase=phase, turn=1, current=current, start_player=start,
         pawn=pawn, owner=owner, reserve=reserve, villages=villages, hands=hands,
         permanents=permanents, objectives_done=done, objective_points=points, columns=columns,
         slots=slots, tile_reserve=[left[lv] for lv in range(1, 6)], lost_tiles=len(lost),
         decks=decks, discard=discard, hunt_value=hunt_value, hunt_owner=hunt_owner,
         strait_value=strait_value, strait_owner=strait_owner,
-        turn_state=_turn_state(names, decision), stack=[{"kind": "turn", "player": player}],
+        turn_state=_turn_state(names, decision), stack=_stack(current, waiting, pending),
     )
-    first = (player - start) % n + 1
-    state.turn = top.integer("turn", first, 1)
-    if not rules.config.final_round_starts_with_trigger and state.turn % n != first % n:
-        raise PositionError(f"turn: turn {state.turn} is player {(start + state.turn - 1) % n}'s"
-                            f" (start_player {start}), not player {player}'s")
+    if setup:
+        state.turn = top.integer("turn", 0, 0, 0)
+    else:
+        first = (current - start) % n + 1
+        state.turn = top.integer("turn", first, 1)
+        if not rules.config.final_round_starts_with_trigger and state.turn % n != first % n:
+            raise PositionError(f"turn: turn {state.turn} is player "
+                                f"{(start + state.turn - 1) % n}'s (start_player {start}), not "
+                                f"player {current}'s")
     triggered = phase == "final_round" or end_condition(rules, state) is not None
     state.end_triggered = top.boolean("end_triggered", triggered)
     if phase == "final_round":
@@ -302,9 +404,20 @@ def build_position(rules: OriginRules | OriginConfig, spec: dict[str, Any]) -> O
         state.final_turns_left = top.integer("final_turns_left", n, 1, n)
     elif top.has("final_turns_left"):
         raise PositionError("final_turns_left: only in phase final_round")
-    _check_turn(rules, state, player)
+    _check_turn(rules, state, current)
     check_position(rules, state)
     return state
+
+
+def _stack(current: int, waiting: list[dict[str, Any]],
+           pending: dict[str, Any]) -> list[dict[str, Any]]:
+    """The procedure stack: the turn menu of the seat whose turn it is (in the setup the
+    objectives shuffled back) under the frames waiting and the pending decision."""
+    if pending["kind"] == "keep_objective":
+        return [{"kind": "shuffle_objectives"}, *waiting, pending]
+    if pending["kind"] == "turn":
+        return [pending]
+    return [{"kind": "turn", "player": current}, *waiting, pending]
 
 
 def _slots(rules, top: Spec, left: dict[int, int]) -> list[int]:
@@ -399,7 +512,11 @@ def _check_turn(rules, state: OriginState, player: int) -> None:
     for p in range(state.num_players):
         purple = [c for c in state.hands[p] if rules.data.cards[c].colour == "purple"]
         limit = objective_limit(rules, state, p)
-        if len(purple) > limit:
+        returning = any(f.get("player") == p and (
+            f["kind"] == "objective_limit"
+            or (f["kind"] == "return_card" and f.get("colour") == "purple"))
+            for f in state.stack)
+        if len(purple) > limit and not returning:
             raise PositionError(f"players[{p}].hand: {len(purple)} objectives, a player holds at "
                                 f"most {limit}")
 
@@ -419,21 +536,29 @@ def position_to_dict(rules: OriginRules | OriginConfig, state: OriginState) -> d
     data, n = rules.data, rules.num_players
     comps, world = data.components, data.world
     frame = state.pending
-    if frame is None or frame.get("kind") not in DECISIONS or len(state.stack) != 1:
+    if frame is None or frame.get("kind") not in ALL_DECISIONS:
         pending = frame.get("kind") if frame else "nothing"
         raise PositionError(f"this state has no position form: it waits for {short_repr(pending)} "
-                            f"(phase {state.phase}); positions wait for one of {DECISIONS}")
+                            f"(phase {state.phase}); positions wait for one of "
+                            f"{sorted(ALL_DECISIONS)}")
     cid = [c.id for c in data.cards]
-    player = frame["player"]
+    fields = _fields(rules, names)
+    decision = write_frame(frame, fields[frame["kind"]], {"below": []})
+    waiting = [write_frame(f, fields[f["kind"]], {"below": []}) for f in state.stack[1:-1]]
     ts = state.turn_state
-    decision: dict[str, Any] = {"kind": "turn", "player": player,
-                                "action_taken": bool(ts.get("action_taken"))}
+    if state.phase != "setup":
+        decision["action_taken"] = bool(ts.get("action_taken"))
     for key in ("played", "extra_actions"):
         if key in ts:
             decision[key] = list(ts[key])
     if "turn_cards" in ts:
         decision["turn_cards"] = [cid[c] for c in ts["turn_cards"]]
-    spec: dict[str, Any] = {"phase": state.phase, "decision": decision, "turn": state.turn}
+    spec: dict[str, Any] = {"phase": state.phase, "decision": decision}
+    if state.phase != "setup" and state.current != frame["player"]:
+        spec["current"] = state.current
+    if waiting:
+        spec["waiting"] = waiting
+    spec["turn"] = state.turn
     if state.start_player:
         spec["start_player"] = state.start_player
     if state.phase == "final_round":

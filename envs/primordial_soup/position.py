@@ -59,30 +59,38 @@ and what is allowed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from primeval.envs.core.position import (
+    FrameField,
     PositionError,
     Spec,
     check_position,
     integer,
     lookup,
     plain_spec,
+    read_frame,
     seat,
     verified_dict,
+    write_frame,
 )
+from primeval.envs.core.validate import per_rules
 from primeval.envs.core.values import short_repr
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
-from primeval.envs.primordial_soup.data import GENE_INDEX, GENES
-from primeval.envs.primordial_soup.rules import PrimordialSoupRules
+from primeval.envs.primordial_soup.data import DIRECTIONS, GENE_INDEX, GENES
+from primeval.envs.primordial_soup.rules import PrimordialSoupRules, checks
+from primeval.envs.primordial_soup.rules.checks import QUEUE_KINDS, frame_schema
 from primeval.envs.primordial_soup.rules.common import death_threshold, mutation_points
 from primeval.envs.primordial_soup.rules.genes import SUCCESSORS
+from primeval.envs.primordial_soup.rules.movement import die_outcomes
+from primeval.envs.primordial_soup.rules.registry import REGISTRY
 from primeval.envs.primordial_soup.state import PHASES, GameState, PlayerState
 from primeval.envs.primordial_soup.view_text import COLOUR_LETTERS
 
-__all__ = ["DECISIONS", "PositionError", "build_position", "position_to_dict"]
+__all__ = ["ALL_DECISIONS", "DECISIONS", "PositionError", "build_position", "position_to_dict"]
 
-#: The decisions a position may wait for, with the phase each belongs to.
+#: The decisions of a phase's turn (the ones a short spec names), with the phase of each.
 DECISIONS: dict[str, str] = {
     "move": "movement_and_feeding",
     "feed": "movement_and_feeding",
@@ -91,26 +99,247 @@ DECISIONS: dict[str, str] = {
     "divide": "cell_division",
     "aggression": "deaths",
 }
+#: Every decision the rules can pause at: a position may wait for each of them.
+ALL_DECISIONS: tuple[str, ...] = tuple(REGISTRY.decisions)
 #: The round's phases 1..6 (``PHASES`` without setup and game over).
 ROUND_PHASES = PHASES[1:7]
 #: The per-phase steps that queue the rest of the round, in the order ``begin_round`` pushes
 #: them (phase 6 at the bottom).
 _LATER_PHASES = ("phase6", "phase5", "phase4", "phase3", "phase2")
-_TOP_KEYS = ("round", "phase", "decision", "environment_card", "environment_deck", "players",
-             "cubes", "dice")
-_DECISION_KEYS = ("kind", "player", "amoeba", "remaining", "free_used", "struggle_used")
-#: The keys each decision kind has besides ``kind`` and ``player``.
-_DECISION_EXTRAS: dict[str, tuple[str, ...]] = {
-    "move": ("amoeba",), "feed": ("amoeba", "struggle_used"), "defect": ("remaining",),
-    "buy": (), "divide": ("free_used",), "aggression": (),
-}
+_TOP_KEYS = ("round", "phase", "decision", "waiting", "environment_card", "environment_deck",
+             "players", "cubes", "dice")
+#: Frames a spec may write in ``waiting`` (the steps of the round and of the setup follow
+#: from the rest of the spec).
+_WAITING_KINDS = (*ALL_DECISIONS, "relocate", "attack")
 _PLAYER_KEYS = ("bp", "score", "genes", "amoebas", "done", "aggression_used")
 #: Every name a gene may be written with: its key and its English name.
 GENE_NAMES: dict[str, str] = {**{g.key: g.key for g in GENES}, **{g.name: g.key for g in GENES}}
+#: Directions by name, as the board text and the actions write them.
+_DIRECTION_NAMES = {name: i for i, name in enumerate(DIRECTIONS)}
 
 
 def _rules(rules: PrimordialSoupRules | PrimordialSoupConfig) -> PrimordialSoupRules:
     return rules if isinstance(rules, PrimordialSoupRules) else PrimordialSoupRules(rules)
+
+
+# Frames by name ------------------------------------------------------------------------------
+
+def _below(context: dict, kind: str, what: str) -> dict[str, Any]:
+    """The nearest frame of ``kind`` under this one, or PositionError saying the field
+    ``what`` has nothing to be copied from."""
+    for frame in reversed(context["below"]):
+        if frame["kind"] == kind:
+            return frame
+    raise PositionError(f"no {kind} under this frame to take {what} from; write it")
+
+
+def _copy_below(kind: str, name: str, source: str | None = None) -> Callable[[dict], Any]:
+    return lambda context: _below(context, kind, name)[source or name]
+
+
+def _fields(rules: PrimordialSoupRules) -> dict[str, dict[str, FrameField]]:
+    """Per frame kind, how each of its fields is written: seats as numbers (or
+    ``player_2``), amoebas by number 1..7, spaces as the board text numbers them, directions
+    by name (W, N, E, S, stay), cubes by colour letter; each field in the rules' frame
+    (``checks.frame_schema``) order."""
+    n = rules.num_players
+    letters = {COLOUR_LETTERS[colour]: colour for colour in range(n)}
+
+    def flag(value, where, context):
+        if not isinstance(value, bool):
+            raise PositionError(f"{where}: expected true or false, got {short_repr(value)}")
+        return value
+
+    def names(options):
+        return lambda value, where, context: lookup(value, {o: o for o in options}, "value",
+                                                    where)
+
+    def counts(value, where) -> dict[int, int]:
+        if not isinstance(value, dict):
+            raise PositionError(f"{where}: expected colour letter -> count "
+                                f"({', '.join(letters)}), got {short_repr(value)}")
+        return {lookup(k, letters, "colour", where): integer(v, f"{where}.{k}", 0)
+                for k, v in value.items()}
+
+    def carry(value, where, context):
+        got = counts(value, where)
+        return tuple(got.get(colour, 0) for colour in range(n))
+
+    def meal(value, where, context):
+        eater = context["frame"]["player"]
+        out = [0, 0, 0]
+        for colour, count in counts(value, where).items():
+            k = (colour - eater) % n
+            if k == 0:
+                raise PositionError(f"{where}: {COLOUR_LETTERS[colour]} is player {eater}'s "
+                                    "own colour; an amoeba does not eat its own excretions")
+            out[k - 1] = count
+        return tuple(out)
+
+    def write_meal(value, context):
+        eater = context["frame"]["player"]
+        return {COLOUR_LETTERS[(eater + k) % n]: count
+                for k, count in enumerate(value, 1) if count}
+
+    def followers(value, where, context):
+        if not isinstance(value, list):
+            raise PositionError(f"{where}: expected a list of [seat, amoeba number] pairs, "
+                                f"got {short_repr(value)}")
+        out = []
+        for pair in value:
+            if not (isinstance(pair, list) and len(pair) == 2):
+                raise PositionError(f"{where}: {short_repr(pair)} is not a [seat, amoeba "
+                                    "number] pair")
+            out.append((seat(pair[0], n, where), _amoeba_number(pair[1], rules, where) - 1))
+        return tuple(out)
+
+    def allowed(value, where, context):
+        if not isinstance(value, list):
+            raise PositionError(f"{where}: expected a list of directions "
+                                f"{list(DIRECTIONS)}, got {short_repr(value)}")
+        return tuple(sorted({lookup(d, _DIRECTION_NAMES, "direction", where) for d in value}))
+
+    def dice_allow(context):
+        state, frame = context["state"], context["frame"]
+        if state.players[frame["player"]].has("movement_2"):
+            return tuple(range(len(DIRECTIONS)))
+        return tuple(sorted({o for face in state.dice for o in die_outcomes(rules, face)}))
+
+    def target_space(context):
+        frame = context["frame"]
+        return context["state"].players[frame["target_player"]].amoeba_space[
+            frame["target_amoeba"]]
+
+    def own_space(context):
+        frame = context["frame"]
+        return context["state"].players[frame["player"]].amoeba_space[frame["amoeba"]]
+
+    def due(context):
+        state, player = context["state"], context["frame"]["player"]
+        owed = _due(rules, state, player)
+        if owed <= 0:
+            mp = mutation_points(state.players[player])
+            raise PositionError(f"decision: player {player} owes no gene defect (mutation "
+                                f"points {mp} <= ozone {mp - owed}); write remaining")
+        return owed
+
+    seat_f = FrameField(lambda v, w, x: seat(v, n, w))
+    amoeba_f = FrameField(lambda v, w, x: _amoeba_number(v, rules, w) - 1,
+                          lambda v, x: v + 1)
+    space_f = FrameField(lambda v, w, x: _space(v, rules, w))
+    false_f = FrameField(flag, default=lambda x: False)
+    mode_f = FrameField(names(("turn", "escape")), default=lambda x: "turn")
+    by_name: dict[str, FrameField] = {
+        "player": seat_f, "target_player": seat_f, "attacker_player": seat_f,
+        "mover_player": seat_f, "amoeba": amoeba_f, "target_amoeba": amoeba_f,
+        "mover_amoeba": amoeba_f, "space": space_f, "src": space_f, "dest": space_f,
+        "mode": mode_f, "step": FrameField(lambda v, w, x: integer(v, w, 1, 2),
+                                           default=lambda x: 1),
+        "allowed": FrameField(allowed, lambda v, x: [DIRECTIONS[d] for d in v], dice_allow),
+        "carry": FrameField(carry, lambda v, x: {COLOUR_LETTERS[c]: k for c, k in enumerate(v)},
+                            lambda x: ()),
+        "followers": FrameField(followers, lambda v, x: [[q, b + 1] for q, b in v],
+                                lambda x: ()),
+        "meal": FrameField(meal, write_meal),
+        "attack_kind": FrameField(names(("struggle", "aggression"))),
+        "remaining": FrameField(lambda v, w, x: integer(v, w, 1), default=due),
+        "damage": FrameField(lambda v, w, x: integer(v, w, 0),
+                             default=lambda x: ([{"damage": 0}]
+                                                + _starts_left(rules, x["state"]))[-1]["damage"]),
+    }
+    special: dict[str, dict[str, FrameField]] = {
+        "relocate": {"src": FrameField(space_f.read, default=own_space),
+                     "stage": FrameField(names(("tentacle", "cling", "execute")),
+                                         default=lambda x: "execute")},
+        "attack": {"amoeba": FrameField(amoeba_f.read, lambda v, x: None if v < 0 else v + 1,
+                                        lambda x: -1),
+                   "space": FrameField(space_f.read, default=target_space),
+                   "stage": FrameField(names(("start", "defend", "success", "failure")),
+                                       default=lambda x: "defend"),
+                   "free": FrameField(flag, default=lambda x: x["frame"]["retry_used"])},
+        "retry": {"amoeba": FrameField(amoeba_f.read, lambda v, x: None if v < 0 else v + 1,
+                                       lambda x: -1)},
+        "defend": {name: FrameField(by_name.get(name, false_f).read,
+                                    by_name.get(name, false_f).write,
+                                    _copy_below("attack", name, source))
+                   for name, source in (("player", "target_player"),
+                                        ("amoeba", "target_amoeba"),
+                                        ("attacker_player", "player"), ("space", None),
+                                        ("attack_kind", None), ("escape_used", None),
+                                        ("defense_used", None))},
+        "tentacle": {"space": FrameField(space_f.read, default=_copy_below("relocate", "space",
+                                                                           "src")),
+                     "dest": FrameField(space_f.read, default=_copy_below("relocate", "dest"))},
+        "cling": {"space": FrameField(space_f.read, default=_copy_below("relocate", "space",
+                                                                        "src")),
+                  "dest": FrameField(space_f.read, default=_copy_below("relocate", "dest")),
+                  "mover_player": FrameField(seat_f.read,
+                                             default=_copy_below("relocate", "mover",
+                                                                 "player")),
+                  "mover_amoeba": FrameField(amoeba_f.read, amoeba_f.write,
+                                             _copy_below("relocate", "mover", "amoeba"))},
+    }
+    table: dict[str, dict[str, FrameField]] = {}
+    for kind, schema in frame_schema(rules).items():
+        names_in_order = list(schema)
+        if kind == "attack":  # free follows from retry_used, so it is read after it
+            names_in_order.remove("free")
+            names_in_order.append("free")
+        table[kind] = {name: special.get(kind, {}).get(name) or by_name.get(name, false_f)
+                       for name in names_in_order}
+    # A clinging amoeba's Tentacle (holding_tentacle) names the mover too.
+    table["tentacle+mover"] = {**table["tentacle"],
+                               "mover_player": seat_f, "mover_amoeba": amoeba_f}
+    return table
+
+
+_FIELDS = per_rules(_fields)
+
+
+def _frame_kind(rules, raw: Any, where: str, kinds: tuple[str, ...], what: str) -> str:
+    if not isinstance(raw, dict):
+        raise PositionError(f"{where}: expected a mapping with a kind, got {short_repr(raw)}")
+    if raw.get("kind") is None:
+        raise PositionError(f"{where}.kind: missing")
+    return lookup(raw["kind"], {k: k for k in kinds}, what, f"{where}.kind")
+
+
+def _read_frame(rules, raw: Any, where: str, kinds: tuple[str, ...], what: str,
+                context: dict) -> dict[str, Any]:
+    """One frame written by name (``decision`` or an entry of ``waiting``)."""
+    kind = _frame_kind(rules, raw, where, kinds, what)
+    table = _FIELDS(rules)
+    key = "tentacle+mover" if kind == "tentacle" and (
+        raw.get("mover_player") is not None or raw.get("mover_amoeba") is not None) else kind
+    fields = table[key]
+    extra = [k for k in raw if k != "kind" and k not in fields]
+    if extra:
+        raise PositionError(f"{where}: a {short_repr(kind)} {what} has no "
+                            f"{', '.join(short_repr(k) for k in extra)} "
+                            f"(it has {['kind', *fields]})")
+    return read_frame(Spec(raw, where, ("kind", *fields)), kind, fields, context)
+
+
+def _write_frame(rules, frame: dict[str, Any], context: dict) -> dict[str, Any]:
+    table = _FIELDS(rules)
+    key = "tentacle+mover" if "mover_player" in frame and frame["kind"] == "tentacle" \
+        else frame["kind"]
+    return write_frame(frame, table[key], context)
+
+
+def _phase_of(rules, kind: str, waiting: list[Any]) -> str:
+    """The phase a decision (with the frames waiting under it) is taken in: the setup's
+    decisions, a phase's own turn, or an attack's kind (Struggle in phase 1, Aggression in
+    phase 5); every other interrupt belongs to phase 1's amoeba turns."""
+    if kind in ("start_space", "place_start"):
+        return "setup"
+    bottom = waiting[0] if waiting else None
+    bottom_kind = bottom.get("kind") if isinstance(bottom, dict) else kind
+    if bottom_kind in DECISIONS:
+        return DECISIONS[bottom_kind]
+    if bottom_kind in ("attack", "retry") and (bottom or {}).get("attack_kind") == "aggression":
+        return "deaths"
+    return "movement_and_feeding"
 
 
 # Building ------------------------------------------------------------------------------------
@@ -131,31 +360,35 @@ def build_position(rules: PrimordialSoupRules | PrimordialSoupConfig,
     spec = plain_spec(spec)
     c, n = rules.config, rules.num_players
     top = Spec(spec, "", _TOP_KEYS)
-    decision = top.sub("decision", _DECISION_KEYS)
-    kind = lookup(decision.require("kind"), {k: k for k in DECISIONS}, "decision kind",
-                  decision.where("kind"))
-    phase = DECISIONS[kind]
-    for key in _DECISION_KEYS[2:]:
-        if decision.has(key) and key not in _DECISION_EXTRAS[kind]:
-            raise PositionError(f"{decision.where(key)}: a {short_repr(kind)} decision has no "
-                                f"{short_repr(key)} "
-                                f"(it has {['kind', 'player', *_DECISION_EXTRAS[kind]]})")
+    raw_decision = top.require("decision")
+    kind = _frame_kind(rules, raw_decision, "decision", ALL_DECISIONS, "decision kind")
+    written_waiting = top.has("waiting")
+    raw_waiting = top.sequence("waiting")
+    if isinstance(raw_decision, dict) and kind == "retry" and not raw_waiting:
+        phase = "deaths" if raw_decision.get("attack_kind") == "aggression" else \
+            "movement_and_feeding"
+    else:
+        phase = _phase_of(rules, kind, raw_waiting)
+    setup = phase == "setup"
     if top.has("phase"):
         written = top.get("phase")
-        names = {**{p: p for p in ROUND_PHASES}, **{str(i): p for i, p in
-                                                      enumerate(ROUND_PHASES, 1)}}
+        names = {**{p: p for p in PHASES[:7]}, **{str(i): p for i, p in enumerate(PHASES[:7])}}
         if lookup(str(written), names, "phase", "phase") != phase:
-            raise PositionError(f"phase: {short_repr(written)}, but a {short_repr(kind)} decision is "
-                                "taken in "
-                                f"phase {ROUND_PHASES.index(phase) + 1} ({phase})")
-    round_ = top.integer("round", 1, 1, c.max_rounds)
-    player = seat(decision.require("player"), n, decision.where("player"))
+            raise PositionError(f"phase: {short_repr(written)}, but a {short_repr(kind)} decision "
+                                "is taken in "
+                                f"phase {PHASES.index(phase)} ({phase})" + (
+                                    "" if kind in DECISIONS or setup else
+                                    " (with the frames waiting under it)"))
+    round_ = (top.integer("round", 0, 0, 0) if setup
+              else top.integer("round", 1, 1, c.max_rounds))
+    no_start = setup and kind == "start_space"
 
     entries = top.sequence("players") or [{}] * n
     if len(entries) != n:
         raise PositionError(f"players: {len(entries)} entries, but this is a {n}-player game "
                             "(one entry per seat, in seat order)")
-    players = [_player(rules, Spec(e, f"players[{p}]", _PLAYER_KEYS), p, round_)
+    players = [_player(rules, Spec(e, f"players[{p}]", _PLAYER_KEYS), p, round_,
+                       0 if no_start else p + 1)
                for p, e in enumerate(entries)]
     state = GameState(
         num_players=n, round=round_, phase=phase, players=[ps for ps, _ in players],
@@ -171,24 +404,54 @@ def build_position(rules: PrimordialSoupRules | PrimordialSoupConfig,
     state.gene_supply = _gene_supply(state)
     _environment(rules, top, state)
 
-    amoeba = -1
-    if kind in ("move", "feed"):
-        number = _amoeba_number(decision.require("amoeba"), rules, decision.where("amoeba"))
-        amoeba = number - 1
-        if state.players[player].amoeba_space[amoeba] < 0:
-            raise PositionError(f"decision: player {player}'s amoeba #{number} is not on the "
-                                f"board (players[{player}].amoebas)")
-    for p, (ps, done) in enumerate(players):
-        ps.amoeba_done = (_default_done(state, phase, player, amoeba, p) if done is None
+    context = {"rules": rules, "state": state, "below": []}
+    frames: list[dict[str, Any]] = []
+    for i, raw in enumerate(raw_waiting):
+        frames.append(_read_frame(rules, raw, f"waiting[{i}]", _WAITING_KINDS, "frame kind",
+                                  {**context, "below": list(frames)}))
+    decision = _read_frame(rules, raw_decision, "decision", ALL_DECISIONS, "decision kind",
+                           {**context, "below": list(frames)})
+    if not written_waiting:
+        frames = _default_waiting(state, decision)
+    elif kind == "place_start" and frames:
+        raise PositionError("waiting: the start amoebas still to place follow from the ones "
+                            "on the board; write no waiting frames")
+    turn = [*frames, decision]
+    current = turn[0]["player"] if not setup else decision["player"]
+    amoeba = turn[0].get("amoeba", -1) if phase == "movement_and_feeding" else -1
+    if phase == "movement_and_feeding" and kind in ("move", "feed") and not frames[:-1] \
+            and state.players[current].amoeba_space[amoeba] < 0:
+        raise PositionError(f"decision: player {current}'s amoeba #{amoeba + 1} is not on the "
+                            f"board (players[{current}].amoebas)")
+    attacking = phase == "deaths" and turn[0]["kind"] in ("attack", "retry")
+    for p, (ps, (done, used)) in enumerate(players):
+        ps.amoeba_done = (_default_done(state, phase, current, amoeba, p) if done is None
                           else [i in done for i in range(c.max_amoebas)])
-    _check_phase(rules, state, kind, player, amoeba)
-    state.stack = _stack(rules, state, kind, player, amoeba, decision)
+        ps.aggression_used = (attacking and p == current) if used is None else used
+    _check_phase(rules, state, current, amoeba, attacking)
+    state.stack = _stack(rules, state, current, turn)
     check_position(rules, state)
     return state
 
 
-def _player(rules, spec: Spec, p: int, round_: int) -> tuple[PlayerState, set[int] | None]:
-    """One seat's player state, and the amoeba indices written as ``done`` (None: default)."""
+def _default_waiting(state: GameState, decision: dict[str, Any]) -> list[dict[str, Any]]:
+    """The frames under a decision when the spec writes none: a move's amoeba feeds after
+    it; in the setup the other players without a start space choose one later (the lowest
+    seat first); nothing under any other decision."""
+    kind, player = decision["kind"], decision["player"]
+    if kind == "move":
+        return [{"kind": "feed", "player": player, "amoeba": decision["amoeba"],
+                 "struggle_used": False}]
+    if kind == "start_space":
+        later = [p for p, ps in enumerate(state.players) if ps.score == 0 and p != player]
+        return [{"kind": "start_space", "player": p} for p in reversed(later)]
+    return []
+
+
+def _player(rules, spec: Spec, p: int, round_: int,
+            score: int) -> tuple[PlayerState, tuple[set[int] | None, bool | None]]:
+    """One seat's player state (``score``: the default ladder space), the amoeba indices
+    written as ``done`` and the ``aggression_used`` written (None: the default)."""
     c = rules.config
     genes: dict[str, int] = {}
     written = spec.get("genes", {})
@@ -214,13 +477,13 @@ def _player(rules, spec: Spec, p: int, round_: int) -> tuple[PlayerState, set[in
     done = None
     if spec.has("done"):
         done = {_amoeba_number(x, rules, spec.where("done")) - 1 for x in spec.sequence("done")}
+    used = spec.boolean("aggression_used", False) if spec.has("aggression_used") else None
     ps = PlayerState(
-        bp=spec.integer("bp", c.start_bp, 0), score=spec.integer("score", p + 1, 0),
+        bp=spec.integer("bp", c.start_bp, 0), score=spec.integer("score", score, 0),
         genes=dict(sorted(genes.items(), key=lambda kv: GENE_INDEX[kv[0]])),
         amoeba_space=space, amoeba_damage=damage, amoeba_done=[False] * c.max_amoebas,
-        aggression_used=spec.boolean("aggression_used", False),
     )
-    return ps, done
+    return ps, (done, used)
 
 
 def _amoeba_number(value: Any, rules, where: str) -> int:
@@ -326,6 +589,8 @@ def _default_done(state: GameState, phase: str, player: int, amoeba: int,
     players before ``player`` in ascending order and ``player``'s up to the pending one;
     later every amoeba on the board."""
     on_board = [sp >= 0 for sp in state.players[p].amoeba_space]
+    if phase == "setup":
+        return [False] * len(on_board)
     if phase != "movement_and_feeding":
         return on_board
     order = state.ascending()
@@ -336,10 +601,14 @@ def _default_done(state: GameState, phase: str, player: int, amoeba: int,
     return [False] * len(on_board)
 
 
-def _check_phase(rules, state: GameState, kind: str, player: int, amoeba: int) -> None:
-    """What the rules leave true at this point of the round, beyond ``check_state``."""
+def _check_phase(rules, state: GameState, current: int, amoeba: int,
+                 attacking: bool) -> None:
+    """What the rules leave true at this point of the round, beyond ``check_state``
+    (``current``: the seat whose turn of the phase is under way)."""
     c = rules.config
     phase = state.phase
+    if phase == "setup":
+        return
     desc = state.descending()
     for p, ps in enumerate(state.players):
         if ps.score >= c.finish_zone_start:
@@ -347,24 +616,28 @@ def _check_phase(rules, state: GameState, kind: str, player: int, amoeba: int) -
                                 f"{c.finish_zone_start}), so the game ended last round")
         latest = state.round
         if (ROUND_PHASES.index(phase) < ROUND_PHASES.index("new_genes")
-                or (phase == "new_genes" and desc.index(p) > desc.index(player))):
+                or (phase == "new_genes" and desc.index(p) > desc.index(current))):
             latest = state.round - 1  # this round's genes are bought in phase 3
         for key, acquired in ps.genes.items():
             if acquired > latest:
                 raise PositionError(f"players[{p}].genes.{key}: acquired in round {acquired}, "
                                     f"but player {p} has not bought genes in round "
                                     f"{state.round} yet")
-        used_ok = phase == "deaths" and desc.index(p) < desc.index(player)
+        used_ok = phase == "deaths" and (desc.index(p) < desc.index(current)
+                                         or (p == current and attacking))
         if ps.aggression_used and not used_ok:
             raise PositionError(f"players[{p}].aggression_used: player {p} has not had its "
                                 f"Aggression turn this round (phase 5, descending order)")
+        if phase == "deaths" and p == current and attacking and not ps.aggression_used:
+            raise PositionError(f"players[{p}].aggression_used: player {p} is attacking with "
+                                "Aggression, which marks it used this round")
     if phase == "movement_and_feeding":
-        ps = state.players[player]
-        if not ps.amoeba_done[amoeba]:
-            raise PositionError(f"players[{player}].done: amoeba #{amoeba + 1} is taking its "
+        ps = state.players[current]
+        if 0 <= amoeba < len(ps.amoeba_done) and not ps.amoeba_done[amoeba]:
+            raise PositionError(f"players[{current}].done: amoeba #{amoeba + 1} is taking its "
                                 "phase-1 turn, so it is done")
         order = state.ascending()
-        for p in order[: order.index(player)]:
+        for p in order[: order.index(current)]:
             for i, sp in enumerate(state.players[p].amoeba_space):
                 if sp >= 0 and not state.players[p].amoeba_done[i]:
                     raise PositionError(
@@ -380,44 +653,64 @@ def _check_phase(rules, state: GameState, kind: str, player: int, amoeba: int) -
                         f"phase 5's natural deaths, which come before Aggression")
 
 
-def _stack(rules, state: GameState, kind: str, player: int, amoeba: int,
-           decision: Spec) -> list[dict[str, Any]]:
-    """The procedure stack at this decision, as the round's steps leave it."""
+def _stack(rules, state: GameState, current: int,
+           turn: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The procedure stack: the steps of the round (the phases still to come, the players
+    still to act in this phase in its order) under the frames of the turn under way."""
     phase = state.phase
+    if phase == "setup":
+        return _setup_stack(rules, state, turn)
     number = ROUND_PHASES.index(phase) + 1
     stack: list[dict[str, Any]] = [{"kind": k} for k in _LATER_PHASES[: 6 - number]]
-    ascending = phase == "movement_and_feeding"
-    order = state.ascending() if ascending else state.descending()
-    later = list(reversed(order[order.index(player) + 1:]))
+    order = state.ascending() if phase == "movement_and_feeding" else state.descending()
+    later = list(reversed(order[order.index(current) + 1:]))
     if phase == "movement_and_feeding":
         stack += [{"kind": "amoeba_turns", "player": q} for q in later]
-        stack.append({"kind": "amoeba_turns", "player": player})
-        stack.append({"kind": "feed", "player": player, "amoeba": amoeba,
-                      "struggle_used": decision.boolean("struggle_used", False)
-                      if kind == "feed" else False})
-        if kind == "move":
-            stack.append({"kind": "move", "player": player, "amoeba": amoeba})
+        stack.append({"kind": "amoeba_turns", "player": current})
     elif phase == "environment":
         stack += [{"kind": "defect", "player": q, "remaining": _due(rules, state, q)}
                   for q in later if _due(rules, state, q) > 0]
-        due = _due(rules, state, player)
-        if due <= 0 and not decision.has("remaining"):
-            mp = mutation_points(state.players[player])
-            raise PositionError(f"decision: player {player} owes no gene defect (mutation "
-                                f"points {mp} <= ozone {mp - due})")
-        stack.append({"kind": "defect", "player": player,
-                      "remaining": decision.integer("remaining", due, 1)})
     elif phase == "new_genes":
         stack += [{"kind": "buy", "player": q} for q in later]
-        stack.append({"kind": "buy", "player": player})
     elif phase == "cell_division":
         stack += [{"kind": "division_income", "player": q} for q in later]
-        stack.append({"kind": "divide", "player": player,
-                      "free_used": decision.boolean("free_used", False)})
     else:  # deaths: the natural deaths are over, Aggression in descending order
         stack += [{"kind": "aggression", "player": q} for q in later]
-        stack.append({"kind": "aggression", "player": player})
-    return stack
+    return stack + turn
+
+
+def _starts_left(rules, state: GameState) -> list[dict[str, Any]]:
+    """The start amoebas still to place, the next on top: first ones ascending with the
+    start damage, then second ones descending, less the ones on the board."""
+    c, n = rules.config, rules.num_players
+    desc = state.descending()
+    full = [{"kind": "place_start", "player": p, "damage": 0} for p in reversed(desc)]
+    full += [{"kind": "place_start", "player": p, "damage": c.start_damage}
+             for p in reversed(desc[::-1])]
+    placed = sum(len(ps.amoebas_on_board()) for ps in state.players)
+    return full[: max(2 * n - placed, 0)]
+
+
+def _setup_stack(rules, state: GameState, turn: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The setup: the start spaces chosen (in the rolled order, as ``waiting`` writes it)
+    above the placing of the start amoebas; then the start amoebas, first ones ascending
+    with the start damage, second ones descending, as many left as are not on the board."""
+    if turn[-1]["kind"] == "start_space":
+        return [{"kind": "setup_amoebas"}, *turn]
+    n = rules.num_players
+    if sorted(ps.score for ps in state.players) != list(range(1, n + 1)):
+        raise PositionError(f"players: the start spaces are 1..{n}, one per player, before the "
+                            f"start amoebas are placed (scores "
+                            f"{[ps.score for ps in state.players]})")
+    left = _starts_left(rules, state)
+    placed = sum(len(ps.amoebas_on_board()) for ps in state.players)
+    if not left or left[-1] != turn[-1]:
+        expected = (f"player {left[-1]['player']} places a start amoeba with damage "
+                    f"{left[-1]['damage']}" if left else "every start amoeba is placed")
+        raise PositionError(f"decision: {placed} start amoebas are on the board, so {expected} "
+                            "(first ones ascending with the start damage, then second ones "
+                            "descending)")
+    return [{"kind": "begin_round"}, *left]
 
 
 def _due(rules, state: GameState, p: int) -> int:
@@ -433,32 +726,37 @@ def position_to_dict(rules: PrimordialSoupRules | PrimordialSoupConfig,
     """The position of ``state`` as a spec of names that :func:`build_position` turns back
     into the very same state; entries equal to their default are left out.
 
+    Every decision the rules pause at has a position form: a phase's own decision, the
+    setup's, and every interrupt (the frames under it are written in ``waiting``).
+
     Raises:
-        PositionError: the state waits for a decision the format does not hold (an interrupt
-            such as Escape or Tentacle, a direction, the setup) or holds something no
-            position at that decision holds.
+        PositionError: the game is over (no decision waits), or the state holds something
+            no position at that decision holds.
     """
     rules = _rules(rules)
     c = rules.config
-    frame = state.pending
-    if frame is None or frame.get("kind") not in DECISIONS or state.phase not in ROUND_PHASES:
-        pending = frame.get("kind") if frame else "nothing"
-        raise PositionError(f"this state has no position form: it waits for {short_repr(pending)} "
+    if not state.stack or state.phase not in PHASES[:7]:
+        raise PositionError(f"this state has no position form: no decision waits "
                             f"(phase {state.phase}); positions wait for one of "
-                            f"{sorted(DECISIONS)}")
-    kind, player = frame["kind"], frame["player"]
-    amoeba = frame.get("amoeba", -1)
-    decision: dict[str, Any] = {"kind": kind, "player": player}
-    if kind in ("move", "feed"):
-        decision["amoeba"] = amoeba + 1
-    if kind == "feed" and frame["struggle_used"]:
-        decision["struggle_used"] = True
-    if kind == "defect" and frame["remaining"] != _due(rules, state, player):
-        decision["remaining"] = frame["remaining"]
-    if kind == "divide" and frame["free_used"]:
-        decision["free_used"] = True
-    spec: dict[str, Any] = {"round": state.round, "phase": state.phase, "decision": decision,
-                            "environment_card": state.environment_card + 1}
+                            f"{sorted(ALL_DECISIONS)}")
+    turn = _turn_frames(state)
+    top = turn[-1]
+    kind = top["kind"]
+    if kind not in ALL_DECISIONS:
+        raise PositionError(f"this state has no position form: it waits for the step "
+                            f"{short_repr(kind)}, not a decision")
+    context: dict[str, Any] = {"rules": rules, "state": state}
+    waiting = [_write_frame(rules, f, {**context, "below": turn[:i]})
+               for i, f in enumerate(turn[:-1])]
+    decision = _write_frame(rules, top, {**context, "below": turn[:-1]})
+    current = turn[0]["player"] if state.phase != "setup" else top["player"]
+    amoeba = turn[0].get("amoeba", -1) if state.phase == "movement_and_feeding" else -1
+    attacking = state.phase == "deaths" and turn[0]["kind"] in ("attack", "retry")
+    spec: dict[str, Any] = {"round": state.round, "phase": state.phase, "decision": decision}
+    if (state.phase != "setup" or kind == "start_space") and \
+            turn[:-1] != _default_waiting(state, top):
+        spec["waiting"] = waiting
+    spec["environment_card"] = state.environment_card + 1
     if state.environment_deck != _default_deck(rules, state.round, state.phase,
                                                state.environment_card):
         spec["environment_deck"] = [i + 1 for i in state.environment_deck]
@@ -473,10 +771,10 @@ def position_to_dict(rules: PrimordialSoupRules | PrimordialSoupConfig,
                 amoebas[i + 1] = {"space": sp, "damage": dp} if dp else sp
         if amoebas:
             entry["amoebas"] = amoebas
-        if ps.amoeba_done != _default_done(state, state.phase, player, amoeba, p):
+        if ps.amoeba_done != _default_done(state, state.phase, current, amoeba, p):
             entry["done"] = [i + 1 for i, d in enumerate(ps.amoeba_done) if d]
-        if ps.aggression_used:
-            entry["aggression_used"] = True
+        if ps.aggression_used != (attacking and p == current):
+            entry["aggression_used"] = ps.aggression_used
         players.append(entry)
     spec["players"] = players
     cubes = {}
@@ -488,3 +786,17 @@ def position_to_dict(rules: PrimordialSoupRules | PrimordialSoupConfig,
     if state.dice:
         spec["dice"] = list(state.dice)
     return verified_dict(rules, state, spec, build_position)
+
+
+def _turn_frames(state: GameState) -> list[dict[str, Any]]:
+    """The frames of the turn under way: above the round's steps (the phases to come and the
+    players' turns queued in this phase), or the decision alone when it is a queued turn
+    itself (a defect, a purchase, a division, Aggression, a start amoeba)."""
+    stack = state.stack
+    if state.phase == "setup":
+        return stack[1:] if stack[0]["kind"] == "setup_amoebas" else stack[-1:]
+    rest = stack[len(checks.LATER_PHASES[state.phase]):]
+    queued = 0
+    while queued < len(rest) and rest[queued]["kind"] in QUEUE_KINDS[state.phase]:
+        queued += 1
+    return rest[queued:] or rest[-1:]

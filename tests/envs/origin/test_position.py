@@ -167,11 +167,14 @@ def test_states_reached_in_play_are_rebuilt_exactly(players):
     assert seen > 20
 
 
-def test_a_state_waiting_for_anything_else_has_no_position_form():
+def test_the_setup_has_a_position_form_too():
+    """The first decision, keeping a dealt objective (every decision has one: see
+    test_position_decisions.py)."""
     rules = RULES[3]
-    state = rules.initial_state(np.random.default_rng(0))  # the setup: keep an objective
-    with pytest.raises(PositionError, match="'keep_objective'.*positions wait for"):
-        position_to_dict(rules, state)
+    state = rules.initial_state(np.random.default_rng(0))
+    spec = position_to_dict(rules, state)
+    assert (spec["phase"], spec["decision"]["kind"]) == ("setup", "keep_objective")
+    assert build_position(rules, spec) == state
 
 
 def menu_with(change) -> dict:

@@ -166,11 +166,15 @@ def test_states_reached_in_play_are_rebuilt_exactly(players):
     assert all(seen[k] for k in ("move", "feed", "buy", "divide"))
 
 
-def test_a_state_at_another_decision_has_no_position_form():
+def test_the_setup_has_a_position_form_too():
+    """The first decision, a start space (every decision has one: see
+    test_position_decisions.py)."""
     rules = RULES[3]
-    state = rules.initial_state(np.random.default_rng(0))  # the setup: start spaces
-    with pytest.raises(PositionError, match="'start_space'.*positions wait for one of"):
-        position_to_dict(rules, state)
+    state = rules.initial_state(np.random.default_rng(0))
+    spec = position_to_dict(rules, state)
+    assert (spec["round"], spec["phase"], spec["decision"]["kind"]) == (0, "setup",
+                                                                        "start_space")
+    assert build_position(rules, spec) == state
 
 
 def spec_with(kind: str, change) -> tuple[PrimordialSoupRules, dict]:
