@@ -275,31 +275,40 @@ def build_position(rules: OriginRules | OriginConfig, spec: dict[str, Any]) -> O
     neutral = comps.pawn_types.index((comps.neutral_height, comps.neutral_width,
                                       neutral_colour))
     pawn[world.origin], owner[world.origin] = neutral, NEUTRAL
+    copies = [2 if h == 2 and n in comps.extra_medium_set_players else 1
+              for h, _w, _c in comps.pawn_types]
+    standing: dict[int, list[str]] = {neutral: [_neutral_place(world)]}
+    origin_id = world.territories[world.origin].id
     for p, ps in enumerate(players):
         for name, value in ps.mapping("pawns").items():
             where = ps.where(f"pawns.{name}")
             t = names.territory(name, ps.where("pawns"))
+            kind = names.pawn(value, where)
             if t == world.origin:
-                raise PositionError(f"{where}: {name} is the Origin territory; only the "
-                                    "neutral pawn stands there")
+                raise PositionError(f"{where}: player {p}'s pawn {pawn_name(data, kind)} cannot "
+                                    f"stand on {origin_id}, the Origin territory: only the "
+                                    "neutral pawn stands there and no pawn ever enters it "
+                                    "(origin.md \"The map\")")
             if owner[t] != EMPTY:
-                raise PositionError(f"{where}: player {owner[t]} has a pawn on {name} already")
-            pawn[t], owner[t] = names.pawn(value, where), p
-    copies = [2 if h == 2 and n in comps.extra_medium_set_players else 1
-              for h, _w, _c in comps.pawn_types]
+                raise PositionError(f"{where}: player {owner[t]}'s pawn "
+                                    f"{pawn_name(data, pawn[t])} stands on {name} already, so "
+                                    f"player {p}'s {pawn_name(data, kind)} cannot; one pawn per "
+                                    "territory, on its owner's village")
+            pawn[t], owner[t] = kind, p
+            here = standing.setdefault(kind, [])
+            here.append(f"player {p}'s on {world.territories[t].id}")
+            if len(here) > copies[kind]:
+                raise PositionError(_too_many_pawns(data, n, kind, copies[kind], here, where))
     used = Counter(x for x in pawn if x >= 0)
-    reserve = []
-    for i, count in enumerate(copies):
-        if used[i] > count:
-            raise PositionError(f"players: {used[i]} pawns {pawn_name(data, i)} on the map, "
-                                f"the game has {count}")
-        reserve.append(count - used[i])
+    reserve = [count - used[i] for i, count in enumerate(copies)]
     villages = []
     for p in range(n):
         left = comps.villages_per_player - owner.count(p)
         if left < 0:
-            raise PositionError(f"players[{p}].pawns: {owner.count(p)} pawns, but a player has "
-                                f"{comps.villages_per_player} villages")
+            raise PositionError(f"players[{p}].pawns: player {p} has {owner.count(p)} pawns on the "
+                                f"map, but a pawn always stands on one of its owner's villages "
+                                f"and a player has {comps.villages_per_player} "
+                                "(origin.md \"Pawns and villages\")")
         villages.append(left)
 
     # Cards.
@@ -307,8 +316,10 @@ def build_position(rules: OriginRules | OriginConfig, spec: dict[str, Any]) -> O
 
     def place(card: int, where: str) -> int:
         if card in placed:
-            raise PositionError(f"{where}: {data.cards[card].id} is in {placed[card]} already; "
-                                "each card is in one place")
+            c = data.cards[card]
+            raise PositionError(f"{where}: the {c.colour} card {c.id} ({c.name}) is in "
+                                f"{_place_name(placed[card])} already; each card is in exactly "
+                                f"one place, so it cannot be in {_place_name(where)} too")
         placed[card] = where
         return card
 
@@ -337,8 +348,10 @@ def build_position(rules: OriginRules | OriginConfig, spec: dict[str, Any]) -> O
                     for x in decks_spec.sequence(colour)]
             missing = [c.id for c in data.deck(colour) if c.index not in placed]
             if missing:
-                raise PositionError(f"{where}: the {colour} cards {missing} are nowhere; put "
-                                    "them in the deck, a hand or wherever they are")
+                raise PositionError(f"{where}: the {colour} cards {missing} are nowhere; the "
+                                    f"whole {colour} deck is written here, so put them in it, "
+                                    "in a hand or wherever else they are (every card is in "
+                                    "exactly one place)")
         else:
             deck = [place(c.index, where) for c in data.deck(colour) if c.index not in placed]
         decks.append(deck)
@@ -352,10 +365,18 @@ def build_position(rules: OriginRules | OriginConfig, spec: dict[str, Any]) -> O
     lost = [integer(x, "lost_tiles", 1, max(left)) for x in top.sequence("lost_tiles")]
     for level in [lv for cols in columns for col in cols for lv in col] + lost:
         left[level] -= 1
-    short = {lv: comps.innovation_tiles[lv] - k for lv, k in left.items() if k < 0}
+    short = sorted(lv for lv, k in left.items() if k < 0)
     if short:
-        raise PositionError(f"players[*].columns and lost_tiles: more tiles of level(s) "
-                            f"{sorted(short)} than the game has ({comps.innovation_tiles})")
+        level = short[0]
+        held = [f"player {p}'s columns {sum(col.count(level) for col in cols)}"
+                for p, cols in enumerate(columns) if any(level in col for col in cols)]
+        if level in lost:
+            held.append(f"lost_tiles {lost.count(level)}")
+        total = comps.innovation_tiles[level] - left[level]
+        raise PositionError(f"players[*].columns and lost_tiles: {total} tiles of level {level} "
+                            f"({', '.join(held)}), but the game has "
+                            f"{comps.innovation_tiles[level]} (a column of height h holds one "
+                            "tile of each level 1..h)")
     slots = _slots(rules, top, left)
 
     # Tokens.
@@ -394,8 +415,10 @@ def build_position(rules: OriginRules | OriginConfig, spec: dict[str, Any]) -> O
         state.turn = top.integer("turn", first, 1)
         if not rules.config.final_round_starts_with_trigger and state.turn % n != first % n:
             raise PositionError(f"turn: turn {state.turn} is player "
-                                f"{(start + state.turn - 1) % n}'s (start_player {start}), not "
-                                f"player {current}'s")
+                                f"{(start + state.turn - 1) % n}'s, not player {current}'s: "
+                                f"turns go clockwise from start_player {start}, so player "
+                                f"{current}'s turns are {first}, {first + n}, {first + 2 * n}, "
+                                "...")
     triggered = phase == "final_round" or end_condition(rules, state) is not None
     state.end_triggered = top.boolean("end_triggered", triggered)
     if phase == "final_round":
@@ -420,6 +443,38 @@ def _stack(current: int, waiting: list[dict[str, Any]],
     return [{"kind": "turn", "player": current}, *waiting, pending]
 
 
+def _neutral_place(world) -> str:
+    return (f"the neutral pawn on {world.territories[world.origin].id}, the Origin territory, "
+            "which belongs to no one and whose colour `neutral` sets (default white)")
+
+
+def _too_many_pawns(data, n: int, kind: int, copies: int, standing: list[str],
+                    where: str) -> str:
+    """Why one more pawn of a type is refused: whose the others are and where they stand."""
+    extra = data.components.extra_medium_set_players
+    h = data.components.pawn_types[kind][0]
+    if h == 2 and n in extra:
+        rule = (f"one pawn of each height, width and colour, and with {n} players a second "
+                "set of the medium (height 2) ones")
+    else:
+        rule = "one pawn of each height, width and colour" + (
+            f" (a second medium set only with {' or '.join(map(str, extra))} players)"
+            if h == 2 and extra else "")
+    return (f"{where}: pawn {pawn_name(data, kind)} is on the map {len(standing)} times: "
+            f"{'; '.join(standing)}. The game has {copies}: "
+            f"{rule}, in one reserve shared by every player (origin.md \"Pawns and villages\")")
+
+
+def _place_name(where: str) -> str:
+    """A card's place in a spec, for people: ``players[0].hand`` -> player 0's hand."""
+    if where.startswith("players["):
+        seat_, _, pile = where[len("players["):].partition("].")
+        pile = {"hand": "hand", "permanents": "cards in play",
+                "objectives_done": "completed objectives"}.get(pile, pile)
+        return f"player {seat_}'s {pile} ({where})"
+    return where
+
+
 def _slots(rules, top: Spec, left: dict[int, int]) -> list[int]:
     """The face-up slots (taking their tiles out of ``left``, which becomes the reserve)."""
     colours = rules.data.components.slot_colours
@@ -440,7 +495,11 @@ def _slots(rules, top: Spec, left: dict[int, int]) -> list[int]:
             if slots[i]:
                 left[slots[i]] -= 1
                 if left[slots[i]] < 0:
-                    raise PositionError(f"slots: more level-{slots[i]} tiles than the game has")
+                    total = rules.data.components.innovation_tiles[slots[i]]
+                    raise PositionError(f"{spec.where(colour)}: a level-{slots[i]} tile in a "
+                                        f"{colour} slot, but the game's {total} level-"
+                                        f"{slots[i]} tiles are all in the players' columns, "
+                                        "the other slots or lost_tiles")
     for i in sorted(free):  # the lowest levels left, in slot order
         level = next((lv for lv in sorted(left) if left[lv] > 0), 0)
         if level:
@@ -502,13 +561,18 @@ def _check_turn(rules, state: OriginState, player: int) -> None:
     played = ts.get("played", ())
     for colour in CARD_COLOURS:
         if played.count(colour) > 1 and not (colour == "purple" and state.phase == "final_round"):
-            raise PositionError(f"decision.played: one {colour} card per turn")
+            raise PositionError(f"decision.played: player {state.current} played "
+                                f"{played.count(colour)} {colour} cards this turn; a player "
+                                f"plays at most one card of each colour per turn (more "
+                                "objectives only in the final round)")
     for card in ts.get("turn_cards", ()):
         if card not in state.discard:
             raise PositionError(f"decision.turn_cards: {rules.data.cards[card].id} was played "
-                                "this turn, so it is in the discard too")
+                                f"this turn by player {state.current}, so it is in the discard "
+                                "too (a played yellow card leaves the game)")
     if ts.get("turn_cards") and "yellow" not in played:
-        raise PositionError("decision.played: a yellow card is in force, so yellow was played")
+        raise PositionError(f"decision.played: a yellow card is in force this turn, so player "
+                            f"{state.current} played yellow; write it in played")
     for p in range(state.num_players):
         purple = [c for c in state.hands[p] if rules.data.cards[c].colour == "purple"]
         limit = objective_limit(rules, state, p)
@@ -517,8 +581,11 @@ def _check_turn(rules, state: OriginState, player: int) -> None:
             or (f["kind"] == "return_card" and f.get("colour") == "purple"))
             for f in state.stack)
         if len(purple) > limit and not returning:
-            raise PositionError(f"players[{p}].hand: {len(purple)} objectives, a player holds at "
-                                f"most {limit}")
+            ids = ", ".join(rules.data.cards[c].id for c in purple)
+            raise PositionError(f"players[{p}].hand: player {p} holds {len(purple)} objectives "
+                                f"({ids}), but a player holds at most {limit} (more only with an "
+                                "objective_limit card in play, Oral Tradition) and no return of "
+                                "objectives is pending (origin.md \"Objective hand limit\")")
 
 
 # Writing -------------------------------------------------------------------------------------

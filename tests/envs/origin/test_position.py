@@ -199,11 +199,11 @@ def menu_with(change) -> dict:
     (lambda s: s["players"][1]["permanents"].append("Y4"),
      r"Y4 is a yellow card; only orange cards go there"),
     (lambda s: s["players"][2]["hand"].append("Y3"),
-     r"players\[2\]\.hand: Y3 is in players\[0\]\.hand already"),
+     r"players\[2\]\.hand: the yellow card Y3 \(Forced March\) is in player 0's hand"),
     (lambda s: s["players"][2]["pawns"].update(AF0=[1, 1, "brown"]),
-     r"AF0 is the Origin territory"),
+     r"player 2's pawn h1/w1/brown cannot stand on AF0, the Origin territory"),
     (lambda s: s["players"][2]["pawns"].update(AF4=[1, 1, "brown"]),
-     r"player 1 has a pawn on AF4 already"),
+     r"player 1's pawn h1/w1/black stands on AF4 already, so player 2's h1/w1/brown cannot"),
     (lambda s: s["decision"].update(kind="reward"), r"unknown decision kind 'reward'"),
     (lambda s: s.update(hand=[]), r"unknown key\(s\) \['hand'\]"),
 ])
@@ -215,12 +215,14 @@ def test_a_bad_name_is_refused_naming_it(change, message):
 @pytest.mark.parametrize(("change", "message"), [
     (lambda s: s.update(turn=9), "turn 9 is player 2's"),
     (lambda s: s["players"][2].update(pawns={t: [3, 3, "white"] for t in ("EU2", "EU3")}),
-     r"2 pawns h3/w3/white on the map, the game has 1"),
-    (lambda s: s["players"][2].update(columns=[1] * 9), "more tiles of level"),
+     r"players\[2\]\.pawns\.EU3: pawn h3/w3/white is on the map 2 times: player 2's on EU2; "
+     r"player 2's on EU3\. The game has 1"),
+    (lambda s: s["players"][2].update(columns=[1] * 9), r"11 tiles of level 1 \(player 0's columns 1, player 1's columns 1, player 2's "
+     r"columns 9\), but the game has 10"),
     (lambda s: s.update(slots={"yellow": [0, 1, 1]}), "an empty slot while the reserve holds"),
-    (lambda s: s["players"][2].update(hand=["O2", "O3", "O4"]), "3 objectives, a player holds"),
+    (lambda s: s["players"][2].update(hand=["O2", "O3", "O4"]), "player 2 holds 3 objectives \\(O2, O3, O4\\), but a player holds at most 2"),
     (lambda s: s["decision"].update(turn_cards=["Y4"], played=["yellow"]),
-     "Y4 was played this turn, so it is in the discard too"),
+     "Y4 was played this turn by player 1, so it is in the discard too"),
     (lambda s: s.update(final_turns_left=2), "only in phase final_round"),
     (lambda s: s["players"][1].update(hand=[]) or s["decision"].update(action_taken=True),
      "only 'pass'"),
@@ -240,3 +242,49 @@ def test_the_module_docstring_example_builds():
     example = position.__doc__.split("::\n\n", 1)[1].split("\n\nKeys", 1)[0]
     state = build_position(RULES[3], yaml.safe_load(textwrap.dedent(example)))
     assert (state.turn, RULES[3].current_player(state)) == (8, 1)
+
+
+@pytest.mark.parametrize(("players", "message"), [
+    # issue 26 item 6: the other h1/w1/white pawn is the neutral one on the Origin.
+    ([{}, {}, {"pawns": {"EU3": "h1/w1/white"}}],
+     r"^players\[2\]\.pawns\.EU3: pawn h1/w1/white is on the map 2 times: the neutral pawn "
+     r"on AF0, the Origin territory, which belongs to no one and whose colour `neutral` sets "
+     r"\(default white\); player 2's on EU3\. The game has 1: one pawn of each height, "
+     r"width and colour, in one reserve shared by every player"),
+    # issue 26 item 6: two h1/w1/brown pawns of player 0 say whose and where.
+    ([{"pawns": {"AF1": [1, 1, "brown"], "EU1": [1, 1, "brown"]}}, {}, {}],
+     r"^players\[0\]\.pawns\.EU1: pawn h1/w1/brown is on the map 2 times: player 0's on AF1; "
+     r"player 0's on EU1\. The game has 1: one pawn of each"),
+    ([{"pawns": {"AF1": [1, 1, "brown"]}}, {"pawns": {"AF1": [1, 2, "black"]}}, {}],
+     r"^players\[1\]\.pawns\.AF1: player 0's pawn h1/w1/brown stands on AF1 already, so "
+     r"player 1's h1/w2/black cannot; one pawn per territory"),
+    ([{"pawns": {"AF0": [2, 2, "black"]}}, {}, {}],
+     r"^players\[0\]\.pawns\.AF0: player 0's pawn h2/w2/black cannot stand on AF0, the Origin "
+     r"territory: only the neutral pawn stands there"),
+    ([{"hand": ["Y3"]}, {"hand": ["Y3"]}, {}],
+     r"^players\[1\]\.hand: the yellow card Y3 \(Forced March\) is in player 0's hand "
+     r"\(players\[0\]\.hand\) already; each card is in exactly one place"),
+    ([{"pawns": {t: [h, w, c] for t, (h, w, c) in zip(
+        ["AF1", "AF2", "AF3", "AF4", "AF5", "AF6", "EU1", "EU2", "EU3", "EU4"],
+        [(h, w, c) for h in (1, 2, 3) for w in (1, 2, 3) for c in ("brown", "black")],
+        strict=False)}}, {}, {}],
+     r"^players\[0\]\.pawns: player 0 has 10 pawns on the map, but a pawn always stands on "
+     r"one of its owner's villages and a player has 9"),
+])
+def test_a_refusal_names_the_player_the_piece_and_the_rule(players, message):
+    """issue 26 item 6: who holds the piece, where, and the rule that refuses one more."""
+    with pytest.raises(PositionError, match=message):
+        build_position(RULES[3], {"decision": {"kind": "turn", "player": 0}, "players": players})
+
+
+def test_a_second_medium_pawn_is_allowed_only_with_the_second_medium_set():
+    """origin.md "Components": 4 players play with a second set of the medium pawns."""
+    players = [{"pawns": {"AF1": [2, 1, "brown"]}}, {"pawns": {"AF2": [2, 1, "brown"]}}]
+    for n, others in ((4, [{}, {}]), (3, [{}])):
+        spec = {"decision": {"kind": "turn", "player": 0}, "players": players + others}
+        if n == 4:
+            assert build_position(RULES[4], spec).reserve is not None
+        else:
+            with pytest.raises(PositionError, match=r"The game has 1: .*a second medium "
+                                                    r"set only with 4 players"):
+                build_position(RULES[3], spec)
