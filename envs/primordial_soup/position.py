@@ -399,8 +399,14 @@ def build_position(rules: PrimordialSoupRules | PrimordialSoupConfig,
                     for colour in range(n)]
     for colour, left in enumerate(state.supply):
         if left < 0:
-            raise PositionError(f"cubes: {c.cubes_per_colour - left} {COLOUR_LETTERS[colour]} "
-                                f"cubes on the board, the game has {c.cubes_per_colour}")
+            most = sorted(range(len(state.cubes)), key=lambda sp: -state.cubes[sp][colour])[:3]
+            raise PositionError(
+                f"cubes: {c.cubes_per_colour - left} {COLOUR_LETTERS[colour]} cubes (player "
+                f"{colour}'s colour) on the board, but the game has {c.cubes_per_colour} of each "
+                f"colour (primordial_soup.md \"Components\"); most on spaces "
+                + ", ".join(f"{sp} ({state.cubes[sp][colour]})" for sp in most)
+                + f"; a space not written in cubes holds the setup's "
+                f"{c.setup_cubes_per_space} of each colour")
     state.gene_supply = _gene_supply(state)
     _environment(rules, top, state)
 
@@ -461,7 +467,9 @@ def _player(rules, spec: Spec, p: int, round_: int,
         where = spec.where("genes")
         key = lookup(name, GENE_NAMES, "gene", where)
         if key in genes:
-            raise PositionError(f"{where}: {GENES[GENE_INDEX[key]].name} is written twice")
+            raise PositionError(f"{where}: player {p}'s {GENES[GENE_INDEX[key]].name} is written "
+                                "twice (by its key and its English name?); a player holds "
+                                "a gene once")
         genes[key] = integer(acquired, f"{where}.{name}", 0, round_)
     space = [-1] * c.max_amoebas
     damage = [0] * c.max_amoebas
@@ -492,8 +500,8 @@ def _amoeba_number(value: Any, rules, where: str) -> int:
         return integer(value, where, 1, top)
     except PositionError:
         raise PositionError(f"{where}: amoeba {short_repr(value)} does not exist (amoebas are "
-                            "numbered "
-                            f"1..{top})") from None
+                            f"numbered 1..{top}: each player has {top} amoebas of its "
+                            "colour)") from None
 
 
 def _space(value: Any, rules, where: str) -> int:
@@ -536,15 +544,20 @@ def _gene_supply(state: GameState) -> list[int]:
         owners = [p for p, ps in enumerate(state.players) if g.key in ps.genes]
         left = g.copies(n) - len(owners)
         if left < 0:
-            raise PositionError(f"genes: {g.name} is held by players {owners}, but a {n}-player "
-                                f"game has {g.copies(n)} such card(s)")
+            raise PositionError(f"players[{owners[-1]}].genes: {g.name} is held by players "
+                                f"{owners}, but a {n}-player game has {g.copies(n)} such "
+                                "card(s), bought from one supply (primordial_soup.md "
+                                "\"Genes\")")
         supply.append(left)
     for p, ps in enumerate(state.players):
         for basic, higher in SUCCESSORS.items():
             held = [GENES[GENE_INDEX[h]].name for h in higher if h in ps.genes]
             if basic in ps.genes and held:
-                raise PositionError(f"players[{p}].genes: {held[0]} replaced "
-                                    f"{GENES[GENE_INDEX[basic]].name}; a player never holds both")
+                raise PositionError(f"players[{p}].genes: player {p} holds {held[0]} and "
+                                    f"{GENES[GENE_INDEX[basic]].name}, but {held[0]} replaced "
+                                    f"{GENES[GENE_INDEX[basic]].name} when it was bought; a "
+                                    "player never holds both (primordial_soup.md \"Buying "
+                                    "advanced genes\")")
     return supply
 
 
@@ -610,10 +623,24 @@ def _check_phase(rules, state: GameState, current: int, amoeba: int,
     if phase == "setup":
         return
     desc = state.descending()
+    on_space: dict[int, int] = {}
+    for p, ps in enumerate(state.players):
+        if ps.score in on_space:
+            raise PositionError(f"players[{p}].score: player {on_space[ps.score]}'s and player "
+                                f"{p}'s markers are both on ladder space {ps.score}, but two "
+                                "score markers never share a space (primordial_soup.md "
+                                "\"Leapfrog\"); the default score is seat + 1")
+        on_space[ps.score] = p
+        if ps.score < 1:
+            raise PositionError(f"players[{p}].score: player {p}'s marker is on space "
+                                f"{ps.score}, off the ladder; the start spaces are 1.."
+                                f"{state.num_players} (primordial_soup.md \"Start positions\")")
     for p, ps in enumerate(state.players):
         if ps.score >= c.finish_zone_start:
-            raise PositionError(f"players[{p}].score: {ps.score} is in the finish zone (from "
-                                f"{c.finish_zone_start}), so the game ended last round")
+            raise PositionError(f"players[{p}].score: player {p}'s marker on {ps.score} is in "
+                                f"the finish zone (from {c.finish_zone_start}), so the game "
+                                "ended after last round's phase 6 (primordial_soup.md \"End of "
+                                "the game\")")
         latest = state.round
         if (ROUND_PHASES.index(phase) < ROUND_PHASES.index("new_genes")
                 or (phase == "new_genes" and desc.index(p) > desc.index(current))):

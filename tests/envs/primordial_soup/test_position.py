@@ -188,7 +188,8 @@ def spec_with(kind: str, change) -> tuple[PrimordialSoupRules, dict]:
     ("buy", lambda s: s["players"][0]["genes"].update(tentacl=1),
      r"players\[0\]\.genes: unknown gene 'tentacl'; did you mean 'tentacle'"),
     ("buy", lambda s: s["players"][1]["amoebas"].update({8: 3}),
-     r"players\[1\]\.amoebas: amoeba 8 does not exist \(amoebas are numbered 1\.\.7\)"),
+     r"players\[1\]\.amoebas: amoeba 8 does not exist \(amoebas are numbered 1\.\.7: each "
+     r"player has 7 amoebas of its colour\)"),
     ("buy", lambda s: s["decision"].update(player=5),
      r"decision\.player: seat 5 is not in this 4-player game \(seats 0\.\.3\)"),
     ("buy", lambda s: s["players"][1]["amoebas"].update({3: 19}),
@@ -211,7 +212,8 @@ def test_a_bad_name_is_refused_naming_it(kind, change, message):
 @pytest.mark.parametrize(("kind", "change", "message"), [
     # Player 2 holds no Aggression: its only choice would be to pass.
     ("aggression", lambda s: s["decision"].update(player=2), "only 'pass'"),
-    ("buy", lambda s: s.update(cubes={0: {"R": 50}}), "86 R cubes on the board, the game has 55"),
+    ("buy", lambda s: s.update(cubes={0: {"R": 50}}), r"cubes: 86 R cubes \(player 0's colour\) on the board, but the game has 55 of each "
+     r"colour .*; most on spaces 0 \(50\)"),
     ("buy", lambda s: s["players"][1].update(genes={"escape": 1, "spores": 1},
                                              amoebas={2: 0, 3: 1}) or
      s["players"][3].update(genes={"escape": 2}), r"Escape is held by players \[0, 1, 3\]"),
@@ -229,8 +231,14 @@ def test_a_bad_name_is_refused_naming_it(kind, change, message):
     ("feed", lambda s: s["players"][0].update(done=[3]),
      "so its amoeba #1 on the board is done"),
     ("defect", lambda s: s["decision"].update(player=2), "owes no gene defect"),
+    ("buy", lambda s: s["players"][0]["genes"].update(Tentacle=1),
+     r"players\[0\]\.genes: player 0's Tentacle is written twice"),
+    ("buy", lambda s: s["players"][2]["genes"].update(persistence=1),
+     r"players\[2\]\.genes: player 2 holds Persistence and Speed, but Persistence replaced "
+     "Speed when it was bought"),
     ("buy", lambda s: s["players"][0].update(score=11),
-     "two score markers share a space"),
+     r"player 0's and player 1's markers are both on ladder space 11, but two score "
+     "markers never share a space"),
 ])
 def test_an_inconsistent_position_is_refused_saying_why(kind, change, message):
     rules, spec = spec_with(kind, change)
