@@ -1,12 +1,14 @@
 """Origin positions by name: a rules state from a dict (or YAML) and back.
 
 ``build_position(rules, spec)`` returns an :class:`~primeval.envs.origin.state.OriginState`
-at a player's turn menu, with everything the spec leaves out filled in as the rules would
+at a player's turn menu (or at any other decision the rules pause at,
+:data:`ALL_DECISIONS`: ``decision`` names the frame's fields, ``waiting`` the frames under it
+above the turn menu, ``current`` whose turn it is; the setup's ``keep_objective`` too), with everything the spec leaves out filled in as the rules would
 have it: the pawn reserve and the villages (from the pawns on the map), the decks (every
 card not elsewhere), the face-up tiles and the face-down reserve (30 tiles in all), the
 hunting and strait tokens (and who took them), the end trigger and the procedure stack.
 It is checked with the rules' ``check_state``. ``position_to_dict(rules, state)`` writes a
-state at a turn menu back as a spec that rebuilds it exactly, leaving out what equals the
+state at any decision back as a spec that rebuilds it exactly, leaving out what equals the
 default. ``docs/positions.md`` has the full format; in short::
 
     decision: {kind: turn, player: 1, action_taken: false}   # player 1's turn menu
@@ -595,8 +597,8 @@ def position_to_dict(rules: OriginRules | OriginConfig, state: OriginState) -> d
     into the very same state; entries equal to their default are left out.
 
     Raises:
-        PositionError: the state waits for something other than a turn menu (a reward, a
-            card's target, the setup) or holds something no position there holds.
+        PositionError: the game is over (no decision waits), or the state holds something
+            no position at its decision holds.
     """
     rules = _rules(rules)
     names = _Names(rules)

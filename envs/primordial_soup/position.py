@@ -6,8 +6,13 @@ the rules would have it: the cube supply (55 of each colour in all), the gene su
 environment deck, the amoebas' phase-1 turns and the procedure stack below the decision
 (the players still to act in this phase, in the phase's order, and the phases still to come
 in the round). It is checked with the rules' ``check_state``. ``position_to_dict(rules,
-state)`` writes a state at one of these decisions back as a spec that rebuilds it exactly,
-leaving out what equals the default. ``docs/positions.md`` has the full format; in short::
+state)`` writes a state back as a spec that rebuilds it exactly, leaving out what equals the
+default. Every decision the rules pause at has a position (:data:`ALL_DECISIONS`): besides
+the phases' own decisions below, the setup's (``start_space``, ``place_start``) and every
+interrupt (``direction``, ``move_again``, ``tentacle``, ``cling``, ``parasite_host``,
+``defend``, ``retry``), whose ``decision`` names the frame's fields and whose ``waiting``
+lists the frames under it (a relocation or an attack under way, the amoeba's feeding), bottom
+first. ``docs/positions.md`` has the full format; in short::
 
     round: 3
     decision: {kind: buy, player: 2}       # phase 3, player 2 to buy
@@ -19,7 +24,8 @@ leaving out what equals the default. ``docs/positions.md`` has the full format; 
       - {bp: 4, score: 10}
     cubes: {7: {R: 5, G: 0}}               # space: cubes by colour letter
 
-Keys (every one optional except ``decision``):
+Keys (every one optional except ``decision``; ``waiting`` and the fields of the other
+decisions are in ``docs/positions.md``):
 
 - ``round``: 1..``max_rounds`` (default 1). ``phase``: a check only, the decision's phase by
   name or number 1..6.
