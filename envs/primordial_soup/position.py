@@ -341,6 +341,8 @@ def _phase_of(rules, kind: str, waiting: list[Any]) -> str:
         return "setup"
     bottom = waiting[0] if waiting else None
     bottom_kind = bottom.get("kind") if isinstance(bottom, dict) else kind
+    if not isinstance(bottom_kind, str):
+        return "movement_and_feeding"  # reading the frame names what is wrong with it
     if bottom_kind in DECISIONS:
         return DECISIONS[bottom_kind]
     if bottom_kind in ("attack", "retry") and (bottom or {}).get("attack_kind") == "aggression":
@@ -385,6 +387,9 @@ def build_position(rules: PrimordialSoupRules | PrimordialSoupConfig,
                                 f"phase {PHASES.index(phase)} ({phase})" + (
                                     "" if kind in DECISIONS or setup else
                                     " (with the frames waiting under it)"))
+    if setup and top.has("round") and top.get("round") != 0:
+        raise PositionError(f"round: {short_repr(top.get('round'))}, but a {short_repr(kind)} "
+                            "decision is taken in the setup, round 0")
     round_ = (top.integer("round", 0, 0, 0) if setup
               else top.integer("round", 1, 1, c.max_rounds))
     no_start = setup and kind == "start_space"

@@ -212,6 +212,13 @@ def test_the_setup_decisions_build_from_a_short_spec():
         build_position(rules, {"decision": {"kind": "place_start", "player": 0}, **scores})
 
 
+def test_a_setup_decision_in_a_later_round_is_refused_naming_the_setup():
+    with pytest.raises(
+        PositionError, match="'start_space' decision is taken in the setup, round 0"
+    ):
+        build_position(RULES[3], {"round": 2, "decision": {"kind": "start_space", "player": 0}})
+
+
 def test_a_finished_game_has_no_position_form():
     rules = RULES[3]
     state = build_position(rules, crowded(3))
