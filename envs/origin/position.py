@@ -206,7 +206,7 @@ def _read_frame(fields, raw: Any, where: str, kinds: tuple[str, ...], what: str,
     own = fields[kind]
     extra = [k for k in raw if k != "kind" and k not in own and k not in extra_keys]
     if extra:
-        raise PositionError(f"{where}: a {short_repr(kind)} {what} has no "
+        raise PositionError(f"{where}: a {short_repr(kind)} {what.split()[0]} has no "
                             f"{', '.join(short_repr(k) for k in extra)} "
                             f"(it has {['kind', *own, *extra_keys]})")
     return read_frame(Spec(raw, where, ("kind", *own, *extra_keys)), kind, own, {"below": []})

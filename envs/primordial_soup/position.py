@@ -320,7 +320,7 @@ def _read_frame(rules, raw: Any, where: str, kinds: tuple[str, ...], what: str,
     fields = table[key]
     extra = [k for k in raw if k != "kind" and k not in fields]
     if extra:
-        raise PositionError(f"{where}: a {short_repr(kind)} {what} has no "
+        raise PositionError(f"{where}: a {short_repr(kind)} {what.split()[0]} has no "
                             f"{', '.join(short_repr(k) for k in extra)} "
                             f"(it has {['kind', *fields]})")
     return read_frame(Spec(raw, where, ("kind", *fields)), kind, fields, context)

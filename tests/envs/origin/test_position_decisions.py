@@ -95,7 +95,7 @@ def test_a_frame_of_another_player_names_whose_turn_it_is():
         (lambda s: s["decision"].update(colours=["grey"]), r"decision\.colours: unknown colour"),
         (
             lambda s: s["decision"].update(territory="EU2"),
-            r"a 'take_tile' decision kind has no 'territory'",
+            r"a 'take_tile' decision has no 'territory'",
         ),
         (
             lambda s: s["waiting"].insert(0, {"kind": "turn", "player": 1}),
