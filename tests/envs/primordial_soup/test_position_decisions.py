@@ -95,6 +95,18 @@ def test_every_decision_of_seeded_games_round_trips_through_json(players):
     assert set(ALL_DECISIONS) - set(seen) <= {"parasite_host"}, seen
 
 
+def test_the_rule_variants_frames_round_trip_too():
+    """With ``relocated_amoeba_feeds`` an amoeba carried by Holding or Escape feeds out of
+    its turn (a feed frame over another amoeba's turn); with ``holding_follows_own`` one's
+    own amoebas cling too."""
+    rules = PrimordialSoupRules(num_players=4, relocated_amoeba_feeds=True,
+                                holding_follows_own=True, escape_after_lost_defense=False)
+    seen: collections.Counter = collections.Counter()
+    play_every_state(rules, build_position(rules, crowded(4)), 0, seen)
+    play_every_state(rules, build_position(rules, attacked(4)), 0, seen)
+    assert seen["cling"] and seen["defend"], seen
+
+
 def test_a_parasitism_choice_round_trips():
     """Parasitism (4 players): a meal one cube short, paid by a neighbour's BP."""
     rules = RULES[4]
