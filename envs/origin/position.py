@@ -124,8 +124,8 @@ class _Names:
         index = lookup(name, self.cards, "card", where)
         card = self.data.cards[index]
         if colour is not None and card.colour != colour:
-            raise PositionError(f"{where}: {card.id} is a {card.colour} card; only {colour} "
-                                "cards go there")
+            raise PositionError(f"{where}: {card.id} ({card.name}) is a {card.colour} card; "
+                                f"only {colour} cards go in {_place_name(where)}")
         return index
 
     def pawn(self, value: Any, where: str) -> int:

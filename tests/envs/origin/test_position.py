@@ -197,7 +197,8 @@ def menu_with(change) -> dict:
     (lambda s: s.update(strait_holders={"S12": 0}), r"unknown strait 'S12'"),
     (lambda s: s.update(hunting_holders={"AF1": 0}), r"AF1 is not a green territory"),
     (lambda s: s["players"][1]["permanents"].append("Y4"),
-     r"Y4 is a yellow card; only orange cards go there"),
+     r"players\[1\]\.permanents: Y4 \(Raft\) is a yellow card; only orange cards go in "
+     r"player 1.s cards in play"),
     (lambda s: s["players"][2]["hand"].append("Y3"),
      r"players\[2\]\.hand: the yellow card Y3 \(Forced March\) is in player 0's hand"),
     (lambda s: s["players"][2]["pawns"].update(AF0=[1, 1, "brown"]),
