@@ -333,19 +333,23 @@ def _write_frame(rules, frame: dict[str, Any], context: dict) -> dict[str, Any]:
     return write_frame(frame, table[key], context)
 
 
-def _phase_of(rules, kind: str, waiting: list[Any]) -> str:
-    """The phase a decision (with the frames waiting under it) is taken in: the setup's
-    decisions, a phase's own turn, or an attack's kind (Struggle in phase 1, Aggression in
-    phase 5); every other interrupt belongs to phase 1's amoeba turns."""
+def _phase_of(kind: str, decision: Any, waiting: list[Any]) -> str:
+    """The phase a decision (with the frames waiting under it) is taken in, from the frame
+    at the bottom of the turn: the setup's decisions, a phase's own turn, or an attack's
+    kind (Struggle in phase 1, Aggression in phase 5); every other interrupt belongs to
+    phase 1's amoeba turns."""
     if kind in ("start_space", "place_start"):
         return "setup"
-    bottom = waiting[0] if waiting else None
-    bottom_kind = bottom.get("kind") if isinstance(bottom, dict) else kind
+    bottom = waiting[0] if waiting else decision
+    bottom_kind = bottom.get("kind") if isinstance(bottom, dict) else None
     if not isinstance(bottom_kind, str):
         return "movement_and_feeding"  # reading the frame names what is wrong with it
+    bottom_kind = bottom_kind.casefold()
     if bottom_kind in DECISIONS:
         return DECISIONS[bottom_kind]
-    if bottom_kind in ("attack", "retry") and (bottom or {}).get("attack_kind") == "aggression":
+    attack_kind = bottom.get("attack_kind")
+    if (bottom_kind in ("attack", "retry") and isinstance(attack_kind, str)
+            and attack_kind.casefold() == "aggression"):
         return "deaths"
     return "movement_and_feeding"
 
@@ -372,11 +376,7 @@ def build_position(rules: PrimordialSoupRules | PrimordialSoupConfig,
     kind = _frame_kind(rules, raw_decision, "decision", ALL_DECISIONS, "decision kind")
     written_waiting = top.has("waiting")
     raw_waiting = top.sequence("waiting")
-    if isinstance(raw_decision, dict) and kind == "retry" and not raw_waiting:
-        phase = "deaths" if raw_decision.get("attack_kind") == "aggression" else \
-            "movement_and_feeding"
-    else:
-        phase = _phase_of(rules, kind, raw_waiting)
+    phase = _phase_of(kind, raw_decision, raw_waiting)
     setup = phase == "setup"
     if top.has("phase"):
         written = top.get("phase")
