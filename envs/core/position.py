@@ -259,7 +259,10 @@ def read_frame(spec: Spec, kind: str, fields: Mapping[str, FrameField],
         if spec.has(name):
             frame[name] = field.read(spec.get(name), spec.where(name), context)
         elif field.default is not None:
-            frame[name] = field.default(context)
+            try:
+                frame[name] = field.default(context)
+            except PositionError as exc:
+                raise PositionError(f"{spec.where(name)}: missing, and {exc}") from None
         else:
             raise PositionError(f"{spec.where(name)}: missing (a {kind} frame names its "
                                 f"{', '.join(fields)})")

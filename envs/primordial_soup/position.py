@@ -136,7 +136,8 @@ def _below(context: dict, kind: str, what: str) -> dict[str, Any]:
     for frame in reversed(context["below"]):
         if frame["kind"] == kind:
             return frame
-    raise PositionError(f"no {kind} under this frame to take {what} from; write it")
+    raise PositionError(f"no {kind} waits under this frame to take the {what} from; write "
+                        "it, or the frame under it in waiting")
 
 
 def _copy_below(kind: str, name: str, source: str | None = None) -> Callable[[dict], Any]:
@@ -225,8 +226,8 @@ def _fields(rules: PrimordialSoupRules) -> dict[str, dict[str, FrameField]]:
         owed = _due(rules, state, player)
         if owed <= 0:
             mp = mutation_points(state.players[player])
-            raise PositionError(f"decision: player {player} owes no gene defect (mutation "
-                                f"points {mp} <= ozone {mp - owed}); write remaining")
+            raise PositionError(f"player {player} owes no gene defect (mutation points {mp} "
+                                f"<= ozone {mp - owed})")
         return owed
 
     seat_f = FrameField(lambda v, w, x: seat(v, n, w))
@@ -453,12 +454,20 @@ def build_position(rules: PrimordialSoupRules | PrimordialSoupConfig,
 
 def _default_waiting(state: GameState, decision: dict[str, Any]) -> list[dict[str, Any]]:
     """The frames under a decision when the spec writes none: a move's amoeba feeds after
-    it; in the setup the other players without a start space choose one later (the lowest
+    it (and after a first active move's direction, Speed offers the second); in the setup the other players without a start space choose one later (the lowest
     seat first); nothing under any other decision."""
     kind, player = decision["kind"], decision["player"]
-    if kind == "move":
-        return [{"kind": "feed", "player": player, "amoeba": decision["amoeba"],
-                 "struggle_used": False}]
+    own_move = kind == "move" or (kind in ("direction", "move_again")
+                                  and decision["mode"] == "turn")
+    if own_move:  # the amoeba's own phase-1 move: it feeds after
+        feed = {"kind": "feed", "player": player, "amoeba": decision["amoeba"],
+                "struggle_used": False}
+        ps = state.players[player]
+        if kind == "direction" and decision["step"] == 1 and (ps.has("speed")
+                                                              or ps.has("persistence")):
+            return [feed, {"kind": "move_again", "player": player, "amoeba": decision["amoeba"],
+                           "mode": "turn"}]  # Speed's second move is offered after
+        return [feed]
     if kind == "start_space":
         later = [p for p, ps in enumerate(state.players) if ps.score == 0 and p != player]
         return [{"kind": "start_space", "player": p} for p in reversed(later)]

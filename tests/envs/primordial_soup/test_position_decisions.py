@@ -19,6 +19,7 @@ from primeval.envs.primordial_soup.position import (
     position_to_dict,
 )
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
+from primeval.envs.primordial_soup.rules.movement import die_outcomes
 
 RULES = {n: PrimordialSoupRules(num_players=n) for n in (3, 4)}
 
@@ -99,8 +100,12 @@ def test_the_rule_variants_frames_round_trip_too():
     """With ``relocated_amoeba_feeds`` an amoeba carried by Holding or Escape feeds out of
     its turn (a feed frame over another amoeba's turn); with ``holding_follows_own`` one's
     own amoebas cling too."""
-    rules = PrimordialSoupRules(num_players=4, relocated_amoeba_feeds=True,
-                                holding_follows_own=True, escape_after_lost_defense=False)
+    rules = PrimordialSoupRules(
+        num_players=4,
+        relocated_amoeba_feeds=True,
+        holding_follows_own=True,
+        escape_after_lost_defense=False,
+    )
     seen: collections.Counter = collections.Counter()
     play_every_state(rules, build_position(rules, crowded(4)), 0, seen)
     play_every_state(rules, build_position(rules, attacked(4)), 0, seen)
@@ -166,10 +171,46 @@ def test_an_interrupt_is_written_with_the_frames_waiting_under_it():
     assert written["decision"] == spec["decision"] and written["waiting"] == spec["waiting"]
 
 
+def test_a_direction_of_the_amoebas_own_move_needs_no_waiting_frames():
+    """The die showed 6 (a free choice): the amoeba's feeding waits under the direction,
+    and with Speed the offer of a second move over it, as the rules leave them."""
+    rules = RULES[3]
+    spec = {
+        "round": 2,
+        "decision": {"kind": "direction", "player": 0, "amoeba": 1},
+        "dice": [6],
+        "environment_card": 4,
+        "players": [
+            {"score": 1, "genes": {"speed": 1}, "amoebas": {1: 7}},
+            {"score": 2, "amoebas": {1: 3}},
+            {"score": 3, "amoebas": {1: 12}},
+        ],
+    }
+    state = build_position(rules, spec)
+    assert state.stack[-3:] == [
+        {"kind": "feed", "player": 0, "amoeba": 0, "struggle_used": False},
+        {"kind": "move_again", "player": 0, "amoeba": 0, "mode": "turn"},
+        {
+            "kind": "direction",
+            "player": 0,
+            "amoeba": 0,
+            "mode": "turn",
+            "step": 1,
+            "allowed": die_outcomes(rules, 6),
+        },
+    ]
+    assert position_to_dict(rules, state)["decision"] == spec["decision"]
+    assert "waiting" not in position_to_dict(rules, state)
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda s: s.pop("waiting"), r"decision\.space: missing|no relocate under this frame"),
+        (
+            lambda s: s.pop("waiting"),
+            r"decision\.mover_player: missing, and no relocate waits under this frame to take the "
+            r"mover from",
+        ),
         (lambda s: s["waiting"][1].update(dest=19), r"waiting\[1\]\.dest: space 19 is not on"),
         (lambda s: s["waiting"][1].update(carry={"Y": 1}), r"waiting\[1\]\.carry: unknown colour"),
         (
