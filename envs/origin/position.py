@@ -124,7 +124,8 @@ class _Names:
         index = lookup(name, self.cards, "card", where)
         card = self.data.cards[index]
         if colour is not None and card.colour != colour:
-            raise PositionError(f"{where}: {card.id} ({card.name}) is a {card.colour} card; "
+            named = card.id if card.name == card.id else f"{card.id} ({card.name})"
+            raise PositionError(f"{where}: {named} is a {card.colour} card; "
                                 f"only {colour} cards go in {_place_name(where)}")
         return index
 
@@ -319,7 +320,8 @@ def build_position(rules: OriginRules | OriginConfig, spec: dict[str, Any]) -> O
     def place(card: int, where: str) -> int:
         if card in placed:
             c = data.cards[card]
-            raise PositionError(f"{where}: the {c.colour} card {c.id} ({c.name}) is in "
+            named = c.id if c.name == c.id else f"{c.id} ({c.name})"
+            raise PositionError(f"{where}: the {c.colour} card {named} is in "
                                 f"{_place_name(placed[card])} already; each card is in exactly "
                                 f"one place, so it cannot be in {_place_name(where)} too")
         placed[card] = where
@@ -474,6 +476,8 @@ def _place_name(where: str) -> str:
         pile = {"hand": "hand", "permanents": "cards in play",
                 "objectives_done": "completed objectives"}.get(pile, pile)
         return f"player {seat_}'s {pile} ({where})"
+    if where.endswith(".dealt"):
+        return f"the objectives dealt ({where})"
     return where
 
 

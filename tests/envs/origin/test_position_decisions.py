@@ -123,7 +123,11 @@ def test_the_setup_builds_with_the_dealt_objectives_in_the_frames():
     ids = [c.id for c in rules.data.cards]
     assert not {"O1", "O2", "O3", "O4"} & {ids[c] for c in state.decks[2]}
     assert position_to_dict(rules, state)["decision"] == spec["decision"]
-    with pytest.raises(PositionError, match=r"O4 is in players\[0\]\.hand already"):
+    with pytest.raises(
+        PositionError,
+        match=r"decision\.dealt: the purple card O4 is in player 0's hand \(players\[0\]\.hand\) "
+        r"already; each card is in exactly one place, so it cannot be in the objectives dealt",
+    ):
         build_position(
             rules, {**spec, "decision": {**spec["decision"], "dealt": ["O4", "O5", "O6"]}}
         )
