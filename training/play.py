@@ -10,8 +10,11 @@ printed as one line.
 
 On the human's turn the prompt is compact:
 
-* the board is printed only when it changed since the human last saw it (``b`` prints it
-  again); the pending decision and the legal choices (numbered ``1..k``) follow;
+* the board is printed before a decision only when it changed since the human last saw it
+  by more than the human's own choices: an opponent moved, or a die, a card or a tile was
+  drawn (after the human's own choices, their one-line echoes say what changed); ``b``
+  prints it any time. The pending decision and the legal choices (numbered ``1..k``)
+  follow;
 * a decision with one legal choice is taken without asking and shown in one line, marked
   ``(only choice)``;
 * a number picks that choice; ``b`` shows the board; ``u`` undoes the human's last decision
@@ -195,6 +198,7 @@ class _Game:
         self.actions: list[int] = []
         self.undo_points: list[tuple[dict[str, Any], int]] = []
         self.last_board: str | None = None
+        self.others_moved = True  # the board is shown before the first decision
         self.names = [
             f"player_{s}" + (" (you)" if s == self.human else f" ({spec})")
             for s, spec in enumerate(self.specs)
@@ -248,12 +252,21 @@ class _Game:
             return board_text(state, self.human)
         return view.to_text(state, self.human)
 
-    def show_board_if_changed(self) -> None:
+    def show_board_if_changed(self, saved: dict[str, Any]) -> None:
+        """Print the board if it changed since the human last saw it by more than the
+        human's own choices: an opponent moved (or an undo went back) since, or chance (a
+        die, a card, a tile drawn) was used since the human's last decision (``saved``, the
+        env's state now, holds the generator's state)."""
         board = self.board()
-        if board != self.last_board:
+        if board == self.last_board:
+            return
+        last = self.undo_points[-1][0] if self.undo_points else None
+        chance = last is None or last.get("rng") != saved.get("rng")
+        if self.others_moved or chance:
             self.print("")
             self.print(board)
             self.last_board = board
+            self.others_moved = False
 
     def play(self, stdin: TextIO) -> bool:
         """Play until the end (``True``) or a quit (``False``)."""
@@ -270,6 +283,7 @@ class _Game:
                 action = self._agent_action(self.agents[seat], agent_name, seat)
                 self.print(f"{agent_name}: {view.action_name(state, action, self.human)}")
                 self.step(action)
+                self.others_moved = True
                 continue
             legal = np.flatnonzero(env.action_mask(agent_name))
             if len(legal) == 1:
@@ -290,7 +304,8 @@ class _Game:
         to quit."""
         env, view = self.env, self.env.view
         state = env.game_state
-        self.show_board_if_changed()
+        saved = env.get_state()
+        self.show_board_if_changed(saved)
         self.print("")
         decision = f"Your decision ({agent_name}): {view.describe_decision(state, self.human)}"
         self.print("\n".join(textwrap.wrap(decision, 100, subsequent_indent="    ")))
@@ -313,7 +328,6 @@ class _Game:
                 if self.undo():
                     return True
                 continue
-            saved = env.get_state()
             action = int(legal[picked])
             self.undo_points.append((saved, len(self.actions)))
             self.print(f"{agent_name} (you): {names[picked]}")
@@ -349,6 +363,7 @@ class _Game:
         state = self.env.game_state
         name = self.env.view.action_name(state, undone, self.human)
         self.print(f"undone: {name}")
+        self.others_moved = True  # show the board as it was, if it differs
         if self.window:
             self.env.render()
         return True
@@ -405,8 +420,12 @@ def play_cli(args: Any, stdin: TextIO | None = None, stdout: TextIO | None = Non
     """
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
-    if getattr(args, "record", None) is not None and Path(args.record).is_dir():
-        raise PlayError(f"--record {args.record} is a folder; give a file name")
+    record = getattr(args, "record", None)
+    if record is not None:  # checked before the game, not after it
+        if Path(record).is_dir():
+            raise PlayError(f"--record {record} is a folder; give a file name")
+        if not Path(record).parent.is_dir():
+            raise PlayError(f"--record {record}: no such folder {Path(record).parent}")
     game = _Game(args, stdout)
     others = ", ".join(game.names[s] for s in range(game.num_players) if s != game.human)
     game.print(
