@@ -53,6 +53,7 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+import threading
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -155,6 +156,39 @@ def _isatty(stream: TextIO) -> bool:
 
 def _fmt_score(score: float) -> str:
     return f"{score:g}"
+
+
+class _PumpingInput:
+    """``stdin`` whose ``readline`` keeps the window responsive while it waits: the line is
+    read in a thread while the window's events are handled here (pygame wants them handled
+    in the main thread)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def isatty(self) -> bool:
+        return _isatty(self.stream)
+
+    def readline(self) -> str:
+        from primeval.envs.core.picture_window import pump_events
+
+        box: list[tuple[str, BaseException | None]] = []
+
+        def read() -> None:
+            try:
+                box.append((self.stream.readline(), None))
+            except BaseException as exc:  # noqa: BLE001  (raised again in the main thread)
+                box.append(("", exc))
+
+        reader = threading.Thread(target=read, name="play-input", daemon=True)
+        reader.start()
+        while reader.is_alive():
+            pump_events()
+            reader.join(0.05)
+        line, error = box[0]
+        if error is not None:
+            raise error
+        return line
 
 
 def _fresh_seed() -> int:
@@ -274,6 +308,7 @@ class _Game:
         env.reset(seed=self.seed)
         if self.window:
             env.render()
+            stdin = _PumpingInput(stdin)
         view = env.view
         while not self.over():
             agent_name = env.agent_selection

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["PictureWindow", "WindowError", "window_pixels"]
+__all__ = ["PictureWindow", "WindowError", "pump_events", "window_pixels"]
 
 
 class WindowError(RuntimeError):
@@ -53,6 +53,7 @@ class PictureWindow:
     def __init__(self, title: str = "primeval") -> None:
         self.title = title
         self._screen: Any = None
+        self._last: np.ndarray | None = None  # the picture shown, drawn again on a resize
 
     @property
     def is_open(self) -> bool:
@@ -60,20 +61,25 @@ class PictureWindow:
 
     def show(self, picture: np.ndarray) -> None:
         """Draw ``picture`` scaled to the window (opened at the picture's size if it is not
-        open) and handle the window's events (a close request closes it).
+        open) and handle the window's events (:func:`pump_events`).
 
         Raises:
             WindowError: pygame-ce is not installed or no window can be opened.
             ValueError: ``picture`` is not an (H, W, 3) uint8 array.
         """
+        global _OPEN
         arr = np.asarray(picture)
         if arr.ndim != 3 or arr.shape[2] != 3 or arr.dtype != np.uint8 or not arr.size:
             raise ValueError(
                 f"a window shows (H, W, 3) uint8 pictures, got shape {arr.shape} of {arr.dtype}"
             )
         pygame = _pygame()
-        height, width = arr.shape[:2]
-        if self._screen is None:
+        # pygame has one display: it may have been closed (or resized) since.
+        current = pygame.display.get_surface() if pygame.display.get_init() else None
+        if current is not None:
+            self._screen = current
+        else:
+            height, width = arr.shape[:2]
             try:
                 pygame.display.init()
                 self._screen = pygame.display.set_mode((width, height), pygame.RESIZABLE)
@@ -84,30 +90,64 @@ class PictureWindow:
                     "set SDL_VIDEODRIVER=dummy, or use render_mode='ansi' or 'rgb_array'"
                 ) from None
             pygame.display.set_caption(self.title)
-        surface = pygame.surfarray.make_surface(arr.swapaxes(0, 1))
+        self._last = arr.copy()
+        _OPEN = self
+        self._draw(pygame)
+        pump_events()
+
+    def _draw(self, pygame: Any) -> None:
+        surface = pygame.surfarray.make_surface(self._last.swapaxes(0, 1))
         size = self._screen.get_size()
         if surface.get_size() != size:
             surface = pygame.transform.smoothscale(surface, size)
         self._screen.blit(surface, (0, 0))
         pygame.display.flip()
-        for event in pygame.event.get():
-            if event.type == pygame.QUIT:
-                self.close()
-                break
 
     def close(self) -> None:
         """Close the window (nothing happens if it is not open)."""
+        global _OPEN
         if self._screen is not None:
             self._screen = None
-            pygame = _pygame()
-            pygame.display.quit()
+            if _OPEN is self:
+                _OPEN = None
+                _pygame().display.quit()
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"title": self.title, "_screen": None}
+        return {"title": self.title, "_screen": None, "_last": None}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.title = data["title"]
-        self._screen = None
+        self._screen = self._last = None
+
+
+#: The window on the display now (pygame has one display per process).
+_OPEN: PictureWindow | None = None
+
+
+def pump_events() -> None:
+    """Handle the open window's events: a close request closes it (the next picture opens
+    it again), a resize draws the picture again at the new size. A program that waits (for
+    input, say) calls it now and then so the window stays responsive; ``primeval play
+    --window`` does while it waits for a line."""
+    window = _OPEN
+    if window is None or not window.is_open:
+        return
+    pygame = _pygame()
+    redraw = False
+    for event in pygame.event.get():
+        if event.type == pygame.QUIT:
+            window.close()
+            return
+        if event.type in (
+            pygame.VIDEORESIZE,
+            pygame.VIDEOEXPOSE,
+            pygame.WINDOWEXPOSED,
+            pygame.WINDOWSIZECHANGED,
+        ):
+            redraw = True
+    if redraw:
+        window._screen = pygame.display.get_surface()
+        window._draw(pygame)
 
 
 def window_pixels() -> np.ndarray:

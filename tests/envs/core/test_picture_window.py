@@ -88,12 +88,13 @@ def test_env_with_an_open_window_clones_and_pickles():
 
 
 def test_a_view_without_picture_prints_its_text_in_human_mode(capsys):
-    from tests.envs.core.test_aec_adapter import nim_env
+    from tests.thirdgame.env import raw_env
 
-    env = nim_env(render_mode="human", min_pile=4, max_pile=4)
+    env = raw_env(render_mode="human")
     env.reset(seed=0)
     env.render()
-    assert capsys.readouterr().out.strip()
+    assert capsys.readouterr().out.strip() == env.view.to_text(env.game_state).strip()
+    assert getattr(env, "_window", None) is None
 
 
 def test_pygame_ce_is_the_only_pygame():
@@ -114,3 +115,24 @@ def test_pygame_ce_is_the_only_pygame():
     assert any(req.startswith("pygame-ce") for req in extras["window"])
     pins = (ROOT / "constraints.txt").read_text().splitlines()
     assert not any(line.lower().startswith("pygame==") for line in pins)
+
+
+def test_closing_the_window_and_showing_again():
+    """The window's close button closes it (handled by pump_events, which a waiting program
+    calls); the next render opens it again with the picture."""
+    import pygame
+
+    from primeval.envs.core.picture_window import pump_events
+
+    env = GAMES["origin"].raw_env(2, render_mode="human")
+    env.reset(seed=0)
+    env.render()
+    assert env._window.is_open
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    pump_events()
+    assert not env._window.is_open
+    with pytest.raises(WindowError, match="no window is open"):
+        window_pixels()
+    env.step(int(np.flatnonzero(env.action_mask(env.agent_selection))[0]))
+    assert np.array_equal(window_pixels(), env.view.to_rgb_array(env.game_state))
+    env.close()
