@@ -216,3 +216,22 @@ def test_window_shows_the_game_while_playing(monkeypatch):
     env = make_raw_env("primordial_soup", 3)
     env.set_state(seen["state"])
     assert np.array_equal(seen["pixels"], env.view.to_rgb_array(env.game_state))
+
+
+@pytest.mark.slow
+def test_ppo_opponent_and_hint_through_the_cli(untrained_checkpoint, monkeypatch, capsys):
+    """``primeval play`` with a checkpoint as opponent and as hint: the game and player count
+    come from the checkpoint, the hint names a listed choice."""
+    pytest.importorskip("sb3_contrib")
+    path = untrained_checkpoint()
+    monkeypatch.setattr("sys.stdin", io.StringIO("h\n1\nh\nq\n"))
+    assert (
+        cli.main(["play", "--opponents", f"ppo:{path}", "--hint", f"ppo:{path}", "--seed", "0"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert out.startswith("primordial_soup, 3 players; you are player_0;")
+    hints = re.findall(rf"^hint \(ppo:{re.escape(str(path))}\): (\d+)\. (.*)$", out, flags=re.M)
+    assert len(hints) == 2
+    assert re.search(rf"^\s+{hints[0][0]}\. {re.escape(hints[0][1])}$", out, flags=re.M)
+    assert re.search(r"^player_[12]: \S", out, flags=re.M)  # the checkpoint played
