@@ -69,10 +69,12 @@ def test_forced_choices_are_taken_and_shown_in_one_line():
     assert "your choice (1-1," not in out
 
 
-def test_undo_gives_the_game_a_fresh_run_with_the_new_choice_plays(tmp_path):
+@pytest.mark.parametrize("opponents", ["random", "mcts:sims=4,rollout=random"])
+def test_undo_gives_the_game_a_fresh_run_with_the_new_choice_plays(tmp_path, opponents):
     """``u`` after decision k, then choice 2 there, is the game of a run answering choice 2
-    at decision k: the random opponents' moves after it are made again from the same seeds."""
-    argv = [*SOUP, "--opponents", "random", "--seed", "11"]
+    at decision k: the opponents' moves after it (random choices, a search's random
+    rollouts) are made again from the same seeds."""
+    argv = [*SOUP, "--opponents", opponents, "--seed", "11"]
     plain = run_play([*argv, "--record", str(tmp_path / "plain.jsonl")], "1\n" * 30 + "q\n")
     # The first decision after which an opponent moves before the human's next prompt.
     lines = plain.splitlines()
