@@ -134,7 +134,9 @@ class GameView(Protocol):
         ...
 
     # Optional: ``to_rgb_array(state) -> np.ndarray``, an (H, W, 3) uint8 picture of the
-    # state, for ``render_mode="rgb_array"``.
+    # state, for ``render_mode="rgb_array"`` (and the window of ``"human"``);
+    # ``board_text(state, viewer=None) -> str``, ``to_text`` without the pending decision,
+    # which ``primeval play`` prints only when it changed.
 
 
 class TurnBasedAECEnv(AECEnv):
