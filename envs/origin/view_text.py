@@ -2,9 +2,8 @@
 
 ``to_text(state, rules, viewer)`` shows the turn (or the setup), the phase, whose turn it is
 and who decides now (:func:`header`: during the setup each player keeps an objective while
-no one has a turn yet), the end trigger
-and the final round, the pending decision in words (:func:`describe_decision`), the map by
-continent (every territory's colour, pawn, owner and hunting token), the straits and their
+no one has a turn yet), the end trigger and the final round, the pending decision in words
+(:func:`describe_decision`), the map by continent (every territory's colour, pawn, owner and hunting token), the straits and their
 tokens, the rewards board (tile levels by slot colour, the reserve's size), the deck sizes,
 every player (villages, tile columns, tokens, orange cards in play, completed objectives,
 points by source, hand size by colour) and the hand of the player to decide (card ids and
