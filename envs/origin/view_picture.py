@@ -461,7 +461,10 @@ def _draw_player(ax: Any, state: OriginState, rules: Any, p: int, x0: float, by:
     patches = shapes(ax)
 
     cards = rules.data.cards
-    playing = p == state.current and state.phase != "game_over"
+    if state.phase == "setup":  # no turn yet: the player keeping an objective decides
+        playing, word = p == decider(state, rules), "to decide"
+    else:
+        playing, word = p == state.current and state.phase != "game_over", "to play"
     ax.add_patch(patches.FancyBboxPatch((x0, by + 2), x1 - x0, block - 6,
                                         boxstyle="round,pad=0,rounding_size=6",
                                         facecolor="#f7f7f7", edgecolor=_player_colour(p),
@@ -469,7 +472,7 @@ def _draw_player(ax: Any, state: OriginState, rules: Any, p: int, x0: float, by:
     ax.add_patch(patches.Circle((x0 + 13, by + 15), 7, facecolor="white",
                                 edgecolor=_player_colour(p), linewidth=3.0))
     pts = scoring.points(rules, state, p)
-    marks = [m for m, on in (("to play", playing), ("start", p == state.start_player)) if on]
+    marks = [m for m, on in ((word, playing), ("start", p == state.start_player)) if on]
     ax.text(x0 + 27, by + 15, f"player_{p}   {sum(pts.values())} points", fontsize=10,
             fontweight="bold", va="center")
     if marks:

@@ -265,3 +265,7 @@ def test_origin_picture_title_during_the_setup_names_who_decides():
     decider = env.rules.current_player(state)
     assert title == (f"Origin  -  setup  -  start player player_{state.start_player}  -  "
                      f"player_{decider} to decide")
+    texts = _texts(sketch)
+    assert "to play" not in texts
+    head = next(i for i, t in enumerate(texts) if t.startswith(f"player_{decider}   "))
+    assert texts[head + 1].startswith("to decide")  # the panel marks who decides
