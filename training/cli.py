@@ -261,7 +261,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from primeval.training.play import play_cli
 
-    args.players, _env, note = _agents_env(args, args.opponents)
+    args.players, args.env_kwargs, note = _agents_env(args, args.opponents)
     try:
         return play_cli(args)
     except ValueError as exc:
@@ -413,7 +413,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--opponents", nargs="+", default=["heuristic"],
                    help="one spec for all other seats or one per other seat: random, "
                    "heuristic, ppo:PATH, rllib:PATH or mcts[:KEY=VALUE,...]")
-    p.add_argument("--seed", type=int)
+    p.add_argument("--seed", type=int, help="the game's seed (default: a fresh one, printed)")
+    p.add_argument("--record", metavar="FILE",
+                   help="write the game as a record that `primeval replay FILE` replays")
+    p.add_argument("--hint", metavar="SPEC",
+                   help="the agent that `h` asks for a hint: heuristic (default), "
+                   "mcts:sims=100, ppo:PATH, ...")
+    p.add_argument("--window", action="store_true",
+                   help="show the game's picture in a window (pygame-ce) while playing")
     p.add_argument("--trust-checkpoint", action="store_true",
                    help="load ppo:/rllib: checkpoints that need unpickling (only files you "
                    "made or trust: unpickling can run any code; see SECURITY.md)")

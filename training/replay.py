@@ -2,7 +2,9 @@
 
 ``primeval evaluate ... --record games.jsonl`` writes one JSON line per game (see
 :func:`primeval.training.evaluate.game_record`): the game, the player count, the rules config,
-the env's ``max_steps``, the seed, the agents by seat, every action and the final scores.
+the env's ``max_steps``, the seed, the agents by seat, every action and the final scores
+(``primeval play --record`` writes the same, with ``"finished": false`` for a game quit
+before its end: its replay stops after the last action and checks the scores so far).
 Replaying rebuilds the env from the record, resets it with the seed, checks that every action
 is legal before taking it, prints the text board after every step (``--every N``: every N
 steps; the start and the end are always shown) or, with ``--render picture``, saves PNG frames
@@ -114,6 +116,9 @@ def load_record(path: str | Path, index: int, game: str | None = None) -> dict[s
     if not isinstance(record["config"], dict):
         raise ReplayError(f"{where}: config must be an object, got "
                           f"{short_repr(record['config'])}")
+    if "finished" in record and not isinstance(record["finished"], bool):
+        raise ReplayError(f"{where}: finished must be true or false, got "
+                          f"{short_repr(record['finished'])}")
     if record["seed"] is not None and not _is_int(record["seed"]):
         raise ReplayError(f"{where}: seed must be an int, got {short_repr(record['seed'])}")
     if not isinstance(record["actions"], list) or not all(_is_int(a) for a in record["actions"]):
@@ -281,14 +286,18 @@ def replay_record(record: dict[str, Any], *, where: str = "record", render: str 
         if step % every == 0 and step < len(actions):
             show(step, f"after step {step}")
     agent = env.agent_selection
-    if env.agents and not (env.terminations[agent] or env.truncations[agent]):
+    unfinished = record.get("finished", True) is False  # `primeval play --record`, quit early
+    if env.agents and not (env.terminations[agent] or env.truncations[agent]) and not unfinished:
         raise ReplayError(f"{where}: the record ends after {len(actions)} actions but the game "
                           f"is not over ({env.agent_selection} to decide: "
                           f"{view.describe_decision(env.game_state)})")
     show(len(actions), "end")
     state = env.game_state
     scores = [float(x) for x in rules.scores(state)]
-    if not rules.is_terminal(state):
+    if unfinished and env.agents and not (env.terminations[agent] or env.truncations[agent]):
+        print(f"game quit before its end ({env.agent_selection} to decide: "
+              f"{view.describe_decision(env.game_state)}); scores so far", file=stdout)
+    elif not rules.is_terminal(state):
         print(f"game truncated after {env.num_steps} steps (max_steps)", file=stdout)
     print("final scores: " + ", ".join(f"player_{s} {x:g}" for s, x in enumerate(scores)),
           file=stdout)

@@ -113,8 +113,10 @@ class GameView(Protocol):
     not see (another player's hand, say).
 
     Attributes:
-        render_modes: The ``render_mode`` values offered: ``"ansi"`` and ``"human"`` (both
-            :meth:`to_text`), plus ``"rgb_array"`` when the view has ``to_rgb_array``.
+        render_modes: The ``render_mode`` values offered: ``"ansi"`` (:meth:`to_text`),
+            ``"human"`` (a window showing ``to_rgb_array``, or :meth:`to_text` printed when
+            the view has no picture), plus ``"rgb_array"`` when the view has
+            ``to_rgb_array``.
     """
 
     render_modes: tuple[str, ...]
@@ -132,7 +134,9 @@ class GameView(Protocol):
         ...
 
     # Optional: ``to_rgb_array(state) -> np.ndarray``, an (H, W, 3) uint8 picture of the
-    # state, for ``render_mode="rgb_array"``.
+    # state, for ``render_mode="rgb_array"`` (and the window of ``"human"``);
+    # ``board_text(state, viewer=None) -> str``, ``to_text`` without the pending decision,
+    # which ``primeval play`` prints only when it changed.
 
 
 class TurnBasedAECEnv(AECEnv):
@@ -161,8 +165,9 @@ class TurnBasedAECEnv(AECEnv):
             subclass sets one, itself merged over defaults (``name`` = ``rules.name``,
             ``render_modes`` = ``view.render_modes``, ``is_parallelizable`` = False).
         render_mode: ``None``, ``"ansi"`` (``render()`` returns ``view.to_text``),
-            ``"human"`` (prints it, also after every step) or ``"rgb_array"`` (``render()``
-            returns ``view.to_rgb_array``, an (H, W, 3) uint8 array).
+            ``"rgb_array"`` (``render()`` returns ``view.to_rgb_array``, an (H, W, 3) uint8
+            array) or ``"human"`` (a pygame-ce window showing that picture, drawn again
+            after every step; a view without a picture prints its text instead).
         max_steps: Truncate the game after this many agent steps (None: never).
         reward_mode: ``"rank"`` (default), ``"win"`` or ``"score"``; see ``rewards.py``.
         info_names: The names the infos can hold, ``{"phase": (...), "decision": (...)}``
@@ -394,9 +399,18 @@ class TurnBasedAECEnv(AECEnv):
         return np.zeros(self.rules.layout.n, dtype=dtype)
 
     def render(self) -> str | np.ndarray | None:
-        """The view's text of the state (``"ansi"``), print it (``"human"``), or its picture
-        (``"rgb_array"``: an (H, W, 3) uint8 array; drawing needs matplotlib). Both are the
-        view's debugging view (``viewer=None``)."""
+        """The view's text of the state (``"ansi"``), its picture (``"rgb_array"``: an
+        (H, W, 3) uint8 array; drawing needs matplotlib), or the picture shown in a window
+        (``"human"``, as PettingZoo's classic games: a pygame-ce window, see
+        :mod:`~primeval.envs.core.picture_window`; a view without a picture prints its text
+        instead). All are the view's debugging view (``viewer=None``). ``"human"`` renders
+        after every step by itself; the text it printed before the window is
+        ``print(env.render())`` with ``"ansi"``.
+
+        Raises:
+            WindowError: ``"human"`` cannot open its window (pygame-ce missing, no display:
+                set ``SDL_VIDEODRIVER=dummy`` to draw off screen).
+        """
         if self.render_mode is None:
             gymnasium.logger.warn(
                 "You are calling render method without specifying any render mode."
@@ -404,6 +418,14 @@ class TurnBasedAECEnv(AECEnv):
             return None
         if self.render_mode == "rgb_array":
             return self.view.to_rgb_array(self._state)
+        if self.render_mode == "human" and callable(getattr(self.view, "to_rgb_array", None)):
+            window = getattr(self, "_window", None)
+            if window is None:
+                from primeval.envs.core.picture_window import PictureWindow
+
+                window = self._window = PictureWindow(title=self.metadata["name"])
+            window.show(self.view.to_rgb_array(self._state))
+            return None
         text = self.view.to_text(self._state)
         if self.render_mode == "human":
             print(text)
@@ -527,7 +549,10 @@ class TurnBasedAECEnv(AECEnv):
         return twin
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Close the window of ``render_mode="human"``, if one is open."""
+        window = getattr(self, "_window", None)
+        if window is not None:
+            window.close()
 
     # -- internals ------------------------------------------------------------------------
 

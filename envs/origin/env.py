@@ -100,10 +100,11 @@ state_private=False, **config_overrides)`` with fields of :class:`OriginConfig`.
 ``observation_form``, ``mask_in_info`` and ``info_form``: see *Observation forms and infos*
 (``mask_in_info=None`` means only with ``"box"``); ``state_private``: see *State*.
 
-``render_mode``: ``"ansi"`` makes ``render()`` return the text table, ``"human"`` prints it
-after every step, ``"rgb_array"`` returns a 720 x 1200 x 3 uint8 picture of the map, the
-rewards board and every player's tiles, tokens, points and hand sizes (never which cards;
-drawn with matplotlib: ``pip install primeval[viz]``).
+``render_mode``: ``"ansi"`` makes ``render()`` return the text table, ``"rgb_array"``
+returns a 720 x 1200 x 3 uint8 picture of the map, the rewards board and every player's
+tiles, tokens, points and hand sizes (never which cards; drawn with matplotlib:
+``pip install primeval[viz]``), ``"human"`` shows that picture in a pygame-ce window after
+every step (``pip install primeval[window]``; it printed the text before).
 
 ## Version history
 

@@ -29,13 +29,19 @@ from primeval.envs.origin.view_text import (
     to_text,
 )
 
-__all__ = ["SECRET_CARD_SEGMENTS", "OriginView"]
+__all__ = ["PASS_MEANINGS", "SECRET_CARD_SEGMENTS", "OriginView"]
 
 #: Choices of a card that only the actor (and the other party of a barter) may see.
 SECRET_CARD_SEGMENTS = ("keep_objective", "return_card", "take_card", "give_card")
 _TERRITORY_SEGMENTS = ("evolve_at", "migrate_from", "migrate_to", "swap_from", "swap_onto",
                        "choose_territory")
 _CARD_SEGMENTS = ("keep_objective", "play_card", "return_card", "take_card", "give_card")
+#: What ``pass`` does, by the decision it answers.
+PASS_MEANINGS = {
+    "turn": "end the turn",
+    "take_tile": "take no tile (none fits)",
+    "choose_deck": "draw nothing (every deck is empty)",
+}
 
 
 class OriginView:
@@ -45,8 +51,8 @@ class OriginView:
         rules: The rules being played (the data give the map, the cards and the tiles).
     """
 
-    #: What ``render()`` offers: ``"ansi"`` and ``"human"`` draw :meth:`to_text`,
-    #: ``"rgb_array"`` :meth:`to_rgb_array`.
+    #: What ``render()`` offers: ``"ansi"`` returns :meth:`to_text`, ``"rgb_array"``
+    #: :meth:`to_rgb_array`, ``"human"`` shows that picture in a window.
     render_modes = ("ansi", "human", "rgb_array")
 
     def __init__(self, rules: OriginRules) -> None:
@@ -57,6 +63,11 @@ class OriginView:
         player to decide when ``viewer`` is that player (or ``None``)."""
         return to_text(state, self.rules, viewer)
 
+    def board_text(self, state: OriginState, viewer: int | None = None) -> str:
+        """:meth:`to_text` without the pending decision: what a console shows only when it
+        changed, beside :meth:`describe_decision`."""
+        return to_text(state, self.rules, viewer, pending=False)
+
     def describe_decision(self, state: OriginState, viewer: int | None = None) -> str:
         """The pending decision in words with its territory, cards and players named, as
         ``viewer`` may see them; ``next step: <kind> (automatic)`` or ``game over`` when no
@@ -66,7 +77,8 @@ class OriginView:
     def action_name(self, state: OriginState, action: int, viewer: int | None = None) -> str:
         """The layout's name of ``action`` (``rules.action_to_str``) and what it names in
         this state: ``evolve_at(AF4) = AF4 Horn (orange)``, ``play_card(Y3) = Y3 Forced
-        March``, ``choose_player(+1) = player_2``.
+        March``, ``choose_player(+1) = player_2``, ``pass = end the turn`` (what ``pass``
+        does at the pending decision, :data:`PASS_MEANINGS`).
 
         Args:
             state: The state the action is (or would be) taken in; names any id of the
@@ -111,6 +123,9 @@ class OriginView:
         if segment == "take_tile":
             level = state.slots[index]
             return f"a level {level} tile" if level else "an empty slot"
+        if segment == "pass":
+            kind = state.stack[-1].get("kind") if state.stack else None
+            return PASS_MEANINGS.get(kind, "")
         if segment == "choose_strait":
             a, b = world.straits[index]
             return (f"strait {world.territories[a].id}-{world.territories[b].id}, token "

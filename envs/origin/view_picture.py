@@ -9,8 +9,9 @@ returns a :data:`HEIGHT` x :data:`WIDTH` x 3 uint8 image:
   connections are grey lines, straits dashed blue lines with their token (value) in the
   middle while it is still on the board; a hunting token still on the board is a dark green
   hexagon with its value. A pawn is a rectangle in its colour (white, brown, black) whose
-  height and width grow with the pawn's height and width (1..3); the disc's ring has the
-  owner's colour (dashed grey for the neutral pawn on the Origin territory);
+  height and width grow with the pawn's height and width (1..3), with ``height/width``
+  written inside (``2/1``); the disc's ring has the owner's colour (dashed grey for the
+  neutral pawn on the Origin territory);
 * right: the rewards board (tile level per slot), deck sizes and, per player, points by
   source, villages left, hand size by colour (never which cards), orange cards in play,
   completed objectives, hunting and strait tokens and the innovation tile columns.
@@ -48,6 +49,7 @@ from primeval.envs.origin.gamedata import PAWN_COLOURS, REWARD_COLOURS, WorldMap
 from primeval.envs.origin.rules import scoring
 from primeval.envs.origin.rules.turn import end_condition
 from primeval.envs.origin.state import DECKS, NEUTRAL, OriginState
+from primeval.envs.origin.view_text import decider
 
 __all__ = ["HEIGHT", "PLAYER_COLOURS", "WIDTH", "layout_positions", "to_rgb_array",
            "to_rgb_array_reference"]
@@ -64,6 +66,10 @@ TERRITORY_FILL: dict[str, str] = {
     "brown": "#b08d74",
 }
 PAWN_FILL: dict[str, str] = {"white": "#fbfbfb", "brown": "#8b5a2b", "black": "#1c1c1c"}
+#: The colour of the ``height/width`` written on a pawn of each colour.
+PAWN_TEXT: dict[str, str] = {"white": "black", "brown": "white", "black": "white"}
+#: A pawn's rectangle: ``PAWN_BASE + PAWN_STEP * (width, height)`` pixels.
+PAWN_BASE, PAWN_STEP = (13.0, 10.0), 5.0
 _CARD_FILL = {"yellow": "#f7e379", "orange": "#f6a85c", "purple": "#b9a3e3"}
 _STRAIT = "#2f6db3"
 _HUNT = "#1b5e20"
@@ -280,8 +286,13 @@ def _draw(ax: Any, state: OriginState, rules: Any) -> None:
 
 
 def _draw_title(ax: Any, state: OriginState, rules: Any) -> None:
+    who = decider(state, rules)
     if state.phase == "game_over":
         head = f"Origin  -  turn {state.turn}  -  game over"
+    elif state.phase == "setup":  # each player keeps an objective: no one's turn yet
+        head = f"Origin  -  setup  -  start player player_{state.start_player}"
+        if who >= 0:
+            head += f"  -  player_{who} to decide"
     else:
         head = (f"Origin  -  turn {state.turn}  -  {state.phase.replace('_', ' ')}  -  "
                 f"player_{state.current}'s turn")
@@ -366,14 +377,7 @@ def _draw_map(ax: Any, state: OriginState, rules: Any) -> None:
         ax.text(x, y + _NODE + 7, terr.id, fontsize=6.8, ha="center", va="center",
                 color="#222222", zorder=6)
         if state.pawn[t] >= 0:
-            h, w, colour = comps.pawn_types[state.pawn[t]]
-            pw, ph = 4.0 + 4.0 * w, 5.0 + 5.0 * h
-            pawn_fill = PAWN_FILL[PAWN_COLOURS[colour]]
-            ax.add_patch(patches.FancyBboxPatch((x - pw / 2, y - ph / 2), pw, ph,
-                                                boxstyle="round,pad=0,rounding_size=1.5",
-                                                facecolor=pawn_fill,
-                                                edgecolor="#7a7a7a" if colour == 2 else "black",
-                                                linewidth=0.9, zorder=7))
+            _draw_pawn(ax, x, y, *comps.pawn_types[state.pawn[t]])
         if terr.colour == "green" and state.hunt_owner[t] < 0 and state.hunt_value[t] > 0:
             hx, hy = x + _NODE * 0.95, y - _NODE * 0.95
             ax.add_patch(patches.RegularPolygon((hx, hy), 6, radius=8.5, facecolor=_HUNT,
@@ -381,6 +385,27 @@ def _draw_map(ax: Any, state: OriginState, rules: Any) -> None:
             ax.text(hx, hy + 0.5, str(state.hunt_value[t]), fontsize=7, ha="center",
                     va="center", color="white", fontweight="bold", zorder=9)
     _draw_legend(ax, state)
+
+
+def pawn_box(height: int, width: int) -> tuple[float, float]:
+    """``(w, h)`` in pixels of a pawn's rectangle: each step of height or width adds
+    :data:`PAWN_STEP` pixels, so the three sizes are told apart at a glance."""
+    return PAWN_BASE[0] + PAWN_STEP * width, PAWN_BASE[1] + PAWN_STEP * height
+
+
+def _draw_pawn(ax: Any, x: float, y: float, height: int, width: int, colour: int) -> None:
+    """A pawn on its territory: a rectangle in its colour, taller and wider with its height
+    and width, with ``height/width`` written inside (``2/1``: height 2, width 1)."""
+    patches = shapes(ax)
+    pw, ph = pawn_box(height, width)
+    name = PAWN_COLOURS[colour]
+    ax.add_patch(patches.FancyBboxPatch((x - pw / 2, y - ph / 2), pw, ph,
+                                        boxstyle="round,pad=0,rounding_size=2",
+                                        facecolor=PAWN_FILL[name],
+                                        edgecolor="#555555" if name == "black" else "black",
+                                        linewidth=1.0, zorder=7))
+    ax.text(x, y + 0.5, f"{height}/{width}", fontsize=6.8, ha="center", va="center",
+            color=PAWN_TEXT[name], fontweight="bold", zorder=8)
 
 
 def _draw_legend(ax: Any, state: OriginState) -> None:
@@ -392,7 +417,7 @@ def _draw_legend(ax: Any, state: OriginState) -> None:
                                     edgecolor=_player_colour(p), linewidth=2.6, zorder=5))
         ax.text(x + 16, y, f"player_{p}", fontsize=7.5, va="center", zorder=5)
         x += 64
-    ax.text(x + 4, y, "ring: owner;  rectangle: pawn (height, width, colour);  "
+    ax.text(x + 4, y, "ring: owner;  pawn: its colour, height/width inside;  "
             "hexagon: hunting token;  dashed: strait + token",
             fontsize=6.8, va="center", color="#444444", zorder=5)
 
@@ -436,7 +461,10 @@ def _draw_player(ax: Any, state: OriginState, rules: Any, p: int, x0: float, by:
     patches = shapes(ax)
 
     cards = rules.data.cards
-    playing = p == state.current and state.phase != "game_over"
+    if state.phase == "setup":  # no turn yet: the player keeping an objective decides
+        playing, word = p == decider(state, rules), "to decide"
+    else:
+        playing, word = p == state.current and state.phase != "game_over", "to play"
     ax.add_patch(patches.FancyBboxPatch((x0, by + 2), x1 - x0, block - 6,
                                         boxstyle="round,pad=0,rounding_size=6",
                                         facecolor="#f7f7f7", edgecolor=_player_colour(p),
@@ -444,7 +472,7 @@ def _draw_player(ax: Any, state: OriginState, rules: Any, p: int, x0: float, by:
     ax.add_patch(patches.Circle((x0 + 13, by + 15), 7, facecolor="white",
                                 edgecolor=_player_colour(p), linewidth=3.0))
     pts = scoring.points(rules, state, p)
-    marks = [m for m, on in (("to play", playing), ("start", p == state.start_player)) if on]
+    marks = [m for m, on in ((word, playing), ("start", p == state.start_player)) if on]
     ax.text(x0 + 27, by + 15, f"player_{p}   {sum(pts.values())} points", fontsize=10,
             fontweight="bold", va="center")
     if marks:

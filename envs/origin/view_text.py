@@ -1,8 +1,9 @@
 """The Origin table as text, and the pending decision in words (part of the view).
 
-``to_text(state, rules, viewer)`` shows the turn, the phase, whose turn it is, the end trigger
-and the final round, the pending decision in words (:func:`describe_decision`), the map by
-continent (every territory's colour, pawn, owner and hunting token), the straits and their
+``to_text(state, rules, viewer)`` shows the turn (or the setup), the phase, whose turn it is
+and who decides now (:func:`header`: during the setup each player keeps an objective while
+no one has a turn yet), the end trigger and the final round, the pending decision in words
+(:func:`describe_decision`), the map by continent (every territory's colour, pawn, owner and hunting token), the straits and their
 tokens, the rewards board (tile levels by slot colour, the reserve's size), the deck sizes,
 every player (villages, tile columns, tokens, orange cards in play, completed objectives,
 points by source, hand size by colour) and the hand of the player to decide (card ids and
@@ -29,8 +30,8 @@ from primeval.envs.origin.rules import scoring
 from primeval.envs.origin.rules.turn import end_condition
 from primeval.envs.origin.state import DECKS, EMPTY, NEUTRAL, OriginState
 
-__all__ = ["MAX_WIDTH", "card_label", "describe_decision", "may_see_pending", "objective_text",
-           "owner_name", "to_text"]
+__all__ = ["MAX_WIDTH", "card_label", "decider", "describe_decision", "header",
+           "may_see_pending", "objective_text", "owner_name", "to_text"]
 
 
 _POINT_LABELS = {
@@ -222,14 +223,17 @@ def _board_lines(state: OriginState, rules: Any) -> list[str]:
 def _player_lines(state: OriginState, rules: Any) -> list[str]:
     world = rules.data.world
     cards = rules.data.cards
+    who = decider(state, rules)
     lines = []
     for p in range(state.num_players):
         pts = scoring.points(rules, state, p)
         total = sum(pts.values())
         by_source = ", ".join(f"{_POINT_LABELS.get(k, k)} {v}" for k, v in pts.items())
         marks = []
-        if p == state.current and state.phase != "game_over":
+        if p == state.current and state.phase not in ("setup", "game_over"):
             marks.append("to play")
+        if p == who and (p != state.current or state.phase == "setup"):
+            marks.append("to decide")
         if p == state.start_player:
             marks.append("start player")
         mark = f" ({', '.join(marks)})" if marks else ""
@@ -258,7 +262,41 @@ def _player_lines(state: OriginState, rules: Any) -> list[str]:
     return lines
 
 
-def to_text(state: OriginState, rules: Any, viewer: int | None = None) -> str:
+def decider(state: OriginState, rules: Any) -> int:
+    """The seat to decide now (the pending decision's player), ``-1`` when no one decides.
+
+    It is not always ``state.current``, the seat whose turn it is: during the setup every
+    player keeps an objective while ``current`` is the start player, and in a turn the
+    other party of a card's effect may decide."""
+    if not state.stack:
+        return -1
+    frame = state.stack[-1]
+    if frame.get("kind") not in rules.registry.decisions:
+        return -1
+    player = frame.get("player", -1)
+    return player if isinstance(player, int) and 0 <= player < state.num_players else -1
+
+
+def header(state: OriginState, rules: Any) -> str:
+    """The first line of the table: the turn (or the setup) and who decides now.
+
+    ``Origin: setup (start player player_2), player_0 to decide (3 players)`` during the
+    setup, ``Origin: turn 7, phase play, player_0's turn (3 players)`` in a turn, with
+    ``, player_1 to decide`` added when another player decides in it."""
+    who = decider(state, rules)
+    if state.phase == "setup":
+        head = f"Origin: setup (start player player_{state.start_player})"
+        if who >= 0:
+            head += f", player_{who} to decide"
+    else:
+        head = f"Origin: turn {state.turn}, phase {state.phase}, player_{state.current}'s turn"
+        if who >= 0 and who != state.current and state.phase != "game_over":
+            head += f", player_{who} to decide"
+    return f"{head} ({state.num_players} players)"
+
+
+def to_text(state: OriginState, rules: Any, viewer: int | None = None,
+            pending: bool = True) -> str:
     """The readable table of ``state``.
 
     Args:
@@ -267,12 +305,13 @@ def to_text(state: OriginState, rules: Any, viewer: int | None = None) -> str:
         viewer: The seat reading it: the hand of the player to decide is shown to that
             player only, the pending decision as :func:`describe_decision` shows it to
             ``viewer``; ``None``: the debugging table, with that hand.
+        pending: Include the ``Pending:`` line (the decision in words); ``False`` gives
+            the table alone, which a console shows only when it changed.
 
     Returns:
         A multi-line string, every line at most :data:`MAX_WIDTH` characters.
     """
-    lines = [f"Origin: turn {state.turn}, phase {state.phase}, player_{state.current}'s turn "
-             f"({state.num_players} players)"]
+    lines = [header(state, rules)]
     if state.phase == "game_over":
         totals = [scoring.total(rules, state, p) for p in range(state.num_players)]
         ranking = sorted(range(state.num_players),
@@ -297,7 +336,8 @@ def to_text(state: OriginState, rules: Any, viewer: int | None = None) -> str:
         if ts.get("turn_cards"):
             turn.append("in force: " + ", ".join(card_label(rules, c) for c in ts["turn_cards"]))
         lines += _wrap("This turn: " + "; ".join(turn))
-    lines += _wrap(f"Pending: {describe_decision(state, rules, viewer)}")
+    if pending:
+        lines += _wrap(f"Pending: {describe_decision(state, rules, viewer)}")
     lines.append("")
     lines += _map_lines(state, rules)
     lines += _strait_lines(state, rules)
@@ -305,7 +345,7 @@ def to_text(state: OriginState, rules: Any, viewer: int | None = None) -> str:
     lines += _board_lines(state, rules)
     lines.append("")
     lines += _player_lines(state, rules)
-    actor = state.stack[-1].get("player", -1) if state.stack else -1
+    actor = decider(state, rules)
     if 0 <= actor < state.num_players and viewer in (None, actor):
         hand = [f"{card_label(rules, c)} [{rules.data.cards[c].colour}]"
                 for c in state.hands[actor]] or ["empty"]

@@ -89,9 +89,11 @@ of :class:`PrimordialSoupConfig` (for example ``board_layout="B"``, ``finish_zon
 ``observation_form``, ``mask_in_info`` and ``info_form``: see *Observation forms and infos*
 (``mask_in_info=None`` means only with ``"box"``); ``state_private``: see *State*.
 
-``render_mode``: ``"ansi"`` makes ``render()`` return the text board, ``"human"`` prints it
-after every step, ``"rgb_array"`` returns a 600 x 900 x 3 uint8 picture of the soup, the
-compass, the ladder and the players (drawn with matplotlib: ``pip install primeval[viz]``).
+``render_mode``: ``"ansi"`` makes ``render()`` return the text board, ``"rgb_array"``
+returns a 600 x 900 x 3 uint8 picture of the soup, the compass, the ladder and the players
+(drawn with matplotlib: ``pip install primeval[viz]``), ``"human"`` shows that picture in a
+pygame-ce window after every step (``pip install primeval[window]``; it printed the text
+before).
 
 ## Version history
 

@@ -19,7 +19,21 @@ from primeval.envs.primordial_soup.rules import PrimordialSoupRules
 from primeval.envs.primordial_soup.state import GameState
 from primeval.envs.primordial_soup.view_text import COLOUR_LETTERS, describe_decision, to_text
 
-__all__ = ["PrimordialSoupView"]
+__all__ = ["PASS_MEANINGS", "PrimordialSoupView"]
+
+#: What ``pass`` does, by the decision it answers.
+PASS_MEANINGS = {
+    "feed": "starve (no meal)",
+    "parasite_host": "no host pays",
+    "tentacle": "take no cubes along",
+    "cling": "do not cling",
+    "move_again": "no second move",
+    "defend": "no defence",
+    "retry": "no second attack",
+    "aggression": "no attack",
+    "buy": "done buying genes",
+    "divide": "done dividing",
+}
 
 
 class PrimordialSoupView:
@@ -29,8 +43,8 @@ class PrimordialSoupView:
         rules: The rules being played (the config gives the board, the deck and the ladder).
     """
 
-    #: What ``render()`` offers: ``"ansi"`` and ``"human"`` draw :meth:`to_text`,
-    #: ``"rgb_array"`` :meth:`to_rgb_array`.
+    #: What ``render()`` offers: ``"ansi"`` returns :meth:`to_text`, ``"rgb_array"``
+    #: :meth:`to_rgb_array`, ``"human"`` shows that picture in a window.
     render_modes = ("ansi", "human", "rgb_array")
 
     def __init__(self, rules: PrimordialSoupRules) -> None:
@@ -41,6 +55,11 @@ class PrimordialSoupView:
         ``viewer``."""
         return to_text(state, self.rules.config)
 
+    def board_text(self, state: GameState, viewer: int | None = None) -> str:
+        """:meth:`to_text` without the pending decision: what a console shows only when it
+        changed, beside :meth:`describe_decision`."""
+        return to_text(state, self.rules.config, pending=False)
+
     def describe_decision(self, state: GameState, viewer: int | None = None) -> str:
         """The pending decision in words, e.g. ``player_2 chooses how amoeba #3 on space 7
         feeds``; ``next step: <kind> (automatic)`` or ``game over`` when no one decides."""
@@ -49,7 +68,8 @@ class PrimordialSoupView:
     def action_name(self, state: GameState, action: int, viewer: int | None = None) -> str:
         """The layout's name of ``action`` (``rules.action_to_str``) and, for the choices
         whose players and colours are relative to the actor, the same choice with them
-        absolute: ``eat(1x colour+1) = eat 1 G (player_1)``.
+        absolute: ``eat(1x colour+1) = eat 1 G (player_1)``; ``pass`` with what it does at
+        the pending decision (``pass = done buying genes``, :data:`PASS_MEANINGS`).
 
         Args:
             state: The state the action is (or would be) taken in; names any id of the
@@ -91,4 +111,6 @@ class PrimordialSoupView:
             return f"attack player_{(actor + rel) % n}'s amoeba #{amoeba + 1}"
         if segment == "parasite_host":
             return f"player_{(actor + index + 1) % n} pays"
+        if segment == "pass":
+            return PASS_MEANINGS.get((state.pending or {}).get("kind"), "")
         return ""

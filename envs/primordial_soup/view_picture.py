@@ -10,8 +10,10 @@ uint8 image:
   of the pending decision has a thick black ring; during phase 1 an amoeba that had its
   turn is drawn paler). The island holds the compass: an arrow in the drift direction of the
   environment card in force (a dot for no drift) and its ozone value;
-* right: the environment card, the cube supply and, per player, BP, ladder space, genes
-  (short names, ``+`` marks a gene bought this round) and the amoebas on the board;
+* right: the environment card, the cube supply, a key to the marks (damage dots, ``+``,
+  the ring of the amoeba to act) and, per player, BP, ladder space, genes (full names,
+  wrapped, in a smaller font when they need the room; ``+`` marks a gene bought this round)
+  and the amoebas on the board (``*`` per damage point);
 * bottom: the scoring ladder with the finish zone shaded and one marker per player.
 
 Player ``p`` plays colour ``view_text.COLOUR_LETTERS[p]`` (red, green, blue, yellow).
@@ -38,6 +40,7 @@ from primeval.envs.core.picture import (
     to_array,
 )
 from primeval.envs.core.picture_fast import sketch_to_array
+from primeval.envs.core.text import wrap_items
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
 from primeval.envs.primordial_soup.data import GENE_INDEX, GENES
 from primeval.envs.primordial_soup.state import GameState
@@ -55,8 +58,6 @@ PLAYER_COLOURS: tuple[str, ...] = ("#d62728", "#2ca02c", "#1f77b4", "#f2c500")
 _TEXT_ON = ("white", "white", "white", "black")  # readable text colour on each fill
 _SOUP, _SOUP_EDGE, _ISLAND = "#d8edf8", "#4f86a8", "#efdfb0"
 _ZONE, _TRACK = "#ffd8a8", "#eeeeee"
-_SHORT_GENES = {"struggle": "Struggle", "ray_protection": "Ray Prot.",
-                "division_rate": "Div. Rate", "substitution": "Substit."}
 _PHASE_TITLES = {
     "setup": "setup",
     "movement_and_feeding": "phase 1: movement and feeding",
@@ -261,8 +262,7 @@ def _gene_names(state: GameState, p: int) -> list[str]:
     ps = state.players[p]
     names = []
     for key in sorted(ps.genes, key=lambda k: GENE_INDEX.get(k, 99)):
-        name = _SHORT_GENES.get(key) or (GENES[GENE_INDEX[key]].name if key in GENE_INDEX
-                                         else key)
+        name = GENES[GENE_INDEX[key]].name if key in GENE_INDEX else key
         if ps.genes[key] == state.round > 0:
             name += "+"
         names.append(name)
@@ -287,7 +287,8 @@ def _draw_panel(ax: Any, state: GameState, config: Any) -> None:
     ax.text(x0 + 88 + n * 40 + 8, y0 + 24, f"gene cards {sum(state.gene_supply)}",
             fontsize=8.5, va="center")
 
-    top = y0 + 40
+    _draw_key(ax, x0, y0 + 43)
+    top = y0 + 56
     block = (y1 - top) / max(n, 1)
     pending = state.pending or {}
     to_act = pending.get("player", -1) if state.phase != "game_over" else -1
@@ -312,17 +313,47 @@ def _draw_panel(ax: Any, state: GameState, config: Any) -> None:
         if marks:
             ax.text(x1 - 8, by + 16, ", ".join(marks), fontsize=8, va="center", ha="right",
                     color="#333333", style="italic")
-        genes = ", ".join(_gene_names(state, p)) or "none"
-        lines = textwrap.wrap(f"genes: {genes}", 58, subsequent_indent="    ")
+        gene_names = _gene_names(state, p) or ["none"]
         on_board = [f"#{i + 1}" + "*" * ps.amoeba_damage[i] for i in ps.amoebas_on_board()]
-        lines += textwrap.wrap(f"amoebas ({len(on_board)}/{len(ps.amoeba_space)} on board): "
-                               + (" ".join(on_board) or "none"), 58,
-                               subsequent_indent="    ")
-        room = max(1, int((block - 34) // 14))
-        if len(lines) > room:
-            lines = lines[: room - 1] + [shorten(" ".join(lines[room - 1:]), 58)]
+        amoebas = (f"amoebas ({len(on_board)}/{len(ps.amoeba_space)} on board): "
+                   + (" ".join(on_board) or "none"))
+        lines, size, pitch = _fit_lines(gene_names, amoebas, block - 34)
         for i, line in enumerate(lines):
-            ax.text(x0 + 10, by + 37 + i * 14, line, fontsize=8.8, va="center")
+            ax.text(x0 + 10, by + 37 + i * pitch, line, fontsize=size, va="center")
+
+
+#: (font size, characters a line, line pitch) tried in turn for a player's lines.
+_FONTS = ((8.8, 60, 14.0), (7.6, 70, 12.0), (6.8, 78, 10.5))
+
+
+def _fit_lines(gene_names: list[str], amoebas: str, height: float
+               ) -> tuple[list[str], float, float]:
+    """A player's gene and amoeba lines with their font size and pitch: gene names whole
+    (lines break between names), in the largest font of :data:`_FONTS` whose lines fit in
+    ``height`` pixels; only if even the smallest does not fit is the last line cut."""
+    for size, chars, pitch in _FONTS:
+        lines = (wrap_items("genes:", gene_names, "    ", chars)
+                 + textwrap.wrap(amoebas, chars, subsequent_indent="    "))
+        room = max(1, int(height // pitch))
+        if len(lines) <= room:
+            return lines, size, pitch
+    lines = lines[: room - 1] + [shorten(" ".join(lines[room - 1:]), chars)]
+    return lines, size, pitch
+
+
+def _draw_key(ax: Any, x: float, y: float) -> None:
+    """The key to the marks: damage dots, a gene bought this round, the amoeba to act."""
+    patches = shapes(ax)
+    ax.add_patch(patches.Circle((x + 6, y + 2.5), 4.5, facecolor="#bbbbbb",
+                                edgecolor="#222222", linewidth=0.7))
+    ax.add_patch(patches.Circle((x + 6, y - 4.5), 1.8, facecolor="black", edgecolor="none"))
+    ax.text(x + 15, y, "damage point (* in lists)", fontsize=7.5, va="center",
+            color="#333333")
+    ax.text(x + 160, y, "Gene+ = bought this round", fontsize=7.5, va="center",
+            color="#333333")
+    ax.add_patch(patches.Circle((x + 306, y), 5, facecolor="#bbbbbb", edgecolor="black",
+                                linewidth=2.2))
+    ax.text(x + 315, y, "amoeba to act", fontsize=7.5, va="center", color="#333333")
 
 
 # ---------------------------------------------------------------------------------------------

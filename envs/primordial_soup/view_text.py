@@ -217,12 +217,14 @@ def environment_card_text(state: GameState, config: PrimordialSoupConfig) -> str
     return None
 
 
-def to_text(state: GameState, config: PrimordialSoupConfig) -> str:
+def to_text(state: GameState, config: PrimordialSoupConfig, pending: bool = True) -> str:
     """The readable board of ``state``.
 
     Args:
         state: The game state.
         config: The rules config (board layout, deck, finish zone).
+        pending: Include the ``Pending:`` line (the decision in words); ``False`` gives
+            the board alone, which a console shows only when it changed.
 
     Returns:
         A multi-line string, every line at most :data:`MAX_WIDTH` characters.
@@ -234,8 +236,9 @@ def to_text(state: GameState, config: PrimordialSoupConfig) -> str:
         f"Primordial Soup: round {state.round}/{config.max_rounds}, phase {state.phase}",
         f"Environment card: {env} | deck: {len(state.environment_deck)} cards left"
         f" | last dice: {dice}",
-        f"Pending: {describe_decision(state)}",
     ]
+    if pending:
+        lines.append(f"Pending: {describe_decision(state)}")
     if state.phase == "game_over":
         winner = state.descending()[0]
         lines.append(f"Game over: player_{winner} wins (marker farthest along the ladder)")

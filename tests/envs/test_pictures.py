@@ -90,11 +90,13 @@ def test_render_through_env(game):
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_pettingzoo_render_test(game, capsys):
-    """PettingZoo's render_test over every mode in metadata (human, ansi, rgb_array)."""
+def test_pettingzoo_render_test(game, capsys, monkeypatch):
+    """PettingZoo's render_test over every mode in metadata (human: the window, drawn off
+    screen; ansi; rgb_array)."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     render_test(lambda render_mode=None: GAMES[game].env(num_players=3,
                                                          render_mode=render_mode))
-    capsys.readouterr()  # human mode prints the board
+    capsys.readouterr()
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -194,3 +196,76 @@ def test_cli_render_writes_a_png(game, players, tmp_path, capsys):
     env = played(game, players, seed=3, steps=150)
     expected = env.view.to_rgb_array(env.game_state)
     assert np.array_equal((image[..., :3] * 255).round().astype(np.uint8), expected)
+
+
+def _texts(sketch) -> list[str]:
+    return [args[2] for kind, _name, args, _kw in sketch.ops if kind == "text"]
+
+
+def test_soup_picture_names_genes_in_full_with_a_key():
+    """Every gene a player holds is written whole on one line (no "Substit.", no cut), the
+    newest marked "+", even for a player holding every gene; a key explains the marks."""
+    from primeval.envs.core.picture import Sketch
+    from primeval.envs.primordial_soup.data import GENES
+
+    env = played("primordial_soup", 4, seed=2, steps=150)
+    state = env.game_state.copy()
+    state.players[1].genes = {gene.key: 1 for gene in GENES}
+    state.players[1].genes[GENES[0].key] = state.round
+    sketch = Sketch(soup_picture.WIDTH, soup_picture.HEIGHT)
+    soup_picture._draw(sketch, state, env.rules.config)
+    texts = _texts(sketch)
+    assert not any(t.endswith("...") for t in texts)
+    start = texts.index(next(t for t in texts if t.startswith("genes: ") and len(t) > 40))
+    lines = [texts[start]]
+    for t in texts[start + 1:]:  # the continuation lines of that player's genes
+        if not t.startswith("    ") or "amoebas" in t:
+            break
+        lines.append(t)
+    written = [item.strip() for line in lines
+               for item in line.removeprefix("genes:").split(",") if item.strip()]
+    assert written == [f"{GENES[0].name}+"] + [gene.name for gene in GENES[1:]]
+    assert len(lines) > 1  # wrapped between names
+    assert "damage point (* in lists)" in texts and "Gene+ = bought this round" in texts
+    assert "amoeba to act" in texts
+
+
+def test_origin_pawns_show_height_and_width():
+    """Each pawn on the map is drawn as a box that grows with its height and width, with
+    ``height/width`` written on it."""
+    from primeval.envs.core.picture import Sketch
+
+    env = played("origin", 3, seed=4, steps=150)
+    state, rules = env.game_state, env.rules
+    sketch = Sketch(origin_picture.WIDTH, origin_picture.HEIGHT)
+    origin_picture._draw(sketch, state, rules)
+    texts = _texts(sketch)
+    boxes = [args[1:3] for kind, name, args, _kw in sketch.ops
+             if kind == "patch" and name == "FancyBboxPatch"]
+    pawns = [rules.data.components.pawn_types[p] for p in state.pawn if p >= 0]
+    assert len(pawns) > 3
+    for h, w, _colour in pawns:
+        assert f"{h}/{w}" in texts
+        assert tuple(origin_picture.pawn_box(h, w)) in boxes
+    sizes = [origin_picture.pawn_box(h, w) for h in (1, 2, 3) for w in (1, 2, 3)]
+    assert len(set(sizes)) == 9  # every height and width tells apart
+    assert all(bw > 2 * 7 and bh >= 15 for bw, bh in sizes)  # room for "h/w"
+
+
+def test_origin_picture_title_during_the_setup_names_who_decides():
+    from primeval.envs.core.picture import Sketch
+
+    env = GAMES["origin"].raw_env(num_players=3)
+    env.reset(seed=1)
+    state = env.game_state
+    assert state.phase == "setup"
+    sketch = Sketch(origin_picture.WIDTH, origin_picture.HEIGHT)
+    origin_picture._draw(sketch, state, env.rules)
+    title = _texts(sketch)[0]
+    decider = env.rules.current_player(state)
+    assert title == (f"Origin  -  setup  -  start player player_{state.start_player}  -  "
+                     f"player_{decider} to decide")
+    texts = _texts(sketch)
+    assert "to play" not in texts
+    head = next(i for i, t in enumerate(texts) if t.startswith(f"player_{decider}   "))
+    assert texts[head + 1].startswith("to decide")  # the panel marks who decides

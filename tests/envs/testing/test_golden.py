@@ -44,7 +44,7 @@ def test_transcript_shows_states_legal_and_chosen_actions_and_returns():
     assert steps > 100
     # Every step has a state, its legal actions and the chosen action; the end has the
     # final state, the scores and one return per agent (rank rewards: +1 for the winner).
-    assert text.count("\nOrigin: turn ") == steps + 1
+    assert text.count("\nOrigin: ") == steps + 1  # "Origin: setup ..." or "Origin: turn ..."
     assert text.count("\nlegal (") == steps and text.count("\nchosen: ") == steps
     last = text.rsplit("\n=== end: terminated after ", 1)[1]
     assert last.startswith(f"{steps} steps\n")
