@@ -78,11 +78,12 @@ def make_training_env(config: TrainConfig, rank: int, league: League):
     return init
 
 
-def evaluate_model(model: Any, config: TrainConfig, games: int, seeds: int | Seeds
-                   ) -> dict[str, Any]:
+def evaluate_model(model: Any, config: TrainConfig, games: int, seeds: int | Seeds,
+                   progress: bool | str = False) -> dict[str, Any]:
     """Win rate and mean rank of the model against random and against heuristic opponents
     (the same games' seeds for both; the opponent in seat ``i`` seeded by ``seeds`` by its
-    kind and ``i``)."""
+    kind and ``i``). ``progress``: a progress bar per table, labelled with this text and the
+    opponents (``True``: "evaluate")."""
     seeds = as_seeds(seeds)
     learner = PolicyAgent.from_model(model)
     n = config.players
@@ -94,6 +95,7 @@ def evaluate_model(model: Any, config: TrainConfig, games: int, seeds: int | See
         labels = ["learner"] + [f"{name}#{i}" for i in range(1, n)]
         results = play_tournament(config.game, n, agents, labels, games,
                                   seed=seeds.spawn("games"),
+                                  progress=_label(progress, f"agent vs {name}"),
                                   obs_encoder=config.encoder, **config.env)
         out[f"vs_{name}"] = [r.summary() for r in results]
         out[f"win_rate_vs_{name}"] = results[0].win_rate
@@ -103,9 +105,11 @@ def evaluate_model(model: Any, config: TrainConfig, games: int, seeds: int | See
     return out
 
 
-def evaluate_heuristic(config: TrainConfig, games: int, seeds: int | Seeds) -> dict[str, Any]:
+def evaluate_heuristic(config: TrainConfig, games: int, seeds: int | Seeds,
+                       progress: bool | str = False) -> dict[str, Any]:
     """The heuristic against random players: the bar a trained agent is read against (with
-    ``seeds``, the games and random players of :func:`evaluate_model`'s)."""
+    ``seeds``, the games and random players of :func:`evaluate_model`'s; ``progress`` as
+    there)."""
     seeds = as_seeds(seeds)
     n = config.players
     agents = [make_heuristic(config.game, seeds.spawn("heuristic", 0))] + [
@@ -113,11 +117,58 @@ def evaluate_heuristic(config: TrainConfig, games: int, seeds: int | Seeds) -> d
     labels = ["heuristic"] + [f"random#{i}" for i in range(1, n)]
     results = play_tournament(config.game, n, agents, labels, games,
                               seed=seeds.spawn("games"),
+                              progress=_label(progress, "heuristic vs random"),
                               obs_encoder=config.encoder, **config.env)
     lo, hi = results[0].win_interval()
     return {"heuristic_vs_random": [r.summary() for r in results],
             "win_rate_heuristic_vs_random": results[0].win_rate,
             "win_rate_heuristic_vs_random_lo": lo, "win_rate_heuristic_vs_random_hi": hi}
+
+
+def _label(progress: bool | str, table: str) -> str | bool:
+    """The progress bar's label of one evaluation table (``False``: no bar)."""
+    if not progress:
+        return False
+    return f"{'evaluate' if progress is True else progress}: {table}"
+
+
+def rollout_steps(config: TrainConfig) -> int:
+    """Env steps in one PPO rollout (``ppo.n_steps`` per env times ``n_envs``): PPO collects
+    whole rollouts, so a run's steps are a multiple of this."""
+    return config.ppo.n_steps * config.n_envs
+
+
+def planned_steps(config: TrainConfig, start: int = 0) -> int:
+    """The step count a run from ``start`` ends at: ``total_steps`` rounded up to whole
+    rollouts after ``start`` (PPO stops only between rollouts)."""
+    remaining = config.total_steps - start
+    if remaining <= 0:
+        return start
+    rollout = rollout_steps(config)
+    return start + -(-remaining // rollout) * rollout
+
+
+def progress_bar_callback(total: int, start: int = 0):
+    """The training bar: env steps from ``start`` up to ``total`` (the steps PPO will run,
+    :func:`planned_steps`), so that it ends at 100% and never past it. tqdm, as the
+    evaluation bars."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class StepsBar(BaseCallback):
+        def _on_training_start(self) -> None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, initial=start, desc="train", unit="step",
+                            unit_scale=True, dynamic_ncols=True)
+
+        def _on_step(self) -> bool:
+            self.bar.update(min(self.training_env.num_envs, total - self.bar.n))
+            return True
+
+        def _on_training_end(self) -> None:
+            self.bar.close()
+
+    return StepsBar()
 
 
 def rate_league(model: Any, league: League, config: TrainConfig, newest: str, games: int,
@@ -246,7 +297,8 @@ def build_callback(config: TrainConfig, run_dir: Path, start_wall: float, progre
             n = self.num_timesteps
             rate = (n - self.steps0) / max(1e-9, time.perf_counter() - self.t0)
             result = evaluate_model(self.model, config, config.eval.games,
-                                    seeds.child("evaluation", n))
+                                    seeds.child("evaluation", n),
+                                    progress=progress and f"step {n:,}")
             newest = self.snapshot()
             rate_league(self.model, league, config, newest, config.league.rating_games,
                         seeds.child("rating_games", n))
@@ -470,14 +522,20 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     league.set_current(PolicyAgent.from_model(model, deterministic=False,
                                               seed=RunSeeds(config.seed).spawn("opponents")))
     remaining = config.total_steps - model.num_timesteps
+    planned = planned_steps(config, model.num_timesteps)
+    if progress and planned != config.total_steps and remaining > 0:
+        print(f"PPO collects whole rollouts of {config.ppo.n_steps} steps x {config.n_envs} "
+              f"envs = {rollout_steps(config):,} steps: training runs to step {planned:,} "
+              f"(total_steps {config.total_steps:,} rounded up)", flush=True)
     callback = build_callback(config, run_dir, start_wall, progress, league)
+    callbacks = [callback, phase_threads_callback(config.torch_threads)]
+    if progress:  # after the callback, so that the step-0 evaluation's bars come first
+        callbacks.append(progress_bar_callback(planned, model.num_timesteps))
     t0 = time.perf_counter()
     if remaining > 0:
         with _stop_on_sigint(callback), distribution_checks_off():
-            model.learn(total_timesteps=remaining,
-                        callback=[callback, phase_threads_callback(config.torch_threads)],
-                        reset_num_timesteps=not resume, progress_bar=progress,
-                        tb_log_name="ppo")
+            model.learn(total_timesteps=remaining, callback=callbacks,
+                        reset_num_timesteps=not resume, tb_log_name="ppo")
     if callback.stop_requested and model.num_timesteps < config.total_steps:
         stopped = model.num_timesteps
         model.num_timesteps = callback.rollout_start  # the unfinished rollout is not learnt
@@ -493,10 +551,14 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     vec.close()
     with torch_threads(1):
         seeds = RunSeeds(config.seed)
+        label = progress and "final"
+        if progress:
+            print(f"final evaluation: {config.eval.final_games} games per table, 3 tables "
+                  "(fewer: eval.final_games, or --eval-games N)", flush=True)
         final = evaluate_model(model, config, config.eval.final_games,
-                               seeds.child("final_evaluation"))
+                               seeds.child("final_evaluation"), progress=label)
         final.update(evaluate_heuristic(config, config.eval.final_games,
-                                        seeds.child("final_evaluation")))
+                                        seeds.child("final_evaluation"), progress=label))
         newest = callback.snapshot()
         rate_league(model, league, config, newest, config.league.rating_games,
                     seeds.child("rating_games", "final"))
