@@ -392,29 +392,52 @@ def append_metrics(path: Path, row: dict[str, Any]) -> None:
         writer.writerow(row)
 
 
-def plot_learning_curve(metrics: Path, out: Path, title: str) -> None:
-    """Two panels over training steps, as a PNG: the win rates against random players and
-    against the heuristic (with its 95% interval), and the OpenSkill ratings of the
-    policy's snapshots, the heuristic and random players."""
+def algorithm_name(config: TrainConfig) -> str:
+    """What a run trains, in words for titles: ``MaskablePPO``, or ``residual PPO over the
+    heuristic (MaskablePPO)`` when the config has a prior."""
+    if config.prior.agent != "none":
+        return f"residual PPO over the {config.prior.agent} (MaskablePPO)"
+    return "MaskablePPO"
+
+
+def learning_curve_figure(metrics: Path, title: str, *, players: int | None = None,
+                          final: dict[str, Any] | None = None, eval_games: int | None = None):
+    """The learning curve as a matplotlib figure (see :func:`plot_learning_curve`)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     rows = list(csv.DictReader(metrics.open(encoding="utf-8"))) if metrics.exists() else []
+    if final is not None and rows:
+        rows = rows[:-1]  # the final evaluation's row: drawn apart, below
     fig, (wins, ratings) = plt.subplots(1, 2, figsize=(11, 4))
 
     def column(key: str) -> tuple[list[int], list[float]]:
         pairs = [(int(r["step"]), float(r[key])) for r in rows if r.get(key) not in (None, "")]
         return [p[0] for p in pairs], [p[1] for p in pairs]
 
+    each = f" ({eval_games} games each)" if eval_games else ""
     for key, label in (("win_rate_vs_random", "vs random"),
                        ("win_rate_vs_heuristic", "vs heuristic")):
-        wins.plot(*column(key), marker="o", label=label)
+        wins.plot(*column(key), marker="o", label=label + each)
     steps, lo = column("win_rate_vs_heuristic_lo")
     if steps:
         wins.fill_between(steps, lo, column("win_rate_vs_heuristic_hi")[1], alpha=0.2,
                           color="C1", label="vs heuristic, 95% CI")
+    if final is not None:
+        games = final["vs_heuristic"][0]["games"]
+        for key, colour, label in (("random", "C0", "vs random"),
+                                   ("heuristic", "C1", "vs heuristic")):
+            rate = final[f"win_rate_vs_{key}"]
+            lo, hi = final[f"win_rate_vs_{key}_lo"], final[f"win_rate_vs_{key}_hi"]
+            wins.errorbar([final["total_steps"]], [rate], yerr=[[rate - lo], [hi - rate]],
+                          fmt="*", markersize=14, color=colour, capsize=4,
+                          markeredgecolor="black",
+                          label=f"final {label} ({games} games, 95% CI)")
+    if players:
+        wins.axhline(1 / players, color="grey", linestyle="--", linewidth=1,
+                     label=f"chance (1/{players})")
     wins.set(xlabel="environment steps", ylabel="win rate", ylim=(0, 1), title=title)
     for key, label in (("rating_policy", "policy"), ("rating_heuristic", "heuristic"),
                        ("rating_random", "random")):
@@ -423,8 +446,24 @@ def plot_learning_curve(metrics: Path, out: Path, title: str) -> None:
                 title="league ratings (Plackett-Luce)")
     for ax in (wins, ratings):
         ax.grid(alpha=0.3)
-        ax.legend()
+        ax.legend(fontsize="small")
     fig.tight_layout()
+    return fig
+
+
+def plot_learning_curve(metrics: Path, out: Path, title: str, *, players: int | None = None,
+                        final: dict[str, Any] | None = None,
+                        eval_games: int | None = None) -> None:
+    """Two panels over training steps, as a PNG: the win rates against random players and
+    against the heuristic (with its 95% interval) at each evaluation during training, the
+    chance line ``1/players``, and the final evaluation (``final``: :func:`train`'s result,
+    whose row ends ``metrics.csv``) apart as stars with their 95% intervals, since it plays
+    more games; and the OpenSkill ratings of the policy's snapshots, the heuristic and random
+    players. ``title``: name the algorithm (:func:`algorithm_name`)."""
+    import matplotlib.pyplot as plt
+
+    fig = learning_curve_figure(metrics, title, players=players, final=final,
+                                eval_games=eval_games)
     fig.savefig(out, dpi=100)
     plt.close(fig)
 
@@ -577,7 +616,8 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
         "env_steps_per_second": final["env_steps_per_second"],
         **{k: round(final[k], 4) for k in EVAL_FIELDS}})
     plot_learning_curve(run_dir / "metrics.csv", run_dir / "learning_curve.png",
-                        f"{config.game}, {config.players} players: MaskablePPO")
+                        f"{config.game}, {config.players} players: {algorithm_name(config)}",
+                        players=config.players, final=final, eval_games=config.eval.games)
     return final
 
 
