@@ -408,12 +408,12 @@ def learning_curve_figure(metrics: Path, title: str, *, players: int | None = No
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = list(csv.DictReader(metrics.open(encoding="utf-8"))) if metrics.exists() else []
-    if final is not None and rows:
-        rows = rows[:-1]  # the final evaluation's row: drawn apart, below
+    every = list(csv.DictReader(metrics.open(encoding="utf-8"))) if metrics.exists() else []
+    # the final evaluation's row: its win rates drawn apart, below (its ratings on the line)
+    during = every[:-1] if final is not None else every
     fig, (wins, ratings) = plt.subplots(1, 2, figsize=(11, 4))
 
-    def column(key: str) -> tuple[list[int], list[float]]:
+    def column(key: str, rows: list[dict] = during) -> tuple[list[int], list[float]]:
         pairs = [(int(r["step"]), float(r[key])) for r in rows if r.get(key) not in (None, "")]
         return [p[0] for p in pairs], [p[1] for p in pairs]
 
@@ -441,7 +441,7 @@ def learning_curve_figure(metrics: Path, title: str, *, players: int | None = No
     wins.set(xlabel="environment steps", ylabel="win rate", ylim=(0, 1), title=title)
     for key, label in (("rating_policy", "policy"), ("rating_heuristic", "heuristic"),
                        ("rating_random", "random")):
-        ratings.plot(*column(key), marker="o", label=label)
+        ratings.plot(*column(key, every), marker="o", label=label)
     ratings.set(xlabel="environment steps", ylabel="OpenSkill mu",
                 title="league ratings (Plackett-Luce)")
     for ax in (wins, ratings):

@@ -22,6 +22,7 @@ ROWS = [  # two evaluations during training (60 games), then the final one's row
         "win_rate_vs_heuristic": 0.1,
         "win_rate_vs_heuristic_lo": 0.05,
         "win_rate_vs_heuristic_hi": 0.2,
+        "rating_policy": 5,
     },
     {
         "step": 1000,
@@ -29,6 +30,7 @@ ROWS = [  # two evaluations during training (60 games), then the final one's row
         "win_rate_vs_heuristic": 0.4,
         "win_rate_vs_heuristic_lo": 0.3,
         "win_rate_vs_heuristic_hi": 0.5,
+        "rating_policy": 20,
     },
     {
         "step": 2048,
@@ -36,6 +38,7 @@ ROWS = [  # two evaluations during training (60 games), then the final one's row
         "win_rate_vs_heuristic": 0.45,
         "win_rate_vs_heuristic_lo": 0.4,
         "win_rate_vs_heuristic_hi": 0.5,
+        "rating_policy": 30,
     },
 ]
 FINAL = {
@@ -91,6 +94,10 @@ def test_chance_line_and_the_final_evaluation_apart(metrics):
         assert list(line.get_xdata()) == [2048] and list(line.get_ydata()) == [0.45]
         (segment,) = bars.get_segments()
         assert [y for _, y in segment] == pytest.approx([0.40, 0.50])
+        # the ratings keep every row, the final one's too
+        (policy,) = [line for line in fig.axes[1].get_lines() if line.get_label() == "policy"]
+        assert list(policy.get_xdata()) == [0, 1000, 2048]
+        assert list(policy.get_ydata()) == [5, 20, 30]
     finally:
         plt.close(fig)
 
