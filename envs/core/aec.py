@@ -487,7 +487,8 @@ class TurnBasedAECEnv(AECEnv):
             return f"game over after {self._num_steps} steps (phase {phase!r}); scores: {scores}"
         agent = self.agent_selection
         if not self._is_to_act(agent):
-            return f"{agent} has left the game (truncated after {self._num_steps} steps)"
+            return (f"the game was truncated after {self._num_steps} steps (max_steps "
+                    f"{self.max_steps}); no one is to act")
         decision = self.view.describe_decision(self._state, self._seats[agent])
         legal = int(self._legal_mask().sum())
         return (f"{agent} to act in phase {phase!r}: {decision}; {legal} legal "

@@ -81,3 +81,12 @@ def test_through_env_and_its_wrappers_the_core_answers():
     core = env.unwrapped
     assert core.legal_actions()[0][1].startswith("keep_objective(")
     assert "keeps a dealt objective" in core.describe()
+
+
+def test_after_truncation_no_action_is_legal():
+    env = get_game("primordial_soup").raw_env(max_steps=3)
+    env.reset(seed=0)
+    for _ in range(3):
+        env.step(env.legal_actions()[0][0])
+    assert env.legal_actions() == []
+    assert env.describe() == "the game was truncated after 3 steps (max_steps 3); no one is to act"
