@@ -112,3 +112,10 @@ def test_make_train_takes_a_step_count_and_evaluation_games():
     ).stdout
     assert "--total-steps 20000" in short and "--eval-games 40" in short
     assert "configs/primordial_soup/default.yaml" in short
+
+
+def test_eval_games_is_explained_in_the_help(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["train", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--eval-games N games per table of the final evaluation (sets eval.final_games" in text
