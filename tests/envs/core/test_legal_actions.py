@@ -90,3 +90,12 @@ def test_after_truncation_no_action_is_legal():
         env.step(env.legal_actions()[0][0])
     assert env.legal_actions() == []
     assert env.describe() == "the game was truncated after 3 steps (max_steps 3); no one is to act"
+
+
+def test_a_game_added_by_its_descriptor_alone_has_them(third_game):
+    env = third_game.raw_env()
+    env.reset(seed=0)
+    legal = env.legal_actions()
+    assert [a for a, _ in legal] == np.flatnonzero(env.action_mask(env.agent_selection)).tolist()
+    assert all(name == env.action_name(a) for a, name in legal)
+    assert env.describe().startswith(f"{env.agent_selection} to act in phase ")
