@@ -71,7 +71,7 @@ def suggest(
     if core.game_state is None:
         raise ValueError("suggest: the env has no game yet; call reset() first")
     player = core.agent_selection
-    if not core.legal_actions():
+    if not core.action_mask(player).any():  # all zeros once the game is over or cut off
         raise ValueError(f"suggest: no one is to act ({core.describe()})")
     if isinstance(agent, str):
         agent = make_agent(agent, core.rules.name, seed=seed, trust_checkpoint=trust_checkpoint)
