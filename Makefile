@@ -87,8 +87,13 @@ test-compat: $(COMPAT_STAMP) $(AGILERL_STAMP)
 # The main job: train the default config of GAME; it ends with one table (400 seat-rotated
 # games each: the trained agent against random players and against heuristic players, the
 # heuristic against random players; training time and throughput), also in $(RUN)/summary.md.
+# STEPS=N trains N steps instead of the config's total_steps; EVAL_GAMES=N plays N games per
+# table of the final evaluation (a trial run: make train STEPS=20000 EVAL_GAMES=40).
+STEPS      ?=
+EVAL_GAMES ?=
 train: $(STAMP)
-	$(VENV)/bin/primeval train --config configs/$(GAME)/default.yaml --out $(RUN)
+	$(VENV)/bin/primeval train --config configs/$(GAME)/default.yaml --out $(RUN) \
+		$(if $(STEPS),--total-steps $(STEPS)) $(if $(EVAL_GAMES),--eval-games $(EVAL_GAMES))
 
 # Throughput and memory beside PettingZoo's connect_four_v3, go_v5 and chess_v6 (README table).
 bench: $(STAMP)

@@ -77,6 +77,9 @@ def cmd_train_rllib(args: argparse.Namespace) -> int:
     if args.resume or args.total_steps is not None:
         raise ValueError("--backend rllib counts training in --iterations (each "
                          "ppo.train_batch_size env steps) and does not --resume")
+    if args.eval_games is not None:
+        raise ValueError("--eval-games is for --backend sb3; with rllib: --set "
+                         "eval.final_games=N")
     config = load_rllib_config(args.config, **_overrides(
         args, iterations=args.iterations, seed=args.seed,
         num_env_runners=args.num_env_runners, address=args.address))
@@ -109,14 +112,25 @@ def cmd_train(args: argparse.Namespace) -> int:
     )
 
     overrides = _overrides(args, total_steps=args.total_steps, seed=args.seed)
-    if args.resume:
-        config = resume_config(args.resume, **overrides)
-        run_dir = Path(args.resume)
-    else:
-        config = load_config(args.config, **overrides)
-        run_dir = Path(args.out or f"runs/{config.game}_{config.players}p")
-    print(f"training {config.game} ({config.players} players) for {config.total_steps} steps "
-          f"-> {run_dir}", flush=True)
+
+    def load(**more: object):
+        if args.resume:
+            return resume_config(args.resume, **overrides, **more)
+        return load_config(args.config, **overrides, **more)
+
+    if args.eval_games is not None:  # the final tables' games; the periodic ones at most that
+        from primeval.training.config import ConfigError
+
+        if "eval.final_games" in overrides:
+            raise ConfigError("eval.final_games is given by both --set and --eval-games")
+        games = {"eval.final_games": args.eval_games}
+        if "eval.games" not in overrides:
+            games["eval.games"] = min(load().eval.games, args.eval_games)
+        overrides.update(games)
+    config = load()
+    run_dir = Path(args.resume or args.out or f"runs/{config.game}_{config.players}p")
+    print(f"training {config.game} ({config.players} players) for {config.total_steps:,} "
+          f"steps -> {run_dir}", flush=True)
     try:
         final = train(config, run_dir, resume=bool(args.resume), progress=not args.quiet,
                       trust_checkpoint=args.trust_checkpoint)
@@ -311,6 +325,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="learner steps to train (sets total_steps; --set does the same)")
     t.add_argument("--seed", type=int, help="the run's seed: every stream of the run is "
                    "spawned from it (sets seed)")
+    t.add_argument("--eval-games", type=_games_count, metavar="N",
+                   help="games per table of the final evaluation (sets eval.final_games; "
+                   "default 400) and at most N in the evaluations during training "
+                   "(eval.games): a short trial run ends sooner")
     t.add_argument("--out", help="run folder (default runs/GAME_Np)")
     t.add_argument("--resume", help="continue the run in this folder from its checkpoint")
     t.add_argument("--quiet", action="store_true")

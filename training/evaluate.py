@@ -158,12 +158,14 @@ def tournament(game: str, num_players: int, agent_specs: list[str], games: int,
 
 
 def play_tournament(game: str, num_players: int, agents: list[Agent], labels: list[str],
-                    games: int, seed: int = 0, progress: bool = False,
+                    games: int, seed: int = 0, progress: bool | str = False,
                     record: str | Path | None = None, record_agents: list[str] | None = None,
                     **env_kwargs: Any) -> list[AgentResult]:
     """Play ``games`` games; agent ``i`` takes seat ``(i + g) % n`` in game ``g``.
 
     Args:
+        progress: Show a progress bar (tqdm), labelled with this text if it is one
+            (``True``: "evaluate").
         record: If given, this file is overwritten with one JSON line per game, in order
             (game ``g`` used seed ``seed + g``); see :func:`game_record`.
         record_agents: The names written in the records' ``agents`` (per agent, default
@@ -190,7 +192,8 @@ def play_tournament(game: str, num_players: int, agents: list[Agent], labels: li
         if progress:
             from tqdm import tqdm
 
-            iterator = tqdm(iterator, desc="evaluate", unit="game")
+            label = progress if isinstance(progress, str) else "evaluate"
+            iterator = tqdm(iterator, desc=label, unit="game")
         for g in iterator:
             seats = [(i + g) % num_players for i in range(num_players)]
             seat_agents: list[Agent] = [None] * num_players  # type: ignore[list-item]

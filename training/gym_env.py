@@ -30,6 +30,27 @@ def make(game: str, num_players: int | None = None, opponent: str | list[str] = 
     agents = [make_agent(spec, game, trust_checkpoint=trust_checkpoint) for spec in specs]
     aec = get_game(game).raw_env(players, obs_encoder=obs_encoder, render_mode=render_mode,
                    **config_overrides)
+    check_opponents(agents, specs, aec, get_game(game).name, obs_encoder)
     return SingleAgentEnv(aec, opponents=agents if len(agents) > 1 else agents[0],
                           learner_seat=learner_seat, shaping=shaping,
                           illegal_action=illegal_action, illegal_reward=illegal_reward)
+
+
+def check_opponents(agents: list[Any], specs: list[str], aec: Any, game: str,
+                    obs_encoder: str) -> None:
+    """Refuse, before the first game, an opponent checkpoint trained on another env: the
+    game, player count and encoder of its saved env spec, then the observation shape and
+    action count, as ``primeval evaluate`` checks them (the message names the spec)."""
+    from primeval.training.agents.checkpoint import CheckpointError
+
+    agent_id = aec.possible_agents[0]
+    wanted = {"game": game, "players": len(aec.possible_agents), "encoder": obs_encoder}
+    for spec, agent in zip(specs, agents, strict=True):
+        try:
+            if hasattr(agent, "check_env_spec"):
+                agent.check_env_spec(wanted)
+            if hasattr(agent, "check_spaces"):
+                agent.check_spaces(aec.observation_space(agent_id)["observation"],
+                                   aec.action_space(agent_id))
+        except CheckpointError as exc:
+            raise CheckpointError(f"opponent {spec!r} cannot play this env: {exc}") from None

@@ -12,7 +12,11 @@
 short name                      ``python_primeval_primordial_soup``, ``python_primeval_origin``
 parameters                      ``players`` (the game's default count), ``obs_encoder``
                                 (``"flat"``; any of the game's encoders), ``max_game_length``
-                                (5000 player moves)
+                                (5000 player moves), ``position`` (``""``: the setup; or a
+                                position spec as JSON text), and every field of the game's
+                                rules config with a bool, int, float or str default
+                                (``board_layout``, ``six_allows_stay``, ...; not the
+                                ``*_file`` fields nor those defaulting to ``None``)
 dynamics, reward model          sequential; terminal rewards
 chance mode                     explicit stochastic: every die, draw, pick and shuffle position
                                 is a chance node (:class:`~primeval.envs.core.chance.ExplicitChance`)
@@ -22,6 +26,24 @@ information                     Primordial Soup perfect (the environment card is
 utility                         zero-sum: the env's default rank rewards, in [-1, 1]
 actions                         ``num_distinct_actions = rules.layout.n``, the env's ids
 ==============================  ==============================================================
+
+**Rule variants and positions.** A rules config field is a game parameter of its own
+name; ``game.rule_parameters()`` lists them with their defaults::
+
+    game = pyspiel.load_game("python_primeval_primordial_soup(board_layout=B)")
+
+A game can start from a built position (``docs/positions.md``) instead of the setup: give
+``position`` (the spec as JSON text, in the parameter dict; or :func:`position_parameter`'s
+comma-free ``"b64:..."`` form, which also fits a game string and is the form ``str(game)``
+shows, so that OpenSpiel's serialization keeps it), or call
+``game.new_initial_state_from(spec)`` with a spec (a dict) or a rules state the game's
+``build_position`` returned. The state begins at the position's decision, with no player
+moves made::
+
+    spec = {"decision": {"kind": "buy", "player": 0}}
+    game = pyspiel.load_game("python_primeval_primordial_soup",
+                             {"position": json.dumps(spec)})
+    state = game.new_initial_state()            # the same as game.new_initial_state_from(spec)
 
 **Chance outcomes.** A chance node's outcome ``k`` (as
 :meth:`ExplicitChance.chance_outcomes` lists it) is the OpenSpiel chance action ``k``: a die
@@ -51,7 +73,11 @@ rules state under an OpenSpiel state is never changed, so clones share it and
 
 from __future__ import annotations
 
+import base64
+import dataclasses
 import functools
+import importlib
+import json
 from typing import Any
 
 import numpy as np
@@ -72,6 +98,9 @@ __all__ = [
     "game_type",
     "load_game",
     "max_chance_outcomes",
+    "position_parameter",
+    "read_position_parameter",
+    "rule_parameters",
 ]
 
 DEFAULT_MAX_GAME_LENGTH = 5000
@@ -87,6 +116,67 @@ def max_chance_outcomes(game: str, rules: Any) -> int:
     any chance event of its rules (its descriptor's ``chance_outcomes``; checked at run
     time: a larger outcome raises)."""
     return int(get_game(game).chance_outcomes(rules))
+
+
+def rule_parameters(game: str) -> dict[str, bool | int | float | str]:
+    """The rules config fields of ``game`` that are OpenSpiel parameters, with their
+    defaults: those whose default is a bool, int, float or str, except ``num_players`` (the
+    ``players`` parameter) and the ``*_file`` fields (a game string never chooses files to
+    open; build the env with your own files instead)."""
+    config = get_game(game).load("config")
+    out: dict[str, bool | int | float | str] = {}
+    for field in dataclasses.fields(config):
+        default = field.default
+        if (field.name == "num_players" or field.name.endswith("_file")
+                or not isinstance(default, bool | int | float | str)):
+            continue
+        out[field.name] = default
+    return out
+
+
+_B64 = "b64:"
+
+
+def position_parameter(spec: Any) -> str:
+    """The ``position`` parameter for a position spec, in a form a game string can hold:
+    ``"b64:"`` and the spec's JSON in URL-safe base64 without padding (no commas,
+    parentheses or ``=``), so that ``str(game)`` and OpenSpiel's serialization keep it.
+    A game given the spec's JSON text stores it in this form too."""
+    text = json.dumps(spec, separators=(",", ":"), sort_keys=True)
+    return _B64 + base64.urlsafe_b64encode(text.encode()).rstrip(b"=").decode()
+
+
+def read_position_parameter(text: str) -> Any:
+    """The position spec a ``position`` parameter holds: JSON text, or
+    :func:`position_parameter`'s ``"b64:..."`` form.
+
+    Raises:
+        ValueError: Neither (the message says which reading failed).
+    """
+    if text.startswith(_B64):
+        body = text[len(_B64):]
+        try:
+            text = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_",
+                                    validate=True).decode()
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ValueError(f"the position parameter is not base64 of JSON text: {exc}"
+                             ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"the position parameter is not JSON text: {exc}") from None
+
+
+def _position_module(game: str) -> Any:
+    """The game's ``position`` module (``build_position``), beside its rules package."""
+    package = get_game(game).rules_package
+    if package is None:
+        raise ValueError(f"{game}: the game names no rules package, so no position module")
+    try:
+        return importlib.import_module(f"{package.rpartition('.')[0]}.position")
+    except ModuleNotFoundError:
+        raise ValueError(f"{game}: the game has no position module, so it cannot start from "
+                         "a position") from None
 
 
 def game_type(game: str) -> pyspiel.GameType:
@@ -111,7 +201,9 @@ def game_type(game: str) -> pyspiel.GameType:
         provides_factored_observation_string=False,
         parameter_specification={"players": spec.default_players,
                                  "obs_encoder": spec.encoders[0],
-                                 "max_game_length": DEFAULT_MAX_GAME_LENGTH},
+                                 "max_game_length": DEFAULT_MAX_GAME_LENGTH,
+                                 "position": "",
+                                 **rule_parameters(game)},
     )
 
 
@@ -120,15 +212,16 @@ class _Core:
     first chance node. Never copied (``deepcopy`` returns it, as ``clone`` deep-copies a
     state's attributes); pickled by its parameters."""
 
-    def __init__(self, game: str, players: int, obs_encoder: str, max_game_length: int):
+    def __init__(self, game: str, players: int, obs_encoder: str, max_game_length: int,
+                 rules_options: tuple[tuple[str, Any], ...] = (), position: str = ""):
         spec = get_game(game)
         if players not in spec.player_counts:
             raise ValueError(f"{game}: players={players} is not a player count of the game; "
                              f"allowed: {list(spec.player_counts)}")
         if max_game_length <= 0:
             raise ValueError(f"max_game_length must be positive, got {max_game_length}")
-        env = spec.raw_env(num_players=players, obs_encoder=obs_encoder)
-        self.key = (game, players, obs_encoder, max_game_length)
+        env = spec.raw_env(num_players=players, obs_encoder=obs_encoder, **dict(rules_options))
+        self.key = (game, players, obs_encoder, max_game_length, rules_options, position)
         self.game = game
         self.rules = env.rules
         self.encoder = env.obs_encoder
@@ -137,7 +230,25 @@ class _Core:
         self.max_game_length = max_game_length
         self.max_chance_outcomes = max_chance_outcomes(game, self.rules)
         self.shape = tuple(self.encoder.space().shape)
-        self.initial = _Node(self.chance.initial_state())
+        if position:
+            self.initial = _Node(self.build(read_position_parameter(position)))
+        else:
+            self.initial = _Node(self.chance.initial_state())
+
+    def build(self, spec: Any) -> Any:
+        """The rules state of a position spec (the game's ``build_position``) or, given a
+        rules state, that state checked to be one of this game's."""
+        if isinstance(spec, dict):
+            return _position_module(self.game).build_position(self.rules, spec)
+        from primeval.envs.core.position import check_position
+
+        state_class = type(self.rules.initial_state(np.random.default_rng(0)))
+        if type(spec) is not state_class:
+            raise TypeError(f"{self.game}: a position is a spec (dict) or a "
+                            f"{state_class.__name__}, got {type(spec).__name__}")
+        if not self.rules.is_terminal(spec):
+            check_position(self.rules, spec)
+        return spec.copy()
 
     def __deepcopy__(self, memo: dict) -> _Core:
         return self
@@ -148,8 +259,9 @@ class _Core:
 
 # Bounded (SECURITY.md, "Memory"): one entry per (game, players, encoder, length) in use.
 @functools.lru_cache(maxsize=64)
-def _core(game: str, players: int, obs_encoder: str, max_game_length: int) -> _Core:
-    return _Core(game, players, obs_encoder, max_game_length)
+def _core(game: str, players: int, obs_encoder: str, max_game_length: int,
+          rules_options: tuple[tuple[str, Any], ...] = (), position: str = "") -> _Core:
+    return _Core(game, players, obs_encoder, max_game_length, rules_options, position)
 
 
 class _Node:
@@ -182,8 +294,13 @@ class PrimevalGame(pyspiel.Game):
     :func:`game_class` (``PrimordialSoupGame``, ``OriginGame``), is registered.
 
     Args:
-        params: OpenSpiel parameters: ``players``, ``obs_encoder``, ``max_game_length``;
-            missing ones take their defaults.
+        params: OpenSpiel parameters: ``players``, ``obs_encoder``, ``max_game_length``,
+            ``position`` and the rules config's (:func:`rule_parameters`); missing ones
+            take their defaults.
+
+    Raises:
+        ValueError: An unknown parameter (named, with the known ones), a bad value or a
+            position that cannot be built (the rules' and the position builder's errors).
 
     Attributes:
         game: The primeval game name (``"origin"``).
@@ -194,9 +311,21 @@ class PrimevalGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         game = self.game
         gtype = game_type(game)
-        params = {**gtype.parameter_specification, **(params or {})}
+        defaults = gtype.parameter_specification
+        unknown = sorted(set(params or {}) - set(defaults))
+        if unknown:
+            raise ValueError(f"{game}: unknown parameter(s) {unknown}; known: "
+                             f"{sorted(defaults)}")
+        params = {**defaults, **(params or {})}
+        if params["position"] and not str(params["position"]).startswith(_B64):
+            params["position"] = position_parameter(read_position_parameter(
+                str(params["position"])))  # a game string can hold it
+        rules_options = tuple(sorted(
+            (key, _typed(key, params[key], default)) for key, default in
+            rule_parameters(game).items() if params[key] != default))
         self._core = _core(game, int(params["players"]), str(params["obs_encoder"]),
-                           int(params["max_game_length"]))
+                           int(params["max_game_length"]), rules_options,
+                           str(params["position"]))
         info = pyspiel.GameInfo(
             num_distinct_actions=self._core.rules.layout.n,
             max_chance_outcomes=self._core.max_chance_outcomes,
@@ -209,8 +338,26 @@ class PrimevalGame(pyspiel.Game):
         super().__init__(gtype, info, params)
 
     def new_initial_state(self) -> PrimevalState:
-        """The setup's first chance node."""
+        """The setup's first chance node, or the ``position`` parameter's position."""
         return PrimevalState(self)
+
+    def new_initial_state_from(self, spec: Any) -> PrimevalState:
+        """A state at a built position: ``spec`` is a position spec (a dict, as
+        ``docs/positions.md`` writes it) or a rules state (``build_position``'s, or an env's
+        ``game_state``) of this game and its config. No player moves are counted.
+
+        Raises:
+            PositionError: The spec cannot be built (it names the entry).
+            TypeError: ``spec`` is neither a dict nor a state of this game.
+        """
+        state = PrimevalState(self)
+        state._node = _Node(self._core.build(spec))
+        return state
+
+    def rule_parameters(self) -> dict[str, Any]:
+        """This game's rules config parameters and their values (:func:`rule_parameters`)."""
+        params = self.get_parameters()
+        return {key: params[key] for key in rule_parameters(self.game)}
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> PrimevalObserver:
@@ -218,6 +365,24 @@ class PrimevalGame(pyspiel.Game):
         if isinstance(iig_obs_type, dict):  # OpenSpiel calls f(params) without a type
             iig_obs_type, params = None, iig_obs_type
         return PrimevalObserver(self._core, iig_obs_type, params)
+
+
+def _typed(key: str, value: Any, default: Any) -> Any:
+    """A rules parameter's value, of its default's type (OpenSpiel's game strings give ints
+    for floats such as ``1``); a value of another type is refused, naming the parameter."""
+    if isinstance(default, bool):
+        ok = isinstance(value, bool)
+    elif isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif isinstance(default, float):
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        value = float(value) if ok else value
+    else:
+        ok = isinstance(value, str)
+    if not ok:
+        raise ValueError(f"parameter {key} must be a {type(default).__name__} like its "
+                         f"default {default!r}, got {type(value).__name__} {value!r}")
+    return value
 
 
 class PrimevalState(pyspiel.State):
@@ -381,7 +546,8 @@ def _register() -> None:
 def load_game(game: str, players: int | None = None, **params: Any) -> pyspiel.Game:
     """``pyspiel.load_game`` of the primeval game ``game`` (``"origin"``) with ``players``
     seats (the game's default if ``None``) and further parameters (``obs_encoder``,
-    ``max_game_length``)."""
+    ``max_game_length``, ``position`` as JSON text, rules config fields such as
+    ``board_layout``)."""
     spec = get_game(game)
     game_class(game)
     return pyspiel.load_game(GAME_NAMES[game],

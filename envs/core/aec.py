@@ -462,6 +462,60 @@ class TurnBasedAECEnv(AECEnv):
         if self._script is not None and not self._script.remaining:
             self._script = None
 
+    # -- legal actions by name ------------------------------------------------------------
+
+    def legal_actions(self) -> list[tuple[int, str]]:
+        """The legal actions of the agent to act, as ``(id, name)`` pairs in id order, each
+        named as that agent may read it (:meth:`action_name`); ``[]`` once the game is over.
+
+        ``[a for a, _ in env.legal_actions()]`` are OpenSpiel's ``state.legal_actions()``.
+        """
+        if self._state is None:
+            raise RuntimeError("legal_actions() before reset(): call reset() to start a game")
+        agent = self.agent_selection
+        if not self._is_to_act(agent):
+            return []
+        return [(int(a), self.action_name(int(a))) for a in np.flatnonzero(self._legal_mask())]
+
+    def action_name(self, action: Any) -> str:
+        """The name of action id ``action`` (legal or not) in the current state, as the agent
+        to act may read it (the game view's ``action_name``): ``"move(left)"``,
+        ``"play_card(Y3) = Y3 Forced March"``.
+
+        Raises:
+            InvalidActionTypeError: ``action`` is not an integer.
+            IllegalActionError: ``action`` is outside ``[0, n)``.
+        """
+        if self._state is None:
+            raise RuntimeError("action_name() before reset(): call reset() to start a game")
+        return self.view.action_name(self._state, self._action_id(action),
+                                     self._seats[self.agent_selection])
+
+    def action_to_string(self, action: Any) -> str:
+        """OpenSpiel's name for :meth:`action_name`."""
+        return self.action_name(action)
+
+    def describe(self) -> str:
+        """Who decides what, in words: the agent to act, the phase, the pending decision (as
+        that agent may read it) and how many actions are legal; or the result when the game
+        is over. E.g. ``"player_1 to act in phase 'movement': player_1 chooses how amoeba #2
+        on space 5 moves (drift or hold); 2 legal actions"``."""
+        if self._state is None:
+            raise RuntimeError("describe() before reset(): call reset() to start a game")
+        phase = self.rules.phase_name(self._state)
+        if self.rules.is_terminal(self._state):
+            scores = ", ".join(f"{a} {s:g}" for a, s in zip(
+                self.possible_agents, self.rules.scores(self._state), strict=True))
+            return f"game over after {self._num_steps} steps (phase {phase!r}); scores: {scores}"
+        agent = self.agent_selection
+        if not self._is_to_act(agent):
+            return (f"the game was truncated after {self._num_steps} steps (max_steps "
+                    f"{self.max_steps}); no one is to act")
+        decision = self.view.describe_decision(self._state, self._seats[agent])
+        legal = int(self._legal_mask().sum())
+        return (f"{agent} to act in phase {phase!r}: {decision}; {legal} legal "
+                f"action{'s' if legal != 1 else ''}")
+
     # -- saved states -------------------------------------------------------------------
 
     def get_state(self) -> dict[str, Any]:

@@ -7,7 +7,8 @@ no one has a turn yet), the end trigger and the final round, the pending decisio
 tokens, the rewards board (tile levels by slot colour, the reserve's size), the deck sizes,
 every player (villages, tile columns, tokens, orange cards in play, completed objectives,
 points by source, hand size by colour) and the hand of the player to decide (card ids and
-names). Players are ``player_0..``; a pawn is written ``h2/w1/white`` (height, width, colour).
+names; an id names the card's kind: ``Y`` yellow action, ``P`` orange permanent, ``O`` purple
+objective, so ``O7`` is purple). Players are ``player_0..``; a pawn is written ``h2/w1/white`` (height, width, colour).
 Every line is at most :data:`MAX_WIDTH`.
 
 Hidden information: hands, the objectives dealt, the deck order and the tile reserve. With
@@ -91,10 +92,15 @@ def objective_text(rules: Any, card: int) -> str:
     return f"{kind} {params}".strip()
 
 
+#: How card ids read: by the card's kind, not its colour's initial (``O7`` is purple).
+CARD_IDS = "ids: Y yellow action, P orange permanent, O purple objective"
+
+
 def card_label(rules: Any, card: int) -> str:
     """``Y3 Forced March``; orange cards add their level (``P1 Trackers (level 1)``) and
     objectives their points and, when unnamed, their condition (``O5 (3 pts: 3 pawns on
-    AF)``)."""
+    AF)``). Ids name the kind (:data:`CARD_IDS`): ``Y`` yellow action, ``P`` orange
+    permanent, ``O`` purple objective."""
     c = rules.data.cards[card]
     name = c.id if c.name == c.id else f"{c.id} {c.name}"
     if c.colour == "purple":
@@ -351,6 +357,7 @@ def to_text(state: OriginState, rules: Any, viewer: int | None = None,
                 for c in state.hands[actor]] or ["empty"]
         lines.append("")
         lines += wrap_items(f"Hand of player_{actor} (to decide):", hand)
+        lines.append(f"  (card {CARD_IDS})")
     out: list[str] = []
     for line in lines:
         out += _wrap(line) if len(line) > MAX_WIDTH else [line]

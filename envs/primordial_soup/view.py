@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from primeval.envs.primordial_soup.actions import MEALS, TAKES
+from primeval.envs.primordial_soup.actions import MEALS, MOVE_CHOICES, TAKES
 from primeval.envs.primordial_soup.rules import PrimordialSoupRules
 from primeval.envs.primordial_soup.state import GameState
 from primeval.envs.primordial_soup.view_text import COLOUR_LETTERS, describe_decision, to_text
@@ -53,7 +53,7 @@ class PrimordialSoupView:
     def to_text(self, state: GameState, viewer: int | None = None) -> str:
         """The readable board (every line at most 100 characters); the same for every
         ``viewer``."""
-        return to_text(state, self.rules.config)
+        return to_text(state, self.rules.config, moves=self._moves(state))
 
     def board_text(self, state: GameState, viewer: int | None = None) -> str:
         """:meth:`to_text` without the pending decision: what a console shows only when it
@@ -63,7 +63,15 @@ class PrimordialSoupView:
     def describe_decision(self, state: GameState, viewer: int | None = None) -> str:
         """The pending decision in words, e.g. ``player_2 chooses how amoeba #3 on space 7
         feeds``; ``next step: <kind> (automatic)`` or ``game over`` when no one decides."""
-        return describe_decision(state)
+        return describe_decision(state, self._moves(state))
+
+    def _moves(self, state: GameState) -> tuple[str, ...] | None:
+        """At a move decision, its legal ways to move in words (``"active move"``); else
+        ``None``."""
+        if self.rules.decision_name(state) != "move":
+            return None
+        legal = self.rules.layout.segment_view(self.rules.legal_mask(state), "move")
+        return tuple(MOVE_CHOICES[i].replace("_", " ") for i in np.flatnonzero(legal))
 
     def action_name(self, state: GameState, action: int, viewer: int | None = None) -> str:
         """The layout's name of ``action`` (``rules.action_to_str``) and, for the choices

@@ -11,6 +11,7 @@ owner ``player_1``, amoeba number 3, one ``*`` per damage point. Every line is a
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from typing import Any
 
 from primeval.envs.core.text import MAX_WIDTH, describe_pending, wrap_items
@@ -45,13 +46,23 @@ def _space_of(state: GameState, player: int, amoeba: int) -> int:
     return -1
 
 
-def describe_decision(state: GameState) -> str:
+def describe_decision(state: GameState, moves: Sequence[str] | None = None) -> str:
     """The pending decision in words, e.g. ``"player_2 chooses how amoeba #3 feeds ..."``;
-    ``"next step: <kind> (automatic)"`` for an automatic step, ``"game over"`` at the end."""
-    return describe_pending(state, DECISIONS, lambda frame: _describe_frame(state, frame))
+    ``"next step: <kind> (automatic)"`` for an automatic step, ``"game over"`` at the end.
+    ``moves``: at a move decision, the legal ways to move (``"drift"``, ``"active move"``,
+    ``"hold"``), which the words list; the view passes the rules' (``None``: all three)."""
+    return describe_pending(state, DECISIONS,
+                            lambda frame: _describe_frame(state, frame, moves))
 
 
-def _describe_frame(state: GameState, f: dict[str, Any]) -> str:
+def _or_list(words: Sequence[str]) -> str:
+    """``"a, b or c"``."""
+    words = list(words)
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def _describe_frame(state: GameState, f: dict[str, Any],
+                    moves: Sequence[str] | None = None) -> str:
     """The words of one pending decision frame, with its amoeba, space and options."""
     kind = f.get("kind", "?")
     p = f.get("player", -1)
@@ -65,7 +76,8 @@ def _describe_frame(state: GameState, f: dict[str, Any]) -> str:
     if kind == "place_start":
         return f"{who} places a start amoeba on an empty space (damage {f.get('damage', 0)})"
     if kind == "move":
-        return f"{who} chooses how {am}{at} moves (drift, active move or hold)"
+        options = _or_list(moves or ("drift", "active move", "hold"))
+        return f"{who} chooses how {am}{at} moves ({options})"
     if kind == "direction":
         allowed = ", ".join(DIRECTIONS[d] for d in f.get("allowed", ()))
         what = "escape move" if f.get("mode") == "escape" else f"move {f.get('step', 1)}"
@@ -217,7 +229,8 @@ def environment_card_text(state: GameState, config: PrimordialSoupConfig) -> str
     return None
 
 
-def to_text(state: GameState, config: PrimordialSoupConfig, pending: bool = True) -> str:
+def to_text(state: GameState, config: PrimordialSoupConfig, pending: bool = True,
+            moves: Sequence[str] | None = None) -> str:
     """The readable board of ``state``.
 
     Args:
@@ -225,6 +238,7 @@ def to_text(state: GameState, config: PrimordialSoupConfig, pending: bool = True
         config: The rules config (board layout, deck, finish zone).
         pending: Include the ``Pending:`` line (the decision in words); ``False`` gives
             the board alone, which a console shows only when it changed.
+        moves: The legal ways to move at a move decision (see :func:`describe_decision`).
 
     Returns:
         A multi-line string, every line at most :data:`MAX_WIDTH` characters.
@@ -238,7 +252,7 @@ def to_text(state: GameState, config: PrimordialSoupConfig, pending: bool = True
         f" | last dice: {dice}",
     ]
     if pending:
-        lines.append(f"Pending: {describe_decision(state)}")
+        lines.append(f"Pending: {describe_decision(state, moves)}")
     if state.phase == "game_over":
         winner = state.descending()[0]
         lines.append(f"Game over: player_{winner} wins (marker farthest along the ladder)")

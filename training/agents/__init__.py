@@ -13,7 +13,8 @@ spec, as the CLI and the YAML configs name them:
   (:class:`~.mcts.MCTSAgent`; keys ``sims``, ``time``, ``rollout``, ``depth``, ``c``,
   ``eval``, ``prior``).
 
-:mod:`.pool` draws an opponent per seat and episode for training.
+:mod:`.pool` draws an opponent per seat and episode for training; :func:`suggest`
+(:mod:`.suggestion`) says what an agent would play in an env's current position.
 """
 
 from __future__ import annotations
@@ -84,4 +85,14 @@ def make_agent(spec: str, game: str, seed: int | None = None,
                      "rllib:PATH or mcts[:KEY=VALUE,...]")
 
 
-__all__ = ["AGENT_SPECS", "Agent", "RandomAgent", "agent_action", "make_agent", "make_heuristic"]
+__all__ = ["AGENT_SPECS", "Agent", "RandomAgent", "Suggestion", "agent_action", "make_agent",
+           "make_heuristic", "suggest"]
+
+
+def __getattr__(name: str):
+    """``suggest`` and ``Suggestion`` (:mod:`.suggestion`), imported on first use."""
+    if name in ("suggest", "Suggestion"):
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.suggestion"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -78,11 +78,12 @@ def make_training_env(config: TrainConfig, rank: int, league: League):
     return init
 
 
-def evaluate_model(model: Any, config: TrainConfig, games: int, seeds: int | Seeds
-                   ) -> dict[str, Any]:
+def evaluate_model(model: Any, config: TrainConfig, games: int, seeds: int | Seeds,
+                   progress: bool | str = False) -> dict[str, Any]:
     """Win rate and mean rank of the model against random and against heuristic opponents
     (the same games' seeds for both; the opponent in seat ``i`` seeded by ``seeds`` by its
-    kind and ``i``)."""
+    kind and ``i``). ``progress``: a progress bar per table, labelled with this text and the
+    opponents (``True``: "evaluate")."""
     seeds = as_seeds(seeds)
     learner = PolicyAgent.from_model(model)
     n = config.players
@@ -94,6 +95,7 @@ def evaluate_model(model: Any, config: TrainConfig, games: int, seeds: int | See
         labels = ["learner"] + [f"{name}#{i}" for i in range(1, n)]
         results = play_tournament(config.game, n, agents, labels, games,
                                   seed=seeds.spawn("games"),
+                                  progress=_label(progress, f"agent vs {name}"),
                                   obs_encoder=config.encoder, **config.env)
         out[f"vs_{name}"] = [r.summary() for r in results]
         out[f"win_rate_vs_{name}"] = results[0].win_rate
@@ -103,9 +105,11 @@ def evaluate_model(model: Any, config: TrainConfig, games: int, seeds: int | See
     return out
 
 
-def evaluate_heuristic(config: TrainConfig, games: int, seeds: int | Seeds) -> dict[str, Any]:
+def evaluate_heuristic(config: TrainConfig, games: int, seeds: int | Seeds,
+                       progress: bool | str = False) -> dict[str, Any]:
     """The heuristic against random players: the bar a trained agent is read against (with
-    ``seeds``, the games and random players of :func:`evaluate_model`'s)."""
+    ``seeds``, the games and random players of :func:`evaluate_model`'s; ``progress`` as
+    there)."""
     seeds = as_seeds(seeds)
     n = config.players
     agents = [make_heuristic(config.game, seeds.spawn("heuristic", 0))] + [
@@ -113,11 +117,58 @@ def evaluate_heuristic(config: TrainConfig, games: int, seeds: int | Seeds) -> d
     labels = ["heuristic"] + [f"random#{i}" for i in range(1, n)]
     results = play_tournament(config.game, n, agents, labels, games,
                               seed=seeds.spawn("games"),
+                              progress=_label(progress, "heuristic vs random"),
                               obs_encoder=config.encoder, **config.env)
     lo, hi = results[0].win_interval()
     return {"heuristic_vs_random": [r.summary() for r in results],
             "win_rate_heuristic_vs_random": results[0].win_rate,
             "win_rate_heuristic_vs_random_lo": lo, "win_rate_heuristic_vs_random_hi": hi}
+
+
+def _label(progress: bool | str, table: str) -> str | bool:
+    """The progress bar's label of one evaluation table (``False``: no bar)."""
+    if not progress:
+        return False
+    return f"{'evaluate' if progress is True else progress}: {table}"
+
+
+def rollout_steps(config: TrainConfig) -> int:
+    """Env steps in one PPO rollout (``ppo.n_steps`` per env times ``n_envs``): PPO collects
+    whole rollouts, so a run's steps are a multiple of this."""
+    return config.ppo.n_steps * config.n_envs
+
+
+def planned_steps(config: TrainConfig, start: int = 0) -> int:
+    """The step count a run from ``start`` ends at: ``total_steps`` rounded up to whole
+    rollouts after ``start`` (PPO stops only between rollouts)."""
+    remaining = config.total_steps - start
+    if remaining <= 0:
+        return start
+    rollout = rollout_steps(config)
+    return start + -(-remaining // rollout) * rollout
+
+
+def progress_bar_callback(total: int, start: int = 0):
+    """The training bar: env steps from ``start`` up to ``total`` (the steps PPO will run,
+    :func:`planned_steps`), so that it ends at 100% and never past it. tqdm, as the
+    evaluation bars."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class StepsBar(BaseCallback):
+        def _on_training_start(self) -> None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, initial=start, desc="train", unit="step",
+                            unit_scale=True, dynamic_ncols=True)
+
+        def _on_step(self) -> bool:
+            self.bar.update(min(self.training_env.num_envs, total - self.bar.n))
+            return True
+
+        def _on_training_end(self) -> None:
+            self.bar.close()
+
+    return StepsBar()
 
 
 def rate_league(model: Any, league: League, config: TrainConfig, newest: str, games: int,
@@ -246,7 +297,8 @@ def build_callback(config: TrainConfig, run_dir: Path, start_wall: float, progre
             n = self.num_timesteps
             rate = (n - self.steps0) / max(1e-9, time.perf_counter() - self.t0)
             result = evaluate_model(self.model, config, config.eval.games,
-                                    seeds.child("evaluation", n))
+                                    seeds.child("evaluation", n),
+                                    progress=progress and f"step {n:,}")
             newest = self.snapshot()
             rate_league(self.model, league, config, newest, config.league.rating_games,
                         seeds.child("rating_games", n))
@@ -340,39 +392,78 @@ def append_metrics(path: Path, row: dict[str, Any]) -> None:
         writer.writerow(row)
 
 
-def plot_learning_curve(metrics: Path, out: Path, title: str) -> None:
-    """Two panels over training steps, as a PNG: the win rates against random players and
-    against the heuristic (with its 95% interval), and the OpenSkill ratings of the
-    policy's snapshots, the heuristic and random players."""
+def algorithm_name(config: TrainConfig) -> str:
+    """What a run trains, in words for titles: ``MaskablePPO``, or ``residual PPO over the
+    heuristic (MaskablePPO)`` when the config has a prior."""
+    if config.prior.agent != "none":
+        return f"residual PPO over the {config.prior.agent} (MaskablePPO)"
+    return "MaskablePPO"
+
+
+def learning_curve_figure(metrics: Path, title: str, *, players: int | None = None,
+                          final: dict[str, Any] | None = None, eval_games: int | None = None):
+    """The learning curve as a matplotlib figure (see :func:`plot_learning_curve`)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = list(csv.DictReader(metrics.open(encoding="utf-8"))) if metrics.exists() else []
+    every = list(csv.DictReader(metrics.open(encoding="utf-8"))) if metrics.exists() else []
+    # the final evaluation's row: its win rates drawn apart, below (its ratings on the line)
+    during = every[:-1] if final is not None else every
     fig, (wins, ratings) = plt.subplots(1, 2, figsize=(11, 4))
 
-    def column(key: str) -> tuple[list[int], list[float]]:
+    def column(key: str, rows: list[dict] = during) -> tuple[list[int], list[float]]:
         pairs = [(int(r["step"]), float(r[key])) for r in rows if r.get(key) not in (None, "")]
         return [p[0] for p in pairs], [p[1] for p in pairs]
 
+    each = f" ({eval_games} games each)" if eval_games else ""
     for key, label in (("win_rate_vs_random", "vs random"),
                        ("win_rate_vs_heuristic", "vs heuristic")):
-        wins.plot(*column(key), marker="o", label=label)
+        wins.plot(*column(key), marker="o", label=label + each)
     steps, lo = column("win_rate_vs_heuristic_lo")
     if steps:
         wins.fill_between(steps, lo, column("win_rate_vs_heuristic_hi")[1], alpha=0.2,
                           color="C1", label="vs heuristic, 95% CI")
+    if final is not None:
+        games = final["vs_heuristic"][0]["games"]
+        for key, colour, label in (("random", "C0", "vs random"),
+                                   ("heuristic", "C1", "vs heuristic")):
+            rate = final[f"win_rate_vs_{key}"]
+            lo, hi = final[f"win_rate_vs_{key}_lo"], final[f"win_rate_vs_{key}_hi"]
+            wins.errorbar([final["total_steps"]], [rate], yerr=[[rate - lo], [hi - rate]],
+                          fmt="*", markersize=14, color=colour, capsize=4,
+                          markeredgecolor="black",
+                          label=f"final {label} ({games} games, 95% CI)")
+    if players:
+        wins.axhline(1 / players, color="grey", linestyle="--", linewidth=1,
+                     label=f"chance (1/{players})")
     wins.set(xlabel="environment steps", ylabel="win rate", ylim=(0, 1), title=title)
     for key, label in (("rating_policy", "policy"), ("rating_heuristic", "heuristic"),
                        ("rating_random", "random")):
-        ratings.plot(*column(key), marker="o", label=label)
+        ratings.plot(*column(key, every), marker="o", label=label)
     ratings.set(xlabel="environment steps", ylabel="OpenSkill mu",
                 title="league ratings (Plackett-Luce)")
     for ax in (wins, ratings):
         ax.grid(alpha=0.3)
-        ax.legend()
+        ax.legend(fontsize="small")
     fig.tight_layout()
+    return fig
+
+
+def plot_learning_curve(metrics: Path, out: Path, title: str, *, players: int | None = None,
+                        final: dict[str, Any] | None = None,
+                        eval_games: int | None = None) -> None:
+    """Two panels over training steps, as a PNG: the win rates against random players and
+    against the heuristic (with its 95% interval) at each evaluation during training, the
+    chance line ``1/players``, and the final evaluation (``final``: :func:`train`'s result,
+    whose row ends ``metrics.csv``) apart as stars with their 95% intervals, since it plays
+    more games; and the OpenSkill ratings of the policy's snapshots, the heuristic and random
+    players. ``title``: name the algorithm (:func:`algorithm_name`)."""
+    import matplotlib.pyplot as plt
+
+    fig = learning_curve_figure(metrics, title, players=players, final=final,
+                                eval_games=eval_games)
     fig.savefig(out, dpi=100)
     plt.close(fig)
 
@@ -470,14 +561,20 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     league.set_current(PolicyAgent.from_model(model, deterministic=False,
                                               seed=RunSeeds(config.seed).spawn("opponents")))
     remaining = config.total_steps - model.num_timesteps
+    planned = planned_steps(config, model.num_timesteps)
+    if progress and planned != config.total_steps and remaining > 0:
+        print(f"PPO collects whole rollouts of {config.ppo.n_steps} steps x {config.n_envs} "
+              f"envs = {rollout_steps(config):,} steps: training runs to step {planned:,} "
+              f"(total_steps {config.total_steps:,} rounded up)", flush=True)
     callback = build_callback(config, run_dir, start_wall, progress, league)
+    callbacks = [callback, phase_threads_callback(config.torch_threads)]
+    if progress:  # after the callback, so that the step-0 evaluation's bars come first
+        callbacks.append(progress_bar_callback(planned, model.num_timesteps))
     t0 = time.perf_counter()
     if remaining > 0:
         with _stop_on_sigint(callback), distribution_checks_off():
-            model.learn(total_timesteps=remaining,
-                        callback=[callback, phase_threads_callback(config.torch_threads)],
-                        reset_num_timesteps=not resume, progress_bar=progress,
-                        tb_log_name="ppo")
+            model.learn(total_timesteps=remaining, callback=callbacks,
+                        reset_num_timesteps=not resume, tb_log_name="ppo")
     if callback.stop_requested and model.num_timesteps < config.total_steps:
         stopped = model.num_timesteps
         model.num_timesteps = callback.rollout_start  # the unfinished rollout is not learnt
@@ -493,10 +590,14 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     vec.close()
     with torch_threads(1):
         seeds = RunSeeds(config.seed)
+        label = progress and "final"
+        if progress:
+            print(f"final evaluation: {config.eval.final_games} games per table, 3 tables "
+                  "(fewer: eval.final_games, or --eval-games N)", flush=True)
         final = evaluate_model(model, config, config.eval.final_games,
-                               seeds.child("final_evaluation"))
+                               seeds.child("final_evaluation"), progress=label)
         final.update(evaluate_heuristic(config, config.eval.final_games,
-                                        seeds.child("final_evaluation")))
+                                        seeds.child("final_evaluation"), progress=label))
         newest = callback.snapshot()
         rate_league(model, league, config, newest, config.league.rating_games,
                     seeds.child("rating_games", "final"))
@@ -515,7 +616,8 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
         "env_steps_per_second": final["env_steps_per_second"],
         **{k: round(final[k], 4) for k in EVAL_FIELDS}})
     plot_learning_curve(run_dir / "metrics.csv", run_dir / "learning_curve.png",
-                        f"{config.game}, {config.players} players: MaskablePPO")
+                        f"{config.game}, {config.players} players: {algorithm_name(config)}",
+                        players=config.players, final=final, eval_games=config.eval.games)
     return final
 
 
