@@ -33,12 +33,16 @@ generator state afterwards over recorded positions of every player count and var
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from primeval.envs.origin.rules.effects import evolve_changes, evolve_distance, has_effect
 from primeval.envs.origin.rules.moves import migrate_options, swap_options
 from primeval.envs.origin.rules.pawns import compatible_types
+from primeval.envs.origin.rules.scoring import all_points
 from primeval.envs.origin.state import EMPTY
 from primeval.training.agents.heuristics.origin.agent import ReferenceOriginHeuristic
 from primeval.training.agents.heuristics.origin.context import SECOND_HALF, _Ctx
+from primeval.training.agents.heuristics.origin.evaluation import _Evaluation
 
 __all__ = ["OriginHeuristic"]
 
@@ -66,6 +70,86 @@ def _fast(ctx: _Ctx) -> _Fast:
     return fast
 
 
+def _owned(owner: list[int], player: int) -> list[int]:
+    """``state.territories_of(player)``: the indices holding ``player``, in order (found by
+    ``list.index``, which scans in C)."""
+    out: list[int] = []
+    if player not in owner:
+        return out
+    i = owner.index(player)
+    index, append = owner.index, out.append
+    try:
+        while True:
+            append(i)
+            i = index(player, i + 1)
+    except ValueError:
+        return out
+
+
+_reference_rounds_left = _Evaluation._rounds_left
+
+
+def _rounds_left(state) -> float:
+    """The reference's ``_rounds_left`` with counts by ``list.count`` (the same numbers in
+    the same arithmetic)."""
+    if state.phase == "final_round":
+        return 0.5
+    if state.end_triggered:
+        return 1.0
+    n = state.num_players
+    decks = min(len(d) for d in state.decks)
+    by_decks = decks / (0.35 * n)
+    slots = state.slots
+    tiles = len(slots) - slots.count(0) + sum(state.tile_reserve)
+    by_tiles = tiles / (0.9 * n)
+    by_pawns = sum(state.reserve) / (0.6 * n)
+    by_villages = max(state.villages) / 0.6
+    return 1.0 + min(by_decks, by_tiles, by_pawns, by_villages)
+
+
+class _FastCtx(_Ctx):
+    """:class:`_Ctx` built with cheaper counts (``list.count``, ``list.index``), the hunting
+    spots on first use and everybody's score from one pass over the tokens: the very same
+    fields."""
+
+    def __init__(self, agent, rules, state, player: int) -> None:
+        st = agent._static_for(rules)
+        self.agent, self.rules, self.state, self.player, self.st = agent, rules, state, player, st
+        self.n = state.num_players
+        self.mine = mine = _owned(state.owner, player)
+        pawn = state.pawn
+        self.mine_types = [pawn[t] for t in mine]
+        if type(agent)._rounds_left is _reference_rounds_left:
+            self.rounds_left = rounds_left = _rounds_left(state)
+        else:
+            self.rounds_left = rounds_left = agent._rounds_left(state)
+        self.ff = min(1.0, max(0.0, (rounds_left - 0.5) / 3.0))
+        self.last_turn = state.phase == "final_round"
+        card_colour = st.card_colour
+        self.objectives = [c for c in state.hands[player] if card_colour[c] == "purple"]
+        strait_owner = state.strait_owner
+        self.straits_on_board = strait_owner.count(-1)
+        self.hunts_owned = state.hunt_owner.count(player)
+        self.straits_owned = strait_owner.count(player)
+        self._target_dist = {}
+
+    @cached_property
+    def hunt_spots(self) -> list[int]:
+        state = self.state
+        hunt_value = state.hunt_value
+        return [t for t, o in enumerate(state.hunt_owner) if o == -1 and hunt_value[t] > 0]
+
+    @cached_property
+    def hunts_on_board(self) -> int:
+        return len(self.hunt_spots)
+
+    @cached_property
+    def scores(self) -> list[int]:
+        """Everybody's points so far: :func:`~primeval.envs.origin.rules.scoring.total` of
+        each player, from one :func:`all_points` pass."""
+        return [sum(p.values()) for p in all_points(self.rules, self.state)]
+
+
 def _same_but_stack(a, b) -> bool:
     """Whether two Origin states are equal in everything but their stacks of pending frames."""
     return all(
@@ -83,6 +167,9 @@ class OriginHeuristic(ReferenceOriginHeuristic):
         self._turn_state = None
         self._turn_moves: dict = {}
         self._kept = None
+
+    def _ctx(self, rules, state, player: int) -> _Ctx:
+        return _FastCtx(self, rules, state, player)
 
     # ---------------------------------------------------------------------------------------
     # Small caches
