@@ -34,12 +34,13 @@ generator state afterwards over recorded positions of every player count and var
 from __future__ import annotations
 
 from functools import cached_property
+from operator import attrgetter
 
 from primeval.envs.origin.rules.effects import evolve_changes, evolve_distance, has_effect
 from primeval.envs.origin.rules.moves import migrate_options, swap_options
 from primeval.envs.origin.rules.pawns import compatible_types
 from primeval.envs.origin.rules.scoring import all_points
-from primeval.envs.origin.state import EMPTY
+from primeval.envs.origin.state import EMPTY, OriginState
 from primeval.training.agents.heuristics.origin.agent import ReferenceOriginHeuristic
 from primeval.training.agents.heuristics.origin.context import SECOND_HALF, _Ctx
 from primeval.training.agents.heuristics.origin.evaluation import _Evaluation
@@ -53,7 +54,7 @@ _TYPE_KINDS = ("pawns_with_trait", "colour_set")
 class _Fast:
     """Per-decision caches of the fast agent (one per :class:`_Ctx`)."""
 
-    __slots__ = ("effect", "holds", "hunt", "objectives", "reward")
+    __slots__ = ("effect", "holds", "hunt", "known", "objectives", "reward", "valued")
 
     def __init__(self) -> None:
         self.reward: dict[tuple[int, bool], float] = {}
@@ -61,6 +62,10 @@ class _Fast:
         self.effect: dict[str, bool] = {}
         self.hunt = None
         self.objectives = None
+        #: The first complete moves valued for this position and their values, and (built
+        #: when a later call asks) move -> value: a move is valued once per position.
+        self.valued: tuple[list, list] | None = None
+        self.known: dict | None = None
 
 
 def _fast(ctx: _Ctx) -> _Fast:
@@ -150,11 +155,75 @@ class _FastCtx(_Ctx):
         return [sum(p.values()) for p in all_points(self.rules, self.state)]
 
 
+#: Every field of an Origin state but its stack, as one tuple (compared in C).
+_BUT_STACK = attrgetter(*(name for name in OriginState.__dataclass_fields__ if name != "stack"))
+
+
 def _same_but_stack(a, b) -> bool:
     """Whether two Origin states are equal in everything but their stacks of pending frames."""
-    return all(
-        getattr(a, name) == getattr(b, name) for name in a.__dataclass_fields__ if name != "stack"
-    )
+    return _BUT_STACK(a) == _BUT_STACK(b)
+
+
+#: Every field of an Origin state but the turn's state (its cards played this turn).
+_BUT_TURN_STATE = attrgetter(
+    *(name for name in OriginState.__dataclass_fields__ if name != "turn_state")
+)
+#: What a context computes from the position without asking which effects are in force
+#: (or only about effects of other kinds than the cards a trial plays: reward colours,
+#: tiles, draws): shared by a trial of the position with a yellow card played.
+_INHERITED = (
+    "colour_value",
+    "_colour_values",
+    "_tile_values",
+    "_draw_values",
+    "scores",
+    "lead",
+    "weight",
+    "threat",
+    "hunt_spots",
+    "hunts_on_board",
+    "hunt_reach",
+    "moving_objectives",
+    "obj_now",
+    "_target_dist",
+)
+
+
+def _inherit(trial: _Ctx, ctx: _Ctx, kind: str) -> None:
+    """Give ``trial`` (a context of ``ctx``'s position with one more card of effect ``kind``
+    played this turn) what ``ctx`` has worked out and that card cannot change: every value
+    the heuristic computes reads effects of other kinds only (the card changes which moves
+    are legal, not what a move is worth), so the moves ``ctx`` valued keep their values.
+    Nothing is shared unless the two positions are equal but for their turn's state."""
+    state, other = trial.state, ctx.state
+    if trial.player != ctx.player or trial.rules is not ctx.rules:
+        return
+    if _BUT_TURN_STATE(state) != _BUT_TURN_STATE(other):
+        return
+    before, after = dict(other.turn_state), dict(state.turn_state)
+    before.pop("turn_cards", None)
+    after.pop("turn_cards", None)
+    if before != after:
+        return
+    mine, theirs = trial.__dict__, ctx.__dict__
+    for name in _INHERITED:
+        if name in theirs:
+            value = theirs[name]
+            mine[name] = dict(value) if isinstance(value, dict) else value
+    parent = theirs.get("_fast")
+    if parent is None:
+        return
+    fast = _fast(trial)
+    fast.reward = dict(parent.reward)
+    fast.holds = dict(parent.holds)
+    fast.hunt = parent.hunt
+    fast.objectives = parent.objectives
+    fast.effect = {k: v for k, v in parent.effect.items() if k != kind}
+    known = parent.known
+    if known is None and parent.valued is not None:
+        known = parent.known = dict(zip(*parent.valued, strict=True))
+    if known is not None:
+        fast.known = dict(known)
 
 
 class OriginHeuristic(ReferenceOriginHeuristic):
@@ -167,9 +236,25 @@ class OriginHeuristic(ReferenceOriginHeuristic):
         self._turn_state = None
         self._turn_moves: dict = {}
         self._kept = None
+        self._trial_of = None
 
     def _ctx(self, rules, state, player: int) -> _Ctx:
-        return _FastCtx(self, rules, state, player)
+        ctx = _FastCtx(self, rules, state, player)
+        trial_of = self._trial_of
+        if trial_of is not None:
+            self._trial_of = None
+            _inherit(ctx, *trial_of)
+        return ctx
+
+    def _yellow_play_value(self, ctx: _Ctx, card_index: int, moves_now) -> float:
+        """As the reference; a trial of the position with the card played (the first
+        context built meanwhile) takes what does not depend on the card's effect from this
+        decision's context."""
+        self._trial_of = (ctx, ctx.st.cards[card_index].kind)
+        try:
+            return super()._yellow_play_value(ctx, card_index, moves_now)
+        finally:
+            self._trial_of = None
 
     # ---------------------------------------------------------------------------------------
     # Small caches
@@ -625,6 +710,7 @@ class OriginHeuristic(ReferenceOriginHeuristic):
         owner, pawn = state.owner, state.pawn
         occupied = [t for t, o in enumerate(owner) if o != EMPTY]
         options: dict[int, list[int]] = {}
+        allowed_types: dict = {}
         for target in range(st.size) if only is None else (only,):
             if owner[target] != EMPTY:
                 continue
@@ -635,11 +721,16 @@ class OriginHeuristic(ReferenceOriginHeuristic):
                 refs = {pawn[u] for u in occupied if 1 <= row[u] <= reach}
             if not refs:
                 continue
-            if len(refs) == 1:
-                allowed = table[next(iter(refs))]
-            else:
-                allowed = frozenset().union(*(table[r] for r in refs))
-            ok = [p for p in types if p in allowed]
+            # The types allowed beside one reference pawn type (or a set of them), listed
+            # once per decision.
+            key = next(iter(refs)) if len(refs) == 1 else frozenset(refs)
+            ok = allowed_types.get(key)
+            if ok is None:
+                if len(refs) == 1:
+                    allowed = table[key]
+                else:
+                    allowed = frozenset().union(*(table[r] for r in refs))
+                ok = allowed_types[key] = [p for p in types if p in allowed]
             if ok:
                 options[target] = ok
         return options
@@ -664,7 +755,19 @@ class OriginHeuristic(ReferenceOriginHeuristic):
                         moves.append((kind, src, dst, ptype))
         out = []
         if moves:
-            values = self._values(ctx, moves)
+            fast = _fast(ctx)
+            known = fast.known
+            if known is None and fast.valued is not None:
+                known = fast.known = dict(zip(*fast.valued, strict=True))
+            if known is None:
+                values = self._values(ctx, moves)
+            else:
+                missing = [m for m in moves if m not in known]
+                if missing:
+                    known.update(zip(missing, self._values(ctx, missing), strict=True))
+                values = [known[m] for m in moves]
+            if first is None and fast.valued is None and fast.known is None:
+                fast.valued = (moves, values)
             out = [
                 (v, kind, src if src is not None else dst, ptype if src is None else dst)
                 for v, (kind, src, dst, ptype) in zip(values, moves, strict=True)
