@@ -9,6 +9,8 @@ that a ``copy()`` (what anything that edits a state works on) carries no mask.
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
 import pytest
 
@@ -113,8 +115,24 @@ def test_the_layout_tables_give_what_the_validating_paths_give(game, players):
                 mask = layout.empty_mask()
                 layout.allow(mask, seg.name, i)
                 assert np.flatnonzero(mask).tolist() == [seg.offset + i]
+                enum = IntEnum("Index", {"I": i}).I  # an int subclass (a rules IntEnum)
+                assert layout.encode(seg.name, enum) == seg.offset + seg.local_index((i,))
+                assert type(layout.encode(seg.name, enum)) is int
+                mask = layout.empty_mask()
+                layout.allow(mask, seg.name, enum)
+                assert np.flatnonzero(mask).tolist() == [seg.offset + i]
             with pytest.raises(ValueError, match="out of range"):
                 layout.encode(seg.name, seg.size)
+            with pytest.raises(ValueError, match="index must be an int"):
+                layout.encode(seg.name, True)
+        if seg.size == 1:
+            assert layout.encode(seg.name) == seg.offset + seg.local_index(())
+            mask = layout.empty_mask()
+            layout.allow(mask, seg.name)
+            assert np.flatnonzero(mask).tolist() == [seg.offset]
+        else:
+            with pytest.raises(ValueError, match="give an index"):
+                layout.encode(seg.name)
 
 
 def test_a_caller_that_passes_the_mask_gets_states_that_carry_none():
