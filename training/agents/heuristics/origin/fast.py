@@ -54,7 +54,17 @@ _TYPE_KINDS = ("pawns_with_trait", "colour_set")
 class _Fast:
     """Per-decision caches of the fast agent (one per :class:`_Ctx`)."""
 
-    __slots__ = ("effect", "holds", "hunt", "known", "objectives", "reward", "valued")
+    __slots__ = (
+        "effect",
+        "holds",
+        "hunt",
+        "known",
+        "objectives",
+        "pawn_terms",
+        "reward",
+        "sources",
+        "valued",
+    )
 
     def __init__(self) -> None:
         self.reward: dict[tuple[int, bool], float] = {}
@@ -65,6 +75,10 @@ class _Fast:
         #: The first complete moves valued for this position and their values, and (built
         #: when a later call asks) move -> value: a move is valued once per position.
         self.valued: tuple[list, list] | None = None
+        #: Pawn type -> its worth on a safe and an exposed territory, and its width; own
+        #: territory -> what a move from there takes away (:meth:`~OriginHeuristic._from_source`).
+        self.pawn_terms: dict[int, tuple[float, float, int]] = {}
+        self.sources: dict[int, tuple] = {}
         self.known: dict | None = None
 
 
@@ -110,6 +124,15 @@ def _rounds_left(state) -> float:
     by_pawns = sum(state.reserve) / (0.6 * n)
     by_villages = max(state.villages) / 0.6
     return 1.0 + min(by_decks, by_tiles, by_pawns, by_villages)
+
+
+def _pawn_terms(traits, height_weight: float, width_weight: float, exposed_weight: float):
+    """The reference's worth of one pawn of these traits standing on a territory, safe and
+    exposed (its ``_pawn_term``, the same expression), and the pawn's width."""
+    h, w, _ = traits
+    safe = height_weight * (h - 1) + width_weight * (w - 1) - exposed_weight * 0.0
+    exposed = height_weight * (h - 1) + width_weight * (w - 1) - exposed_weight * 1.0
+    return safe, exposed, w
 
 
 class _FastCtx(_Ctx):
@@ -546,6 +569,7 @@ class OriginHeuristic(ReferenceOriginHeuristic):
         hunt_weight = self.hunt_reach_weight
         hunts = self._hunt_table(ctx) if ff > 0 and ctx.hunt_reach else None
         continent = st.continent
+        pawn_terms, sources = fast.pawn_terms, fast.sources
         out = []
         for kind, src, dst, ptype in moves:
             # The reward of entering ``dst``.
@@ -635,21 +659,23 @@ class OriginHeuristic(ReferenceOriginHeuristic):
                 value += 0.0
                 out.append(value)
                 continue
-            h, w, _ = traits[ptype]
-            delta = (
-                height_weight * (h - 1)
-                + width_weight * (w - 1)
-                - exposed_weight * (1.0 if w < threat[dst] else 0.0)
-            )
+            # A pawn's own worth (height, width, exposure) per pawn type and exposure,
+            # worked out once per decision with the reference's expression.
+            terms = pawn_terms.get(ptype)
+            if terms is None:
+                terms = pawn_terms[ptype] = _pawn_terms(
+                    traits[ptype], height_weight, width_weight, exposed_weight
+                )
+            delta = terms[1] if terms[2] < threat[dst] else terms[0]
             if src is None:
                 delta += pawn_weight
+                adjusted = None
             else:
-                h, w, _ = traits[pawn[src]]
-                delta -= (
-                    height_weight * (h - 1)
-                    + width_weight * (w - 1)
-                    - exposed_weight * (1.0 if w < threat[src] else 0.0)
-                )
+                from_src = sources.get(src)
+                if from_src is None:
+                    from_src = sources[src] = self._from_source(ctx, src, threat, hunts, pawn_terms)
+                delta -= from_src[0]
+                adjusted = from_src[1]
             left = (
                 EMPTY if kind in ("migrate", "raft") else (owner[dst] if kind == "swap" else None)
             )
@@ -673,28 +699,36 @@ class OriginHeuristic(ReferenceOriginHeuristic):
                         held = holds[s] = strait_hold(player, owner[a], owner[b], v)
                     delta += strait_hold(player, after_a, after_b, v) - held
             if hunts is not None:
-                items, before = hunts
+                # ``adjusted``: the hunting items with the moving pawn's reach taken away.
                 after_best = 0
                 reach = traits[ptype][0]
                 dst_row = dist[dst]
-                if src is None:
-                    for k, count, v in items:
-                        if k != dst and (count > 0 or dst_row[k] <= reach) and v > after_best:
-                            after_best = v
-                else:
-                    src_row = dist[src]
-                    src_height = traits[pawn[src]][0]
-                    for k, count, v in items:
-                        if k == dst:
-                            continue
-                        if src_row[k] <= src_height:
-                            count -= 1
-                        if (count > 0 or dst_row[k] <= reach) and v > after_best:
-                            after_best = v
-                delta += hunt_weight * (after_best - before)
+                for k, count, v in hunts[0] if adjusted is None else adjusted:
+                    if k != dst and (count > 0 or dst_row[k] <= reach) and v > after_best:
+                        after_best = v
+                delta += hunt_weight * (after_best - hunts[1])
             value += delta * ff
             out.append(value)
         return out
+
+    def _from_source(self, ctx: _Ctx, src: int, threat, hunts, pawn_terms) -> tuple:
+        """What a move from ``src`` takes away: the worth of the pawn standing there, and
+        the hunting items (territory, own pawns in reach, value) with its reach removed."""
+        st, pawn = ctx.st, ctx.state.pawn
+        ptype = pawn[src]
+        terms = pawn_terms.get(ptype)
+        if terms is None:
+            terms = pawn_terms[ptype] = _pawn_terms(
+                st.traits[ptype], self.height_weight, self.width_weight, self.exposed_weight
+            )
+        term = terms[1] if terms[2] < threat[src] else terms[0]
+        adjusted = None
+        if hunts is not None:
+            src_row, src_height = st.dist[src], st.traits[ptype][0]
+            adjusted = [
+                (k, count - 1 if src_row[k] <= src_height else count, v) for k, count, v in hunts[0]
+            ]
+        return term, adjusted
 
     def _evolve_options(self, ctx: _Ctx, only: int | None = None) -> dict[int, list[int]]:
         """As the reference (from the rules' compatibility table); ``only``: that target
