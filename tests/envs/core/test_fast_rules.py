@@ -144,3 +144,21 @@ def test_a_caller_that_passes_the_mask_gets_states_that_carry_none():
     new, new_mask = rules.transition(state, int(np.flatnonzero(mask)[0]), rng, mask)
     assert not hasattr(new, "_legal_mask_cache")
     assert np.array_equal(rules.legal_mask(new), new_mask)
+
+
+def test_origin_territories_of_is_the_plain_scan():
+    """``OriginState.territories_of`` (found by ``list.index``) lists what the plain scan
+    of the owners lists, for every seat, empty and neutral, on random boards and at every
+    position of seeded games."""
+    rules = _rules("origin", 4)
+    rng = np.random.default_rng(5)
+    state = rules.initial_state(rng)
+    size = len(state.owner)
+    boards = [rng.integers(-2, 4, size=size).tolist() for _ in range(200)]
+    boards += [[0] * size, [-1] * size, [3] + [-1] * (size - 1), [-1] * (size - 1) + [3]]
+    for _, _, new in random_rules_steps(rules, state, rng, np.random.default_rng(5)):
+        boards.append(list(new.owner))
+    for owner in boards:
+        state.owner = owner
+        for player in (-2, -1, 0, 1, 2, 3, 4):
+            assert state.territories_of(player) == [t for t, o in enumerate(owner) if o == player]

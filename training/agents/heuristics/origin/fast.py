@@ -89,22 +89,6 @@ def _fast(ctx: _Ctx) -> _Fast:
     return fast
 
 
-def _owned(owner: list[int], player: int) -> list[int]:
-    """``state.territories_of(player)``: the indices holding ``player``, in order (found by
-    ``list.index``, which scans in C)."""
-    out: list[int] = []
-    if player not in owner:
-        return out
-    i = owner.index(player)
-    index, append = owner.index, out.append
-    try:
-        while True:
-            append(i)
-            i = index(player, i + 1)
-    except ValueError:
-        return out
-
-
 _reference_rounds_left = _Evaluation._rounds_left
 
 
@@ -116,7 +100,7 @@ def _rounds_left(state) -> float:
     if state.end_triggered:
         return 1.0
     n = state.num_players
-    decks = min(len(d) for d in state.decks)
+    decks = min(map(len, state.decks))
     by_decks = decks / (0.35 * n)
     slots = state.slots
     tiles = len(slots) - slots.count(0) + sum(state.tile_reserve)
@@ -144,7 +128,7 @@ class _FastCtx(_Ctx):
         st = agent._static_for(rules)
         self.agent, self.rules, self.state, self.player, self.st = agent, rules, state, player, st
         self.n = state.num_players
-        self.mine = mine = _owned(state.owner, player)
+        self.mine = mine = state.territories_of(player)
         pawn = state.pawn
         self.mine_types = [pawn[t] for t in mine]
         if type(agent)._rounds_left is _reference_rounds_left:
