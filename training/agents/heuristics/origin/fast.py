@@ -314,7 +314,9 @@ class OriginHeuristic(ReferenceOriginHeuristic):
         own = ctx.state.columns[ctx.player]
         if columns is not None and columns is not own:
             return super()._tile_value(ctx, level, columns)
-        cache = ctx.__dict__.setdefault("_tile_values", {})
+        cache = ctx.__dict__.get("_tile_values")
+        if cache is None:
+            cache = ctx.__dict__["_tile_values"] = {}
         value = cache.get(level)
         if value is None:
             value = cache[level] = super()._tile_value(ctx, level, own)
@@ -337,9 +339,40 @@ class OriginHeuristic(ReferenceOriginHeuristic):
         slot_colours = st.slot_colours
         taken: list[int] = []
         worth = 0.0
-        for _ in range(count):
-            tops = {col[-1] for col in columns if col}
+        # The first pick builds on the player's own columns: the slots that fit them, found
+        # once per decision.
+        own_slots = ctx.__dict__.get("_own_slots")
+        if own_slots is None:
+            tops = {col[-1] for col in own if col}
+            own_slots = ctx.__dict__["_own_slots"] = [
+                (i, level, slot_colours[i])
+                for i, level in enumerate(state.slots)
+                if level and (level == 1 or level - 1 in tops)
+            ]
+        for pick in range(count):
             best, best_v = None, 0.0
+            if pick == 0:
+                for i, level, colour in own_slots:
+                    if colour in colours:
+                        v = self._tile_value(ctx, level, own)
+                        if best is None or v > best_v:
+                            best, best_v = i, v
+                if best is None:
+                    break
+                taken.append(best)
+                worth += best_v
+                if count > 1:
+                    columns = [list(col) for col in own]
+                    level = state.slots[best]
+                    if level == 1:
+                        columns.append([1])
+                    else:
+                        for col in columns:
+                            if col[-1] == level - 1:
+                                col.append(level)
+                                break
+                continue
+            tops = {col[-1] for col in columns if col}
             for i, level in enumerate(state.slots):
                 if (
                     not level
