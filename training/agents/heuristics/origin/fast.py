@@ -23,7 +23,22 @@ reference, kept beside it as the encoders keep theirs) and nothing else:
   second half (the very state but its stack, checked field by field) takes its moves' values
   from the turn's decision instead of valuing them again.
 * **Trial columns**: a two-tile reward copies the player's columns, once a tile is placed,
-  instead of the whole state.
+  instead of the whole state; the slots that fit the player's own columns are found once per
+  decision.
+* **A cheaper context** (:class:`_FastCtx`): the same fields counted with ``list.count`` and
+  ``list.index``, the hunting spots on first use, everybody's score from one pass over the
+  tokens instead of one per player.
+* **A move valued once per position**: a move's value is kept with the decision's context, so
+  an extra action's moves, and the trial of a yellow card that widens the options (range,
+  straits, mutation: it changes which moves are legal, never what one is worth), value only
+  the moves they add; the trial takes over the context's caches but the card's effect kind.
+* **Per source and per pawn type**: a pawn type's worth on a safe and on an exposed territory,
+  and per own territory what a move from it takes away (its pawn's worth, the hunting tokens in
+  its reach), once per decision.
+
+A compiled kernel (numba) was measured and not taken: the per-move arithmetic it would replace
+is about a fifth of a decision, and turning the state's lists and the moves into arrays costs
+about as much (``docs/benchmarks/history.md``, 2026-12-03).
 
 Every value is computed with the reference's arithmetic in the reference's order (the same
 floats), so every comparison, every tie and every fallback draw is the same:
