@@ -211,22 +211,24 @@ _INHERITED = (
 )
 
 
-def _inherit(trial: _Ctx, ctx: _Ctx, kind: str) -> None:
-    """Give ``trial`` (a context of ``ctx``'s position with one more card of effect ``kind``
-    played this turn) what ``ctx`` has worked out and that card cannot change: every value
-    the heuristic computes reads effects of other kinds only (the card changes which moves
-    are legal, not what a move is worth), so the moves ``ctx`` valued keep their values.
-    Nothing is shared unless the two positions are equal but for their turn's state."""
+def _inherit(trial: _Ctx, ctx: _Ctx, card: int) -> None:
+    """Give ``trial`` (a context of ``ctx``'s position with yellow ``card`` played this turn
+    besides) what ``ctx`` has worked out and that card cannot change: every value the
+    heuristic computes reads effects of other kinds only (the card changes which moves are
+    legal, not what a move is worth), so the moves ``ctx`` valued keep their values. Nothing
+    is shared unless the two positions are equal but for that one card in the turn's
+    cards."""
     state, other = trial.state, ctx.state
     if trial.player != ctx.player or trial.rules is not ctx.rules:
         return
     if _BUT_TURN_STATE(state) != _BUT_TURN_STATE(other):
         return
     before, after = dict(other.turn_state), dict(state.turn_state)
-    before.pop("turn_cards", None)
-    after.pop("turn_cards", None)
+    if after.pop("turn_cards", ()) != (*before.pop("turn_cards", ()), card):
+        return
     if before != after:
         return
+    kind = ctx.st.cards[card].kind
     mine, theirs = trial.__dict__, ctx.__dict__
     for name in _INHERITED:
         if name in theirs:
@@ -272,7 +274,7 @@ class OriginHeuristic(ReferenceOriginHeuristic):
         """As the reference; a trial of the position with the card played (the first
         context built meanwhile) takes what does not depend on the card's effect from this
         decision's context."""
-        self._trial_of = (ctx, ctx.st.cards[card_index].kind)
+        self._trial_of = (ctx, card_index)
         try:
             return super()._yellow_play_value(ctx, card_index, moves_now)
         finally:
