@@ -175,6 +175,8 @@ class FrameRules:
             IllegalActionError: the action is not legal now; the message names the action,
                 its meaning, the phase, the pending decision and some legal choices.
         """
+        if type(self).transition is not FrameRules.transition or "transition" in vars(self):
+            return self.transition(state, action, rng)[0]  # a subclass's own transition
         return self._transition(state, action, rng, None, False)[0]
 
     def transition(
@@ -197,7 +199,7 @@ class FrameRules:
         the mask the new state carries is a copy of it)."""
         carry = mask is None
         if carry:  # (a subclass's own legal_mask, if it has one, is asked)
-            own = type(self).legal_mask is FrameRules.legal_mask
+            own = type(self).legal_mask is FrameRules.legal_mask and "legal_mask" not in vars(self)
             mask = self._legal_mask(state) if own else self.legal_mask(state)
         if not (0 <= action < self.layout.n) or not mask[action]:
             raise IllegalActionError(self._illegal_message(state, action, mask))

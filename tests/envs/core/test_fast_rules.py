@@ -162,3 +162,21 @@ def test_origin_territories_of_is_the_plain_scan():
         state.owner = owner
         for player in (-2, -1, 0, 1, 2, 3, 4):
             assert state.territories_of(player) == [t for t, o in enumerate(owner) if o == player]
+
+
+def test_a_rules_objects_own_legal_mask_and_transition_are_still_asked():
+    """``apply`` and ``transition`` take fast paths of their own; a rules object whose
+    ``legal_mask`` or ``transition`` is replaced (a subclass, a test's spy) is still asked."""
+    rules = _rules("primordial_soup", 4)
+    rng = np.random.default_rng(0)
+    state = rules.initial_state(rng)
+    action = int(np.flatnonzero(rules.legal_mask(state))[0])
+    calls = []
+    legal_mask, transition = rules.legal_mask, rules.transition
+    rules.legal_mask = lambda s: calls.append("legal_mask") or legal_mask(s)
+    rules.apply(state, action, np.random.default_rng(1))
+    assert calls == ["legal_mask"]
+    del rules.legal_mask
+    rules.transition = lambda *a, **k: calls.append("transition") or transition(*a, **k)
+    rules.apply(state, action, np.random.default_rng(1))
+    assert calls == ["legal_mask", "transition"]
