@@ -121,6 +121,14 @@ class FrameRules:
             return cached[1].copy()
         return self.computed_legal_mask(state)
 
+    def _legal_mask(self, state) -> np.ndarray:
+        """:meth:`legal_mask` for reading only: the carried mask itself (never to be
+        changed or handed out), else a mask worked out anew."""
+        cached = getattr(state, _CACHE, None)
+        if cached is not None and cached[0] is self and state == cached[2]:
+            return cached[1]
+        return self.computed_legal_mask(state)
+
     def computed_legal_mask(self, state) -> np.ndarray:
         """:meth:`legal_mask` worked out from the state by the decision's ``legal`` handler,
         never from a mask the state carries (the reference the carried masks are tested
@@ -167,7 +175,9 @@ class FrameRules:
             IllegalActionError: the action is not legal now; the message names the action,
                 its meaning, the phase, the pending decision and some legal choices.
         """
-        return self.transition(state, action, rng)[0]
+        if type(self).transition is not FrameRules.transition or "transition" in vars(self):
+            return self.transition(state, action, rng)[0]  # a subclass's own transition
+        return self._transition(state, action, rng, None, False)[0]
 
     def transition(
         self, state, action: int, rng: np.random.Generator, mask: np.ndarray | None = None
@@ -180,9 +190,17 @@ class FrameRules:
                 the masks itself (an env, a rollout) passes it; to a caller that does not
                 (``apply``), the new state carries its mask for :meth:`legal_mask`.
         """
+        return self._transition(state, action, rng, mask, True)
+
+    def _transition(
+        self, state, action: int, rng: np.random.Generator, mask: np.ndarray | None, shared: bool
+    ) -> tuple[Any, np.ndarray]:
+        """:meth:`transition`; ``shared``: whether the caller gets the new mask too (then
+        the mask the new state carries is a copy of it)."""
         carry = mask is None
-        if carry:
-            mask = self.legal_mask(state)
+        if carry:  # (a subclass's own legal_mask, if it has one, is asked)
+            own = type(self).legal_mask is FrameRules.legal_mask and "legal_mask" not in vars(self)
+            mask = self._legal_mask(state) if own else self.legal_mask(state)
         if not (0 <= action < self.layout.n) or not mask[action]:
             raise IllegalActionError(self._illegal_message(state, action, mask))
         new = state.copy()
@@ -192,7 +210,7 @@ class FrameRules:
         new_mask = self.advance(new, rng)
         if carry:
             with contextlib.suppress(AttributeError):  # a state without __dict__ carries none
-                setattr(new, _CACHE, (self, new_mask.copy(), new.copy()))
+                setattr(new, _CACHE, (self, new_mask.copy() if shared else new_mask, new.copy()))
         return new, new_mask
 
     def advance(self, state, rng: np.random.Generator) -> np.ndarray:

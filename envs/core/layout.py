@@ -206,6 +206,8 @@ class ActionLayout:
         # giving what the validating paths would: {name: (offset, size)} and, per id, its
         # decoded (name, index).
         self._flat = {s.name: (s.offset, s.shape[0]) for s in self.segments if len(s.shape) == 1}
+        # {name: offset} of the one-entry segments, encoded with no index (``encode("pass")``).
+        self._single = {s.name: s.offset for s in self.segments if s.size == 1}
         self._decoded = [(s.name, s.index_of(i)) for s in self.segments for i in range(s.size)]
         self.labels: dict[str, Label] = dict(labels or {})
         for name, label in self.labels.items():
@@ -263,10 +265,16 @@ class ActionLayout:
             ValueError: Unknown segment, or an index of the wrong length, type or range; the
                 message names the segment and its valid range.
         """
-        if len(index) == 1 and type(index[0]) is int:
-            flat = self._flat.get(name)
-            if flat is not None and 0 <= index[0] < flat[1]:
-                return flat[0] + index[0]
+        if len(index) == 1:
+            i = index[0]
+            if type(i) is int or (isinstance(i, int) and not isinstance(i, bool)):
+                flat = self._flat.get(name)
+                if flat is not None and 0 <= i < flat[1]:
+                    return flat[0] + int(i)
+        elif not index:
+            single = self._single.get(name)
+            if single is not None:
+                return single
         seg = self.segment(name)
         return seg.offset + seg.local_index(index)
 
@@ -307,10 +315,17 @@ class ActionLayout:
 
     def allow(self, mask: np.ndarray, name: str, *index: int | tuple[int, ...]) -> None:
         """Sets ``mask`` to True at ``encode(name, *index)``."""
-        if len(index) == 1 and type(index[0]) is int:
-            flat = self._flat.get(name)
-            if flat is not None and 0 <= index[0] < flat[1]:
-                mask[flat[0] + index[0]] = True
+        if len(index) == 1:
+            i = index[0]
+            if type(i) is int or (isinstance(i, int) and not isinstance(i, bool)):
+                flat = self._flat.get(name)
+                if flat is not None and 0 <= i < flat[1]:
+                    mask[flat[0] + i] = True
+                    return
+        elif not index:
+            single = self._single.get(name)
+            if single is not None:
+                mask[single] = True
                 return
         mask[self.encode(name, *index)] = True
 

@@ -109,8 +109,23 @@ class OriginState:
         return self.stack[-1] if self.stack else None
 
     def territories_of(self, player: int) -> list[int]:
-        """Territories holding this player's pawns (with their villages)."""
-        return [t for t, o in enumerate(self.owner) if o == player]
+        """Territories holding this player's pawns (with their villages), in order.
+
+        Found by ``list.index``, which scans in C: the same list as
+        ``[t for t, o in enumerate(self.owner) if o == player]`` (tested), a few times
+        faster; the rules and the heuristics ask it at every decision."""
+        owner = self.owner
+        found: list[int] = []
+        if player not in owner:
+            return found
+        index, append = owner.index, found.append
+        t = index(player)
+        try:
+            while True:
+                append(t)
+                t = index(player, t + 1)
+        except ValueError:
+            return found
 
     def tiles_of(self, player: int) -> list[int]:
         """All tile levels a player owns."""

@@ -31,12 +31,22 @@ def foreign_cubes(state, player: int, space: int) -> tuple[int, int, int]:
     """Cubes on a space by relative foreign colour (+1, +2, +3); 0 for colours not in play."""
     cubes = state.cubes[space]
     n = state.num_players
-    return tuple(cubes[absolute(state, player, k)] if k < n else 0 for k in (1, 2, 3))
+    return (
+        cubes[(player + 1) % n] if n > 1 else 0,
+        cubes[(player + 2) % n] if n > 2 else 0,
+        cubes[(player + 3) % n] if n > 3 else 0,
+    )
 
 
 def standard_meal_possible(state, player: int, space: int) -> bool:
-    here = foreign_cubes(state, player, space)
-    return any(_fits(b, here) for b in STANDARD[state.num_players])
+    return _standard_fits(state.num_players, foreign_cubes(state, player, space))
+
+
+@functools.lru_cache(maxsize=1024)
+def _standard_fits(num_players: int, here: tuple[int, int, int]) -> bool:
+    """Whether a standard meal lies on a space holding ``here`` (a bounded cache, as
+    :func:`_on_space`)."""
+    return any(_fits(b, here) for b in STANDARD[num_players])
 
 
 def parasite_hosts(state, player: int, space: int) -> list[int]:
@@ -142,9 +152,9 @@ class Feed:
 
         player, amoeba = frame["player"], frame["amoeba"]
         space = state.players[player].amoeba_space[amoeba]
-        view = rules.layout.segment_view(mask, "eat")
+        allow = rules.layout.allow
         for meal in meal_options(rules, state, player, space):
-            view[MEAL_INDEX[meal]] = True
+            allow(mask, "eat", MEAL_INDEX[meal])
         if standard_meal_possible(state, player, space):
             return
         rules.layout.allow(mask, "pass")

@@ -9,6 +9,8 @@ that a ``copy()`` (what anything that edits a state works on) carries no mask.
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
 import pytest
 
@@ -113,8 +115,24 @@ def test_the_layout_tables_give_what_the_validating_paths_give(game, players):
                 mask = layout.empty_mask()
                 layout.allow(mask, seg.name, i)
                 assert np.flatnonzero(mask).tolist() == [seg.offset + i]
+                enum = IntEnum("Index", {"I": i}).I  # an int subclass (a rules IntEnum)
+                assert layout.encode(seg.name, enum) == seg.offset + seg.local_index((i,))
+                assert type(layout.encode(seg.name, enum)) is int
+                mask = layout.empty_mask()
+                layout.allow(mask, seg.name, enum)
+                assert np.flatnonzero(mask).tolist() == [seg.offset + i]
             with pytest.raises(ValueError, match="out of range"):
                 layout.encode(seg.name, seg.size)
+            with pytest.raises(ValueError, match="index must be an int"):
+                layout.encode(seg.name, True)
+        if seg.size == 1:
+            assert layout.encode(seg.name) == seg.offset + seg.local_index(())
+            mask = layout.empty_mask()
+            layout.allow(mask, seg.name)
+            assert np.flatnonzero(mask).tolist() == [seg.offset]
+        else:
+            with pytest.raises(ValueError, match="give an index"):
+                layout.encode(seg.name)
 
 
 def test_a_caller_that_passes_the_mask_gets_states_that_carry_none():
@@ -126,3 +144,39 @@ def test_a_caller_that_passes_the_mask_gets_states_that_carry_none():
     new, new_mask = rules.transition(state, int(np.flatnonzero(mask)[0]), rng, mask)
     assert not hasattr(new, "_legal_mask_cache")
     assert np.array_equal(rules.legal_mask(new), new_mask)
+
+
+def test_origin_territories_of_is_the_plain_scan():
+    """``OriginState.territories_of`` (found by ``list.index``) lists what the plain scan
+    of the owners lists, for every seat, empty and neutral, on random boards and at every
+    position of seeded games."""
+    rules = _rules("origin", 4)
+    rng = np.random.default_rng(5)
+    state = rules.initial_state(rng)
+    size = len(state.owner)
+    boards = [rng.integers(-2, 4, size=size).tolist() for _ in range(200)]
+    boards += [[0] * size, [-1] * size, [3] + [-1] * (size - 1), [-1] * (size - 1) + [3]]
+    for _, _, new in random_rules_steps(rules, state, rng, np.random.default_rng(5)):
+        boards.append(list(new.owner))
+    for owner in boards:
+        state.owner = owner
+        for player in (-2, -1, 0, 1, 2, 3, 4):
+            assert state.territories_of(player) == [t for t, o in enumerate(owner) if o == player]
+
+
+def test_a_rules_objects_own_legal_mask_and_transition_are_still_asked():
+    """``apply`` and ``transition`` take fast paths of their own; a rules object whose
+    ``legal_mask`` or ``transition`` is replaced (a subclass, a test's spy) is still asked."""
+    rules = _rules("primordial_soup", 4)
+    rng = np.random.default_rng(0)
+    state = rules.initial_state(rng)
+    action = int(np.flatnonzero(rules.legal_mask(state))[0])
+    calls = []
+    legal_mask, transition = rules.legal_mask, rules.transition
+    rules.legal_mask = lambda s: calls.append("legal_mask") or legal_mask(s)
+    rules.apply(state, action, np.random.default_rng(1))
+    assert calls == ["legal_mask"]
+    del rules.legal_mask
+    rules.transition = lambda *a, **k: calls.append("transition") or transition(*a, **k)
+    rules.apply(state, action, np.random.default_rng(1))
+    assert calls == ["legal_mask", "transition"]

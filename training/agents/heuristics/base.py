@@ -94,8 +94,10 @@ class RuleBasedAgent:
                 f"{name}.act needs the rules state: pass "
                 "state=env.unwrapped.game_state (and seat=the acting seat)"
             )
-        mask = np.asarray(action_mask).astype(bool, copy=False)
-        legal = np.flatnonzero(mask)
+        mask = np.asarray(action_mask)
+        if mask.dtype != bool:
+            mask = mask.astype(bool)
+        legal = mask.ravel().nonzero()[0]  # np.flatnonzero, without its Python wrapper
         if legal.size == 0:
             raise ValueError(f"{name}.act: the action mask has no legal action")
         if legal.size == 1:

@@ -123,3 +123,39 @@ def test_origin_values_every_move_alike(players):
         )
         turns += 1
     assert turns > 100
+
+
+def test_a_yellow_cards_trial_shares_only_with_its_own_position():
+    """The fast agent's trial of a yellow card takes the turn's values over only when the
+    trial's position is the turn's with that one card added to the turn's cards."""
+    from primeval.training.agents.heuristics.origin.fast import _fast, _inherit
+
+    kinds = ("evolve", "migrate", "swap")
+    for rules, state, _mask, _seat in record_positions("origin", 3, 1, seed=3):
+        frame = state.stack[-1]
+        if frame["kind"] != "turn":
+            continue
+        agent, player = OriginHeuristic(rules), frame["player"]
+        ctx = agent._ctx(rules, state, player)
+        if agent._moves(ctx, kinds):
+            break
+    card = next(c for c, data in enumerate(rules.data.cards) if data.colour == "yellow")
+
+    def trial_of(position, played):
+        trial = position.copy()
+        trial.turn_state["turn_cards"] = (*trial.turn_state.get("turn_cards", ()), played)
+        return trial
+
+    shared = agent._ctx(rules, trial_of(state, card), player)
+    _inherit(shared, ctx, card)
+    assert _fast(shared).known, "the card's own trial takes the turn's values"
+    assert agent._moves(shared, kinds) == ReferenceOriginHeuristic(rules)._moves(
+        ReferenceOriginHeuristic(rules)._ctx(rules, shared.state, player), kinds
+    )
+    moved = trial_of(state, card)
+    moved.owner[moved.owner.index(-1)] = player  # another position
+    other_card = trial_of(state, card + 1)  # another card played
+    for position, played in ((moved, card), (other_card, card), (state.copy(), card)):
+        trial = agent._ctx(rules, position, player)
+        _inherit(trial, ctx, played)
+        assert "_fast" not in trial.__dict__ and "scores" not in trial.__dict__

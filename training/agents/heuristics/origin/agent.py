@@ -60,12 +60,16 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
             self._statics[id(rules)] = entry
         return entry[1]
 
+    def _ctx(self, rules: OriginRules, state, player: int) -> _Ctx:
+        """The context of one decision (the fast agent builds a cheaper one)."""
+        return _Ctx(self, rules, state, player)
+
     # ---------------------------------------------------------------------------------------
     # Decisions
     # ---------------------------------------------------------------------------------------
 
     def _decide_keep_objective(self, rules, state, frame, player, mask):
-        ctx = _Ctx(self, rules, state, player)
+        ctx = self._ctx(rules, state, player)
         ctx.ff = 1.0
         st = ctx.st
         best, best_v = None, None
@@ -78,7 +82,7 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
         return st.offset["keep_objective"] + best
 
     def _decide_turn(self, rules, state, frame, player, mask):
-        ctx = _Ctx(self, rules, state, player)
+        ctx = self._ctx(rules, state, player)
         st = ctx.st
         off = st.offset["play_card"]
         playable = [c for c in state.hands[player] if mask[off + c]]
@@ -114,7 +118,7 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
         return None
 
     def _decide_second_half(self, rules, state, frame, player, kind):
-        ctx = _Ctx(self, rules, state, player)
+        ctx = self._ctx(rules, state, player)
         best = self._best(self._moves(ctx, (kind,), first=frame["territory"]))
         if best is None:
             return None
@@ -130,12 +134,12 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
         return self._decide_second_half(rules, state, frame, player, "swap")
 
     def _decide_reward_option(self, rules, state, frame, player, mask):
-        ctx = _Ctx(self, rules, state, player)
+        ctx = self._ctx(rules, state, player)
         _value, option = self._colour_reward(ctx, frame["colour"])
         return ctx.st.offset["reward_option"] + option
 
     def _decide_take_tile(self, rules, state, frame, player, mask):
-        ctx = _Ctx(self, rules, state, player)
+        ctx = self._ctx(rules, state, player)
         st = ctx.st
         slots = takeable_slots(rules, state, player, frame["colours"])
         if not slots:
@@ -144,7 +148,7 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
         return st.offset["take_tile"] + best
 
     def _decide_return_card(self, rules, state, frame, player, mask):
-        ctx = _Ctx(self, rules, state, player)
+        ctx = self._ctx(rules, state, player)
         st = ctx.st
         off = st.offset["return_card"]
         cards = [c for c in state.hands[player] if mask[off + c]]
@@ -154,7 +158,7 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
         return off + worst
 
     def _decide_choose_deck(self, rules, state, frame, player, mask):
-        ctx = _Ctx(self, rules, state, player)
+        ctx = self._ctx(rules, state, player)
         st = ctx.st
         if not any(state.decks):
             return st.pass_action
@@ -170,21 +174,21 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
         return off + (q - ctx.player) % ctx.n - 1
 
     def _decide_steal_card(self, rules, state, frame, player, mask):
-        ctx = _Ctx(self, rules, state, player)
+        ctx = self._ctx(rules, state, player)
         return self._choose_player(ctx, mask, [q for q in range(ctx.n) if q != player])
 
     def _decide_barter_player(self, rules, state, frame, player, mask):
         return self._decide_steal_card(rules, state, frame, player, mask)
 
     def _decide_steal_tile(self, rules, state, frame, player, mask):
-        ctx = _Ctx(self, rules, state, player)
+        ctx = self._ctx(rules, state, player)
         best = self._best_raid(ctx)
         if best is None:
             return None
         return ctx.st.offset["choose_player"] + (best[1] - player) % ctx.n - 1
 
     def _decide_steal_tile_column(self, rules, state, frame, player, mask):
-        ctx = _Ctx(self, rules, state, player)
+        ctx = self._ctx(rules, state, player)
         victim = frame["victim"]
         best, best_v = None, None
         for i, col in enumerate(state.columns[victim]):
@@ -199,7 +203,7 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
         return ctx.st.offset["choose_column"] + best
 
     def _decide_claim_strait(self, rules, state, frame, player, mask):
-        ctx = _Ctx(self, rules, state, player)
+        ctx = self._ctx(rules, state, player)
         st = ctx.st
         off = st.offset["choose_strait"]
         legal = [s for s in range(len(st.straits)) if mask[off + s]]
@@ -218,14 +222,14 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
         return off + max(legal, key=lambda t: (state.hunt_value[t], -t))
 
     def _decide_raft_pawn(self, rules, state, frame, player, mask):
-        ctx = _Ctx(self, rules, state, player)
+        ctx = self._ctx(rules, state, player)
         best = self._best_raft(ctx)
         if best is None:
             return None
         return ctx.st.offset["choose_territory"] + best[1]
 
     def _decide_raft_destination(self, rules, state, frame, player, mask):
-        ctx = _Ctx(self, rules, state, player)
+        ctx = self._ctx(rules, state, player)
         st = ctx.st
         src = frame["territory"]
         off = st.offset["choose_territory"]
@@ -237,7 +241,7 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
         return off + best
 
     def _decide_barter_take(self, rules, state, frame, player, mask):
-        ctx = _Ctx(self, rules, state, player)
+        ctx = self._ctx(rules, state, player)
         off = ctx.st.offset["take_card"]
         legal = [c for c in state.hands[frame["victim"]] if mask[off + c]]
         if not legal:
@@ -245,7 +249,7 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
         return off + max(legal, key=lambda c: (self._card_keep_value(ctx, c), -c))
 
     def _decide_barter_give(self, rules, state, frame, player, mask):
-        ctx = _Ctx(self, rules, state, player)
+        ctx = self._ctx(rules, state, player)
         off = ctx.st.offset["give_card"]
         legal = [c for c in state.hands[player] if mask[off + c]]
         if not legal:
@@ -254,7 +258,7 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
 
     def _decide_exchange_first(self, rules, state, frame, player, mask):
         """Resettlement: the widest pawn goes where a pawn is most at risk of a swap."""
-        ctx = _Ctx(self, rules, state, player)
+        ctx = self._ctx(rules, state, player)
         st = ctx.st
         mine = ctx.mine
         if len(mine) < 2:
@@ -264,7 +268,7 @@ class ReferenceOriginHeuristic(_CardEvaluation, RuleBasedAgent):
         return st.offset["choose_territory"] + risky
 
     def _decide_exchange_second(self, rules, state, frame, player, mask):
-        ctx = _Ctx(self, rules, state, player)
+        ctx = self._ctx(rules, state, player)
         st = ctx.st
         first = frame["territory"]
         others = [t for t in ctx.mine if t != first]

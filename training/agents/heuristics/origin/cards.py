@@ -109,7 +109,7 @@ class _CardEvaluation(_Evaluation):
             trial = state.copy()
             trial.turn_state["turn_cards"] = (*trial.turn_state.get("turn_cards", ()),
                                               card_index)
-            tctx = _Ctx(self, ctx.rules, trial, player)
+            tctx = self._ctx(ctx.rules, trial, player)
             better = self._best(self._moves(tctx, ("evolve", "migrate", "swap")))
             gain = (better[0] if better else 0.0) - base_v
             return gain - keep

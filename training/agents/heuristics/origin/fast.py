@@ -23,7 +23,22 @@ reference, kept beside it as the encoders keep theirs) and nothing else:
   second half (the very state but its stack, checked field by field) takes its moves' values
   from the turn's decision instead of valuing them again.
 * **Trial columns**: a two-tile reward copies the player's columns, once a tile is placed,
-  instead of the whole state.
+  instead of the whole state; the slots that fit the player's own columns are found once per
+  decision.
+* **A cheaper context** (:class:`_FastCtx`): the same fields counted with ``list.count`` and
+  ``list.index``, the hunting spots on first use, everybody's score from one pass over the
+  tokens instead of one per player.
+* **A move valued once per position**: a move's value is kept with the decision's context, so
+  an extra action's moves, and the trial of a yellow card that widens the options (range,
+  straits, mutation: it changes which moves are legal, never what one is worth), value only
+  the moves they add; the trial takes over the context's caches but the card's effect kind.
+* **Per source and per pawn type**: a pawn type's worth on a safe and on an exposed territory,
+  and per own territory what a move from it takes away (its pawn's worth, the hunting tokens in
+  its reach), once per decision.
+
+A compiled kernel (numba) was measured and not taken: the per-move arithmetic it would replace
+is about a fifth of a decision, and turning the state's lists and the moves into arrays costs
+about as much (``docs/benchmarks/history.md``, 2026-12-03).
 
 Every value is computed with the reference's arithmetic in the reference's order (the same
 floats), so every comparison, every tie and every fallback draw is the same:
@@ -33,12 +48,17 @@ generator state afterwards over recorded positions of every player count and var
 
 from __future__ import annotations
 
+from functools import cached_property
+from operator import attrgetter
+
 from primeval.envs.origin.rules.effects import evolve_changes, evolve_distance, has_effect
 from primeval.envs.origin.rules.moves import migrate_options, swap_options
 from primeval.envs.origin.rules.pawns import compatible_types
-from primeval.envs.origin.state import EMPTY
+from primeval.envs.origin.rules.scoring import all_points
+from primeval.envs.origin.state import EMPTY, OriginState
 from primeval.training.agents.heuristics.origin.agent import ReferenceOriginHeuristic
 from primeval.training.agents.heuristics.origin.context import SECOND_HALF, _Ctx
+from primeval.training.agents.heuristics.origin.evaluation import _Evaluation
 
 __all__ = ["OriginHeuristic"]
 
@@ -49,7 +69,17 @@ _TYPE_KINDS = ("pawns_with_trait", "colour_set")
 class _Fast:
     """Per-decision caches of the fast agent (one per :class:`_Ctx`)."""
 
-    __slots__ = ("effect", "holds", "hunt", "objectives", "reward")
+    __slots__ = (
+        "effect",
+        "holds",
+        "hunt",
+        "known",
+        "objectives",
+        "pawn_terms",
+        "reward",
+        "sources",
+        "valued",
+    )
 
     def __init__(self) -> None:
         self.reward: dict[tuple[int, bool], float] = {}
@@ -57,6 +87,14 @@ class _Fast:
         self.effect: dict[str, bool] = {}
         self.hunt = None
         self.objectives = None
+        #: The first complete moves valued for this position and their values, and (built
+        #: when a later call asks) move -> value: a move is valued once per position.
+        self.valued: tuple[list, list] | None = None
+        #: Pawn type -> its worth on a safe and an exposed territory, and its width; own
+        #: territory -> what a move from there takes away (:meth:`~OriginHeuristic._from_source`).
+        self.pawn_terms: dict[int, tuple[float, float, int]] = {}
+        self.sources: dict[int, tuple] = {}
+        self.known: dict | None = None
 
 
 def _fast(ctx: _Ctx) -> _Fast:
@@ -66,11 +104,150 @@ def _fast(ctx: _Ctx) -> _Fast:
     return fast
 
 
+_reference_rounds_left = _Evaluation._rounds_left
+
+
+def _rounds_left(state) -> float:
+    """The reference's ``_rounds_left`` with counts by ``list.count`` (the same numbers in
+    the same arithmetic)."""
+    if state.phase == "final_round":
+        return 0.5
+    if state.end_triggered:
+        return 1.0
+    n = state.num_players
+    decks = min(map(len, state.decks))
+    by_decks = decks / (0.35 * n)
+    slots = state.slots
+    tiles = len(slots) - slots.count(0) + sum(state.tile_reserve)
+    by_tiles = tiles / (0.9 * n)
+    by_pawns = sum(state.reserve) / (0.6 * n)
+    by_villages = max(state.villages) / 0.6
+    return 1.0 + min(by_decks, by_tiles, by_pawns, by_villages)
+
+
+def _pawn_terms(traits, height_weight: float, width_weight: float, exposed_weight: float):
+    """The reference's worth of one pawn of these traits standing on a territory, safe and
+    exposed (its ``_pawn_term``, the same expression), and the pawn's width."""
+    h, w, _ = traits
+    safe = height_weight * (h - 1) + width_weight * (w - 1) - exposed_weight * 0.0
+    exposed = height_weight * (h - 1) + width_weight * (w - 1) - exposed_weight * 1.0
+    return safe, exposed, w
+
+
+class _FastCtx(_Ctx):
+    """:class:`_Ctx` built with cheaper counts (``list.count``, ``list.index``), the hunting
+    spots on first use and everybody's score from one pass over the tokens: the very same
+    fields."""
+
+    def __init__(self, agent, rules, state, player: int) -> None:
+        st = agent._static_for(rules)
+        self.agent, self.rules, self.state, self.player, self.st = agent, rules, state, player, st
+        self.n = state.num_players
+        self.mine = mine = state.territories_of(player)
+        pawn = state.pawn
+        self.mine_types = [pawn[t] for t in mine]
+        if type(agent)._rounds_left is _reference_rounds_left:
+            self.rounds_left = rounds_left = _rounds_left(state)
+        else:
+            self.rounds_left = rounds_left = agent._rounds_left(state)
+        self.ff = min(1.0, max(0.0, (rounds_left - 0.5) / 3.0))
+        self.last_turn = state.phase == "final_round"
+        card_colour = st.card_colour
+        self.objectives = [c for c in state.hands[player] if card_colour[c] == "purple"]
+        strait_owner = state.strait_owner
+        self.straits_on_board = strait_owner.count(-1)
+        self.hunts_owned = state.hunt_owner.count(player)
+        self.straits_owned = strait_owner.count(player)
+        self._target_dist = {}
+
+    @cached_property
+    def hunt_spots(self) -> list[int]:
+        state = self.state
+        hunt_value = state.hunt_value
+        return [t for t, o in enumerate(state.hunt_owner) if o == -1 and hunt_value[t] > 0]
+
+    @cached_property
+    def hunts_on_board(self) -> int:
+        return len(self.hunt_spots)
+
+    @cached_property
+    def scores(self) -> list[int]:
+        """Everybody's points so far: :func:`~primeval.envs.origin.rules.scoring.total` of
+        each player, from one :func:`all_points` pass."""
+        return [sum(p.values()) for p in all_points(self.rules, self.state)]
+
+
+#: Every field of an Origin state but its stack, as one tuple (compared in C).
+_BUT_STACK = attrgetter(*(name for name in OriginState.__dataclass_fields__ if name != "stack"))
+
+
 def _same_but_stack(a, b) -> bool:
     """Whether two Origin states are equal in everything but their stacks of pending frames."""
-    return all(
-        getattr(a, name) == getattr(b, name) for name in a.__dataclass_fields__ if name != "stack"
-    )
+    return _BUT_STACK(a) == _BUT_STACK(b)
+
+
+#: Every field of an Origin state but the turn's state (its cards played this turn).
+_BUT_TURN_STATE = attrgetter(
+    *(name for name in OriginState.__dataclass_fields__ if name != "turn_state")
+)
+#: What a context computes from the position without asking which effects are in force
+#: (or only about effects of other kinds than the cards a trial plays: reward colours,
+#: tiles, draws): shared by a trial of the position with a yellow card played.
+_INHERITED = (
+    "colour_value",
+    "_colour_values",
+    "_tile_values",
+    "_draw_values",
+    "scores",
+    "lead",
+    "weight",
+    "threat",
+    "hunt_spots",
+    "hunts_on_board",
+    "hunt_reach",
+    "moving_objectives",
+    "obj_now",
+    "_target_dist",
+)
+
+
+def _inherit(trial: _Ctx, ctx: _Ctx, card: int) -> None:
+    """Give ``trial`` (a context of ``ctx``'s position with yellow ``card`` played this turn
+    besides) what ``ctx`` has worked out and that card cannot change: every value the
+    heuristic computes reads effects of other kinds only (the card changes which moves are
+    legal, not what a move is worth), so the moves ``ctx`` valued keep their values. Nothing
+    is shared unless the two positions are equal but for that one card in the turn's
+    cards."""
+    state, other = trial.state, ctx.state
+    if trial.player != ctx.player or trial.rules is not ctx.rules:
+        return
+    if _BUT_TURN_STATE(state) != _BUT_TURN_STATE(other):
+        return
+    before, after = dict(other.turn_state), dict(state.turn_state)
+    if after.pop("turn_cards", ()) != (*before.pop("turn_cards", ()), card):
+        return
+    if before != after:
+        return
+    kind = ctx.st.cards[card].kind
+    mine, theirs = trial.__dict__, ctx.__dict__
+    for name in _INHERITED:
+        if name in theirs:
+            value = theirs[name]
+            mine[name] = dict(value) if isinstance(value, dict) else value
+    parent = theirs.get("_fast")
+    if parent is None:
+        return
+    fast = _fast(trial)
+    fast.reward = dict(parent.reward)
+    fast.holds = dict(parent.holds)
+    fast.hunt = parent.hunt
+    fast.objectives = parent.objectives
+    fast.effect = {k: v for k, v in parent.effect.items() if k != kind}
+    known = parent.known
+    if known is None and parent.valued is not None:
+        known = parent.known = dict(zip(*parent.valued, strict=True))
+    if known is not None:
+        fast.known = dict(known)
 
 
 class OriginHeuristic(ReferenceOriginHeuristic):
@@ -83,6 +260,25 @@ class OriginHeuristic(ReferenceOriginHeuristic):
         self._turn_state = None
         self._turn_moves: dict = {}
         self._kept = None
+        self._trial_of = None
+
+    def _ctx(self, rules, state, player: int) -> _Ctx:
+        ctx = _FastCtx(self, rules, state, player)
+        trial_of = self._trial_of
+        if trial_of is not None:
+            self._trial_of = None
+            _inherit(ctx, *trial_of)
+        return ctx
+
+    def _yellow_play_value(self, ctx: _Ctx, card_index: int, moves_now) -> float:
+        """As the reference; a trial of the position with the card played (the first
+        context built meanwhile) takes what does not depend on the card's effect from this
+        decision's context."""
+        self._trial_of = (ctx, card_index)
+        try:
+            return super()._yellow_play_value(ctx, card_index, moves_now)
+        finally:
+            self._trial_of = None
 
     # ---------------------------------------------------------------------------------------
     # Small caches
@@ -135,7 +331,9 @@ class OriginHeuristic(ReferenceOriginHeuristic):
         own = ctx.state.columns[ctx.player]
         if columns is not None and columns is not own:
             return super()._tile_value(ctx, level, columns)
-        cache = ctx.__dict__.setdefault("_tile_values", {})
+        cache = ctx.__dict__.get("_tile_values")
+        if cache is None:
+            cache = ctx.__dict__["_tile_values"] = {}
         value = cache.get(level)
         if value is None:
             value = cache[level] = super()._tile_value(ctx, level, own)
@@ -158,9 +356,40 @@ class OriginHeuristic(ReferenceOriginHeuristic):
         slot_colours = st.slot_colours
         taken: list[int] = []
         worth = 0.0
-        for _ in range(count):
-            tops = {col[-1] for col in columns if col}
+        # The first pick builds on the player's own columns: the slots that fit them, found
+        # once per decision.
+        own_slots = ctx.__dict__.get("_own_slots")
+        if own_slots is None:
+            tops = {col[-1] for col in own if col}
+            own_slots = ctx.__dict__["_own_slots"] = [
+                (i, level, slot_colours[i])
+                for i, level in enumerate(state.slots)
+                if level and (level == 1 or level - 1 in tops)
+            ]
+        for pick in range(count):
             best, best_v = None, 0.0
+            if pick == 0:
+                for i, level, colour in own_slots:
+                    if colour in colours:
+                        v = self._tile_value(ctx, level, own)
+                        if best is None or v > best_v:
+                            best, best_v = i, v
+                if best is None:
+                    break
+                taken.append(best)
+                worth += best_v
+                if count > 1:
+                    columns = [list(col) for col in own]
+                    level = state.slots[best]
+                    if level == 1:
+                        columns.append([1])
+                    else:
+                        for col in columns:
+                            if col[-1] == level - 1:
+                                col.append(level)
+                                break
+                continue
+            tops = {col[-1] for col in columns if col}
             for i, level in enumerate(state.slots):
                 if (
                     not level
@@ -374,6 +603,7 @@ class OriginHeuristic(ReferenceOriginHeuristic):
         hunt_weight = self.hunt_reach_weight
         hunts = self._hunt_table(ctx) if ff > 0 and ctx.hunt_reach else None
         continent = st.continent
+        pawn_terms, sources = fast.pawn_terms, fast.sources
         out = []
         for kind, src, dst, ptype in moves:
             # The reward of entering ``dst``.
@@ -463,21 +693,23 @@ class OriginHeuristic(ReferenceOriginHeuristic):
                 value += 0.0
                 out.append(value)
                 continue
-            h, w, _ = traits[ptype]
-            delta = (
-                height_weight * (h - 1)
-                + width_weight * (w - 1)
-                - exposed_weight * (1.0 if w < threat[dst] else 0.0)
-            )
+            # A pawn's own worth (height, width, exposure) per pawn type and exposure,
+            # worked out once per decision with the reference's expression.
+            terms = pawn_terms.get(ptype)
+            if terms is None:
+                terms = pawn_terms[ptype] = _pawn_terms(
+                    traits[ptype], height_weight, width_weight, exposed_weight
+                )
+            delta = terms[1] if terms[2] < threat[dst] else terms[0]
             if src is None:
                 delta += pawn_weight
+                adjusted = None
             else:
-                h, w, _ = traits[pawn[src]]
-                delta -= (
-                    height_weight * (h - 1)
-                    + width_weight * (w - 1)
-                    - exposed_weight * (1.0 if w < threat[src] else 0.0)
-                )
+                from_src = sources.get(src)
+                if from_src is None:
+                    from_src = sources[src] = self._from_source(ctx, src, threat, hunts, pawn_terms)
+                delta -= from_src[0]
+                adjusted = from_src[1]
             left = (
                 EMPTY if kind in ("migrate", "raft") else (owner[dst] if kind == "swap" else None)
             )
@@ -501,28 +733,36 @@ class OriginHeuristic(ReferenceOriginHeuristic):
                         held = holds[s] = strait_hold(player, owner[a], owner[b], v)
                     delta += strait_hold(player, after_a, after_b, v) - held
             if hunts is not None:
-                items, before = hunts
+                # ``adjusted``: the hunting items with the moving pawn's reach taken away.
                 after_best = 0
                 reach = traits[ptype][0]
                 dst_row = dist[dst]
-                if src is None:
-                    for k, count, v in items:
-                        if k != dst and (count > 0 or dst_row[k] <= reach) and v > after_best:
-                            after_best = v
-                else:
-                    src_row = dist[src]
-                    src_height = traits[pawn[src]][0]
-                    for k, count, v in items:
-                        if k == dst:
-                            continue
-                        if src_row[k] <= src_height:
-                            count -= 1
-                        if (count > 0 or dst_row[k] <= reach) and v > after_best:
-                            after_best = v
-                delta += hunt_weight * (after_best - before)
+                for k, count, v in hunts[0] if adjusted is None else adjusted:
+                    if k != dst and (count > 0 or dst_row[k] <= reach) and v > after_best:
+                        after_best = v
+                delta += hunt_weight * (after_best - hunts[1])
             value += delta * ff
             out.append(value)
         return out
+
+    def _from_source(self, ctx: _Ctx, src: int, threat, hunts, pawn_terms) -> tuple:
+        """What a move from ``src`` takes away: the worth of the pawn standing there, and
+        the hunting items (territory, own pawns in reach, value) with its reach removed."""
+        st, pawn = ctx.st, ctx.state.pawn
+        ptype = pawn[src]
+        terms = pawn_terms.get(ptype)
+        if terms is None:
+            terms = pawn_terms[ptype] = _pawn_terms(
+                st.traits[ptype], self.height_weight, self.width_weight, self.exposed_weight
+            )
+        term = terms[1] if terms[2] < threat[src] else terms[0]
+        adjusted = None
+        if hunts is not None:
+            src_row, src_height = st.dist[src], st.traits[ptype][0]
+            adjusted = [
+                (k, count - 1 if src_row[k] <= src_height else count, v) for k, count, v in hunts[0]
+            ]
+        return term, adjusted
 
     def _evolve_options(self, ctx: _Ctx, only: int | None = None) -> dict[int, list[int]]:
         """As the reference (from the rules' compatibility table); ``only``: that target
@@ -538,6 +778,7 @@ class OriginHeuristic(ReferenceOriginHeuristic):
         owner, pawn = state.owner, state.pawn
         occupied = [t for t, o in enumerate(owner) if o != EMPTY]
         options: dict[int, list[int]] = {}
+        allowed_types: dict = {}
         for target in range(st.size) if only is None else (only,):
             if owner[target] != EMPTY:
                 continue
@@ -548,11 +789,16 @@ class OriginHeuristic(ReferenceOriginHeuristic):
                 refs = {pawn[u] for u in occupied if 1 <= row[u] <= reach}
             if not refs:
                 continue
-            if len(refs) == 1:
-                allowed = table[next(iter(refs))]
-            else:
-                allowed = frozenset().union(*(table[r] for r in refs))
-            ok = [p for p in types if p in allowed]
+            # The types allowed beside one reference pawn type (or a set of them), listed
+            # once per decision.
+            key = next(iter(refs)) if len(refs) == 1 else frozenset(refs)
+            ok = allowed_types.get(key)
+            if ok is None:
+                if len(refs) == 1:
+                    allowed = table[key]
+                else:
+                    allowed = frozenset().union(*(table[r] for r in refs))
+                ok = allowed_types[key] = [p for p in types if p in allowed]
             if ok:
                 options[target] = ok
         return options
@@ -577,7 +823,19 @@ class OriginHeuristic(ReferenceOriginHeuristic):
                         moves.append((kind, src, dst, ptype))
         out = []
         if moves:
-            values = self._values(ctx, moves)
+            fast = _fast(ctx)
+            known = fast.known
+            if known is None and fast.valued is not None:
+                known = fast.known = dict(zip(*fast.valued, strict=True))
+            if known is None:
+                values = self._values(ctx, moves)
+            else:
+                missing = [m for m in moves if m not in known]
+                if missing:
+                    known.update(zip(missing, self._values(ctx, missing), strict=True))
+                values = [known[m] for m in moves]
+            if first is None and fast.valued is None and fast.known is None:
+                fast.valued = (moves, values)
             out = [
                 (v, kind, src if src is not None else dst, ptype if src is None else dst)
                 for v, (kind, src, dst, ptype) in zip(values, moves, strict=True)
