@@ -143,7 +143,7 @@ def _worker(remote: Any, parent: Any, payload: Any) -> None:
                 name, value, indices = args
                 for i in indices:
                     setattr(vec.envs[i], name, value)
-                remote.send(None)
+                remote.send([None] * len(indices))
             elif command == "close":
                 vec.close()
                 remote.close()
