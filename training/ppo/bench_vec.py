@@ -5,8 +5,10 @@ Every run is a short ``primeval train --config GAME/default`` in a fresh process
 opponents of the config's last schedule phase from the first step (the bulk of a real run:
 Primordial Soup's 90% heuristic opponents, not the random ones of its first 30,000 steps)
 and no evaluation, rating games, checkpoints or snapshots beyond the minimum (one game of
-each evaluation); the figure is the run's own ``env_steps_per_second`` (learner decisions
-per second of ``model.learn``, the start's one-game evaluation inside it).
+each evaluation); the figures are env steps (learner decisions) per second of
+``model.learn``, less the one-game evaluation at its start, and beside them the CPU time of
+the main process in it per env step (worker processes' not included), which a loaded machine
+moves far less than the wall time.
 
 - ``--vec batched vector vector:2``: this tree's default config with ``vec_env`` (and
   ``workers`` after a colon) set so;
@@ -34,11 +36,37 @@ from typing import Any
 
 from primeval.envs.games import GAMES
 
-_RUN = (
-    "import sys; from primeval.training.cli import main; "
-    "import primeval; print(primeval.__file__, file=sys.stderr); "
-    "sys.exit(main(sys.argv[1:]))"
-)
+# The run, with the wall and CPU time (of this, the main process) in MaskablePPO.learn less
+# the evaluation at its start, on stderr. The CPU time moves far less with the machine's load.
+_RUN = """
+import sys, time
+import primeval
+import primeval.training.ppo.train as train
+from sb3_contrib import MaskablePPO
+from primeval.training.cli import main
+print(primeval.__file__, file=sys.stderr)
+spent = [0.0, 0.0]
+def timed(fn):
+    def run(*args, **kwargs):
+        t0, c0 = time.perf_counter(), time.process_time()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            spent[0] += time.perf_counter() - t0
+            spent[1] += time.process_time() - c0
+    return run
+train.evaluate_model = timed(train.evaluate_model)
+learn = MaskablePPO.learn
+def timed_learn(self, *args, **kwargs):
+    t0, c0 = time.perf_counter(), time.process_time()
+    try:
+        return learn(self, *args, **kwargs)
+    finally:
+        print("learn_seconds", time.perf_counter() - t0 - spent[0],
+              time.process_time() - c0 - spent[1], file=sys.stderr)
+MaskablePPO.learn = timed_learn
+sys.exit(main(sys.argv[1:]))
+"""
 
 
 def steady_overrides(game: str, steps: int) -> list[str]:
@@ -67,8 +95,9 @@ def steady_overrides(game: str, steps: int) -> list[str]:
     return sets
 
 
-def run_once(game: str, sets: list[str], pythonpath: str | None) -> tuple[float, str]:
-    """One run in a fresh process: its env steps per second and the package it ran."""
+def run_once(game: str, sets: list[str], pythonpath: str | None) -> tuple[float, float, str]:
+    """One run in a fresh process: its env steps per second, the main process's CPU µs per
+    env step in ``learn`` and the package it ran."""
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
     if pythonpath is not None:
@@ -88,7 +117,10 @@ def run_once(game: str, sets: list[str], pythonpath: str | None) -> tuple[float,
         if proc.returncode:
             raise SystemExit(f"bench run failed ({' '.join(args)}):\n{proc.stderr[-3000:]}")
         final = json.loads((Path(out) / "eval.json").read_text(encoding="utf-8"))
-    return float(final["env_steps_per_second"]), proc.stderr.splitlines()[0]
+    lines = proc.stderr.splitlines()
+    wall, cpu = map(float, next(x for x in lines if x.startswith("learn_seconds")).split()[1:])
+    steps = final["total_steps"]
+    return steps / wall, 1e6 * cpu / steps, lines[0]
 
 
 def settings_of(vec: list[str]) -> list[tuple[str, list[str]]]:
@@ -107,19 +139,22 @@ def measure(
     """Every ``(label, --set items, PYTHONPATH)`` setting ``rounds`` times, in turns."""
     base = steady_overrides(game, steps)
     runs: dict[str, list[float]] = {label: [] for label, _s, _p in settings}
+    cpu: dict[str, list[float]] = {label: [] for label, _s, _p in settings}
     trees: dict[str, str] = {}
     loads = []
     for _ in range(rounds):
         for label, sets, path in settings:
             loads.append(os.getloadavg()[0])
-            rate, trees[label] = run_once(game, base + sets, path)
+            rate, cpu_us, trees[label] = run_once(game, base + sets, path)
             runs[label].append(rate)
+            cpu[label].append(cpu_us)
     if len(
         {trees[label] for label, _s, path in settings if path is not None}
         & {trees[label] for label, _s, path in settings if path is None}
     ):
         raise SystemExit("the baseline ran this tree's package: is DIR another checkout?")
     first = statistics.median(runs[settings[0][0]])
+    first_cpu = statistics.median(cpu[settings[0][0]])
     return [
         {
             "game": game,
@@ -128,6 +163,9 @@ def measure(
             "runs": runs[label],
             "env_steps_per_second": statistics.median(runs[label]),
             "ratio": statistics.median(runs[label]) / first,
+            "cpu_us_per_step_runs": cpu[label],
+            "cpu_us_per_step": statistics.median(cpu[label]),
+            "cpu_ratio": first_cpu / statistics.median(cpu[label]),
             "load_min": min(loads),
             "load_max": max(loads),
         }
@@ -137,14 +175,17 @@ def measure(
 
 def table(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| game | setting | env steps/s (median) | runs | over the first |",
-        "|---|---|---|---|---|",
+        "| game | setting | env steps/s (median) | runs | over the first "
+        "| main-process CPU µs/step (median) | runs | the first's over this |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         runs = ", ".join(f"{x:,.0f}" for x in r["runs"])
+        cpu = ", ".join(f"{x:,.0f}" for x in r["cpu_us_per_step_runs"])
         lines.append(
             f"| {r['game']} | {r['setting']} | {r['env_steps_per_second']:,.0f} | "
-            f"{runs} | {r['ratio']:.2f}x |"
+            f"{runs} | {r['ratio']:.2f}x | {r['cpu_us_per_step']:,.0f} | {cpu} | "
+            f"{r['cpu_ratio']:.2f}x |"
         )
     return "\n".join(lines)
 
