@@ -107,51 +107,84 @@ class LeagueStep:
         self.league.step = step
 
 
+class WorkerError(RuntimeError):
+    """An exception in a worker process, named with the worker, its type and its message
+    (an ``AttributeError`` of a worker is raised as an ``AttributeError``, which SB3's
+    ``has_attr`` expects)."""
+
+
+def _failure(exc: Exception) -> WorkerError:
+    error = WorkerError(f"{type(exc).__name__}: {exc}")
+    error.attribute = isinstance(exc, AttributeError)
+    return error
+
+
+def _handle(vec: SingleAgentVectorEnv, sync: Any, command: str, args: list[Any]) -> Any:
+    """The reply of a worker to one command of the main process."""
+    if command == "step":
+        state, actions = args
+        if sync is not None:
+            sync.apply(state)
+        obs, rewards, terminations, truncations, ended = vec.step_arrays(actions)
+        return obs, rewards, terminations, truncations, vec.action_masks(), ended
+    if command == "reset":
+        state, seeds = args
+        if sync is not None:
+            sync.apply(state)
+        obs = vec.reset_arrays(seeds)
+        return obs, vec.action_masks()
+    if command == "env_method":
+        name, method_args, method_kwargs, indices = args
+        return [getattr(vec.envs[i], name)(*method_args, **method_kwargs) for i in indices]
+    if command == "get_attr":
+        name, indices = args
+        return [getattr(vec.envs[i], name) for i in indices]
+    if command == "set_attr":
+        name, value, indices = args
+        for i in indices:
+            setattr(vec.envs[i], name, value)
+        return [None] * len(indices)
+    raise ValueError(f"unknown command {command!r}")
+
+
 def _worker(remote: Any, parent: Any, payload: Any) -> None:
     """A worker process: one :class:`~primeval.wrappers.vector.SingleAgentVectorEnv` over
-    its env factories, stepped on the main process's commands."""
+    its env factories, stepped on the main process's commands. An exception is sent back
+    (as :class:`WorkerError`) for the main process to raise."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
     parent.close()
     fns, sync = payload.var
-    vec = SingleAgentVectorEnv([fn() for fn in fns], copy=False)
+    vec = None
+    try:
+        vec = SingleAgentVectorEnv([fn() for fn in fns], copy=False)
+        remote.send(None)  # ready
+    except Exception as exc:  # noqa: BLE001 - reported to the main process, which raises
+        remote.send(_failure(exc))
+        return
     try:
         while True:
             command, *args = remote.recv()
-            if command == "step":
-                state, actions = args
-                if sync is not None:
-                    sync.apply(state)
-                obs, rewards, terminations, truncations, ended = vec.step_arrays(actions)
-                remote.send((obs, rewards, terminations, truncations, vec.action_masks(),
-                             ended))
-            elif command == "reset":
-                state, seeds = args
-                if sync is not None:
-                    sync.apply(state)
-                obs = vec.reset_arrays(seeds)
-                remote.send((obs, vec.action_masks()))
-            elif command == "env_method":
-                name, method_args, method_kwargs, indices = args
-                remote.send([getattr(vec.envs[i], name)(*method_args, **method_kwargs)
-                             for i in indices])
-            elif command == "get_attr":
-                name, indices = args
-                remote.send([getattr(vec.envs[i], name) for i in indices])
-            elif command == "set_attr":
-                name, value, indices = args
-                for i in indices:
-                    setattr(vec.envs[i], name, value)
-                remote.send([None] * len(indices))
-            elif command == "close":
+            if command == "close":
                 vec.close()
                 remote.close()
                 return
-            else:
-                raise ValueError(f"unknown command {command!r}")
+            try:
+                reply = _handle(vec, sync, command, args)
+            except Exception as exc:  # noqa: BLE001 - as above
+                reply = _failure(exc)
+            remote.send(reply)
     except (KeyboardInterrupt, EOFError):
         vec.close()
+
+
+def _receive(remote: Any, k: int) -> Any:
+    reply = remote.recv()
+    if isinstance(reply, WorkerError):
+        kind = AttributeError if getattr(reply, "attribute", False) else WorkerError
+        raise kind(f"worker process {k}: {reply}")
+    return reply
 
 
 class GamesVecEnv(VecEnv):
@@ -204,6 +237,8 @@ class GamesVecEnv(VecEnv):
                 work_remote.close()
                 self.remotes.append(remote)
                 self.processes.append(process)
+            for k, remote in enumerate(self.remotes, start=1):
+                _receive(remote, k)  # each worker's games are built (or its error raised)
         space = self.local.single_observation_space
         self._obs = np.zeros((n, *space.shape), dtype=space.dtype)
         self._masks = np.zeros((n, int(self.local.single_action_space.n)), dtype=bool)
@@ -223,14 +258,18 @@ class GamesVecEnv(VecEnv):
         local = self.slices[0]
         self._obs[local] = self.local.reset_arrays(self._seeds[local])
         self._masks[local] = self.local.action_masks()
-        for remote, part in zip(self.remotes, self.slices[1:], strict=True):
-            self._obs[part], self._masks[part] = remote.recv()
+        for k, (remote, part) in enumerate(zip(self.remotes, self.slices[1:], strict=True), 1):
+            self._obs[part], self._masks[part] = _receive(remote, k)
         self._reset_seeds()
         self._reset_options()
         return self._obs.copy()
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions)
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), one per game; got "
+                             f"{actions.shape}")
+        self._actions = actions
         state = self._state()
         for remote, part in zip(self.remotes, self.slices[1:], strict=True):
             remote.send(("step", state, self._actions[part]))
@@ -238,10 +277,15 @@ class GamesVecEnv(VecEnv):
     def step_wait(self):
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         local = self.slices[0]
-        parts = [(local, self.local.step_arrays(self._actions[local]),
-                  self.local.action_masks())]
-        for remote, part in zip(self.remotes, self.slices[1:], strict=True):
-            obs, rewards, terminations, truncations, masks, ended = remote.recv()
+        try:
+            parts = [(local, self.local.step_arrays(self._actions[local]),
+                      self.local.action_masks())]
+        except Exception:
+            for remote in self.remotes:  # the workers' replies, so the pipes stay in step
+                remote.recv()
+            raise
+        for k, (remote, part) in enumerate(zip(self.remotes, self.slices[1:], strict=True), 1):
+            obs, rewards, terminations, truncations, masks, ended = _receive(remote, k)
             parts.append((part, (obs, rewards, terminations, truncations, ended), masks))
         for part, (obs, rewards, terminations, truncations, ended), masks in parts:
             self._obs[part] = obs
@@ -308,7 +352,7 @@ class GamesVecEnv(VecEnv):
             else:
                 remote = self.remotes[k - 1]
                 remote.send((command, name, *args, [item]))
-                out.extend(remote.recv())
+                out.extend(_receive(remote, k))
         return out
 
     def close(self) -> None:

@@ -168,7 +168,7 @@ def test_workers_follow_the_leagues_schedule(tmp_path):
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"workers": 2}, "needs vec_env: vector"),
+        ({"vec_env": "batched", "workers": 2}, "needs vec_env: vector"),
         ({"vec_env": "vector", "workers": 0}, "workers"),
         ({"vec_env": "vector", "workers": 3, "n_envs": 2}, "at most n_envs"),
         ({"vec_env": "vector", "workers": 2, "opponents.self_play": 0.5}, "self-play"),
@@ -213,3 +213,25 @@ def test_a_two_worker_training_run_is_reproducible(tmp_path):
     for key in params[0]:
         assert np.array_equal(params[0][key].numpy(), params[1][key].numpy()), key
     assert finals[0]["vs_random"] == finals[1]["vs_random"]
+
+
+def test_a_workers_error_is_raised_naming_the_worker():
+    from primeval.training.ppo.vec_env import WorkerError
+
+    fns = [SeededGame("primordial_soup", s) for s in (1, 2)]
+    vec = GamesVecEnv(fns, workers=2)
+    try:
+        vec.reset()
+        assert vec.has_attr("action_masks") and not vec.has_attr("no_such_attribute")
+        with pytest.raises(AttributeError, match="worker process 1: AttributeError"):
+            vec.get_attr("no_such_attribute", indices=[1])
+        with pytest.raises(ValueError, match=r"shape \(2,\)"):
+            vec.step(np.zeros(3, dtype=int))
+        vec.set_attr("illegal_action", "raise", indices=[1])
+        masks = get_action_masks(vec)
+        actions = masks.argmax(axis=1)
+        actions[1] = int(np.flatnonzero(~masks[1])[0])  # a masked-out action in the worker
+        with pytest.raises(WorkerError, match="worker process 1: IllegalActionError"):
+            vec.step(actions)
+    finally:
+        vec.close()
