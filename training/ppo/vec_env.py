@@ -9,6 +9,11 @@ waiting on the same policy opponent (one with ``act_batch``, such as
 :class:`~primeval.training.agents.policy.PolicyAgent`) and answers them with one forward
 pass; other opponents (random, heuristic) act at once. Each env's game is the one it would
 play alone: the envs share nothing but the batched opponents.
+
+:class:`GamesVecEnv` (``vec_env: vector``, the default configs') is SB3's ``VecEnv`` over
+:class:`~primeval.wrappers.vector.SingleAgentVectorEnv`: the same games and batching, the
+arrays written into buffers, the infos only of games that ended, and optionally worker
+processes (``workers``) that step parts of the games at the same time.
 """
 
 from __future__ import annotations
@@ -21,8 +26,7 @@ import numpy as np
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import CloudpickleWrapper
 
-from primeval.training.agents import agent_action
-from primeval.wrappers.vector import SingleAgentVectorEnv
+from primeval.wrappers.vector import SingleAgentVectorEnv, answer_opponents
 
 
 class BatchedOpponentsVecEnv(DummyVecEnv):
@@ -63,30 +67,9 @@ class BatchedOpponentsVecEnv(DummyVecEnv):
                 [dict(info) for info in self.buf_infos])
 
     def _answer_opponents(self, indices) -> None:
-        """Play the opponents of the envs ``indices`` until each waits on its learner."""
-        active = list(indices)
-        while active:
-            waiting: dict[int, tuple[Any, list[tuple[int, str]]]] = {}
-            for i in active:
-                env = self.envs[i]
-                while (pending := env.opponent_to_act()) is not None:
-                    name, agent = pending
-                    if hasattr(agent, "act_batch"):
-                        waiting.setdefault(id(agent), (agent, []))[1].append((i, name))
-                        break
-                    env.apply_opponent_action(agent_action(agent, env.game, name))
-            for agent, rows in waiting.values():
-                games = [(self.envs[i].game, name) for i, name in rows]
-                observations = np.stack([g.obs_encoder.encode(g.game_state,
-                                                              g.possible_agents.index(name))
-                                         for g, name in games])
-                masks = np.stack([g.action_mask(name, dtype=bool) for g, name in games])
-                actions = agent.act_batch(
-                    observations, masks, states=[g.game_state for g, _name in games],
-                    seats=[g.possible_agents.index(name) for g, name in games])
-                for (i, _name), action in zip(rows, actions, strict=True):
-                    self.envs[i].apply_opponent_action(int(action))
-            active = [i for _agent, rows in waiting.values() for i, _name in rows]
+        """Play the opponents of the envs ``indices`` until each waits on its learner (as
+        :func:`primeval.wrappers.vector.answer_opponents` does for the vector env)."""
+        answer_opponents(self.envs, list(indices))
 
 
 # -- SB3's VecEnv over vector envs, in this process and in worker processes ---------------------
