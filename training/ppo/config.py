@@ -323,7 +323,8 @@ class TrainConfig:
         if self.workers > 1 and self.uses_self_play:
             raise ConfigError(f"workers={self.workers} with self-play opponents: worker "
                               "processes cannot play the policy being trained; set "
-                              "workers: 1 (or opponents.self_play: 0)")
+                              "workers: 1, or self_play: 0 in opponents and in every "
+                              "league.schedule phase")
         if self.seed < 0:
             raise ConfigError(f"seed={self.seed!r}: must be >= 0")
         _check_weights(self.opponents, "opponents")
