@@ -159,8 +159,13 @@ class SingleAgentEnv(gymnasium.Env):
 
     def finish_reset(self):
         """``(observation, info)`` of the reset, once no opponent is left to act."""
-        self._lead = self._score_lead()
+        self.finish_reset_result()
         return self._observation(), self._info()
+
+    def finish_reset_result(self) -> None:
+        """:meth:`finish_reset` without building its observation and info (a vector env
+        encodes the observation into its own buffer)."""
+        self._lead = self._score_lead()
 
     def step(self, action):
         self.step_learner(action)
@@ -194,13 +199,20 @@ class SingleAgentEnv(gymnasium.Env):
     def finish_step(self):
         """``(observation, reward, terminated, truncated, info)`` of the step, once no
         opponent is left to act."""
+        reward, terminated, truncated = self.step_result()
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def step_result(self) -> tuple[float, bool, bool]:
+        """``(reward, terminated, truncated)`` of :meth:`finish_step`, without building its
+        observation and info (a vector env encodes the observation into its own buffer,
+        and needs the info only of a game that ended)."""
         reward = self._reward
         if self.shaping:
             lead = self._score_lead()
             reward += self.shaping * (lead - self._lead)
             self._lead = lead
         terminated, truncated = self._done()
-        return self._observation(), reward, terminated, truncated, self._info()
+        return reward, terminated, truncated
 
     def _score_lead(self) -> float:
         if not self.shaping:

@@ -62,7 +62,7 @@ def _check_weights(weights: Any, where: str | None) -> None:
 
 
 #: The vector envs ``vec_env`` names.
-VEC_ENVS = ("dummy", "batched", "subproc")
+VEC_ENVS = ("dummy", "batched", "vector", "subproc")
 
 #: The ways ``league.pfsp`` weighs the snapshots (see ``primeval.training.ppo.league``).
 PFSP_MODES = ("hard", "even", "uniform")
@@ -262,8 +262,13 @@ class TrainConfig:
     """Parallel environments."""
     vec_env: str = "dummy"
     """``dummy`` (one process), ``batched`` (one process; policy opponents answer every
-    game waiting on them in one forward pass) or ``subproc`` (one process per env; no
-    self-play)."""
+    game waiting on them in one forward pass), ``vector`` (the games stepped together as
+    arrays, opponents batched, in ``workers`` processes: ``primeval.wrappers.vector``) or
+    ``subproc`` (one process per env; no self-play)."""
+    workers: int = 1
+    """Processes that step the games with ``vec_env: vector`` (this one and ``workers - 1``
+    worker processes, each stepping ``n_envs / workers`` games); more than 1 needs a
+    config without self-play opponents (see docs/learning.md, "Throughput")."""
     seed: int = 0
     """Seed of everything: the root of the run's ``SeedSequence``, whose named streams seed
     the envs, the model (torch), the opponents, evaluations and rating games
@@ -307,7 +312,19 @@ class TrainConfig:
         if self.vec_env not in VEC_ENVS:
             raise ConfigError(f"vec_env={self.vec_env!r}: allowed "
                               + ", ".join(map(repr, VEC_ENVS)))
-        _positive(self, "total_steps", "n_envs", "checkpoint_every", "torch_threads")
+        _positive(self, "total_steps", "n_envs", "checkpoint_every", "torch_threads",
+                  "workers")
+        if self.workers > 1 and self.vec_env != "vector":
+            raise ConfigError(f"workers={self.workers} needs vec_env: vector (got "
+                              f"{self.vec_env!r})")
+        if self.workers > self.n_envs:
+            raise ConfigError(f"workers={self.workers}: at most n_envs ({self.n_envs}), "
+                              "each worker steps at least one game")
+        if self.workers > 1 and self.uses_self_play:
+            raise ConfigError(f"workers={self.workers} with self-play opponents: worker "
+                              "processes cannot play the policy being trained; set "
+                              "workers: 1, or self_play: 0 in opponents and in every "
+                              "league.schedule phase")
         if self.seed < 0:
             raise ConfigError(f"seed={self.seed!r}: must be >= 0")
         _check_weights(self.opponents, "opponents")

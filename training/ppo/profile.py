@@ -143,12 +143,11 @@ def build_run(game: str, run_dir: str, at_step: int | None = None):
     """The default config's vector env and MaskablePPO model, as ``primeval train`` builds
     them (training/ppo/train.py), without its callbacks, evaluations and files."""
     import torch
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+    from stable_baselines3.common.vec_env import VecMonitor
 
     from primeval.training.ppo.config import load_config
     from primeval.training.ppo.league import League
-    from primeval.training.ppo.train import make_training_env
-    from primeval.training.ppo.vec_env import BatchedOpponentsVecEnv
+    from primeval.training.ppo.train import make_vec_env
 
     config = load_config(resources.files("primeval.configs").joinpath(game, "default.yaml"))
     torch.set_num_threads(config.torch_threads)
@@ -157,11 +156,7 @@ def build_run(game: str, run_dir: str, at_step: int | None = None):
     # bulk of the run), as the training callback would have set them.
     schedule = config.league.schedule
     league.step = at_step if at_step is not None else (schedule[-1].from_step if schedule else 0)
-    fns = [make_training_env(config, i, league) for i in range(config.n_envs)]
-    vec_class = {"dummy": DummyVecEnv, "batched": BatchedOpponentsVecEnv, "subproc": SubprocVecEnv}[
-        config.vec_env
-    ]
-    vec = VecMonitor(vec_class(fns))
+    vec = VecMonitor(make_vec_env(config, league))
     from primeval.training.ppo.train import new_model
 
     model = new_model(config, vec)

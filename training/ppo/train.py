@@ -78,6 +78,21 @@ def make_training_env(config: TrainConfig, rank: int, league: League):
     return init
 
 
+def make_vec_env(config: TrainConfig, league: League):
+    """The run's vector env (``config.vec_env``, ``n_envs`` games, ``workers``), env ``i``
+    seeded by the run's ``env_workers`` stream whatever the process that steps it."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from primeval.training.ppo.vec_env import BatchedOpponentsVecEnv, GamesVecEnv, LeagueStep
+
+    fns = [make_training_env(config, i, league) for i in range(config.n_envs)]
+    if config.vec_env == "vector":
+        return GamesVecEnv(fns, workers=config.workers, sync=LeagueStep(league))
+    vec_class = {"dummy": DummyVecEnv, "batched": BatchedOpponentsVecEnv,
+                 "subproc": SubprocVecEnv}[config.vec_env]
+    return vec_class(fns)
+
+
 def evaluate_model(model: Any, config: TrainConfig, games: int, seeds: int | Seeds,
                    progress: bool | str = False) -> dict[str, Any]:
     """Win rate and mean rank of the model against random and against heuristic opponents
@@ -508,7 +523,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     ``resume``, load checkpoints and snapshots that need unpickling (see
     :mod:`~primeval.training.agents.checkpoint`)."""
     import torch
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+    from stable_baselines3.common.vec_env import VecMonitor
 
     from primeval.training.agents.policy import CheckpointError
     from primeval.training.ppo.torch_runtime import (
@@ -516,7 +531,6 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
         phase_threads_callback,
         torch_threads,
     )
-    from primeval.training.ppo.vec_env import BatchedOpponentsVecEnv
 
     run_dir = Path(run_dir)
     torch.set_num_threads(config.torch_threads)
@@ -534,10 +548,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
             league.load()
         except ValueError as exc:
             raise CheckpointError(f"--resume {run_dir}: {exc}") from None
-    fns = [make_training_env(config, i, league) for i in range(config.n_envs)]
-    vec_class = {"dummy": DummyVecEnv, "batched": BatchedOpponentsVecEnv,
-                 "subproc": SubprocVecEnv}[config.vec_env]
-    vec = VecMonitor(vec_class(fns))
+    vec = VecMonitor(make_vec_env(config, league))
     start_wall = time.time()
     if resume:
         try:

@@ -9,16 +9,24 @@ waiting on the same policy opponent (one with ``act_batch``, such as
 :class:`~primeval.training.agents.policy.PolicyAgent`) and answers them with one forward
 pass; other opponents (random, heuristic) act at once. Each env's game is the one it would
 play alone: the envs share nothing but the batched opponents.
+
+:class:`GamesVecEnv` (``vec_env: vector``, the default configs') is SB3's ``VecEnv`` over
+:class:`~primeval.wrappers.vector.SingleAgentVectorEnv`: the same games and batching, the
+arrays written into buffers, the infos only of games that ended, and optionally worker
+processes (``workers``) that step parts of the games at the same time.
 """
 
 from __future__ import annotations
 
+import multiprocessing as mp
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from stable_baselines3.common.vec_env import DummyVecEnv
+from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
+from stable_baselines3.common.vec_env.base_vec_env import CloudpickleWrapper
 
-from primeval.training.agents import agent_action
+from primeval.wrappers.vector import SingleAgentVectorEnv, answer_opponents
 
 
 class BatchedOpponentsVecEnv(DummyVecEnv):
@@ -59,27 +67,283 @@ class BatchedOpponentsVecEnv(DummyVecEnv):
                 [dict(info) for info in self.buf_infos])
 
     def _answer_opponents(self, indices) -> None:
-        """Play the opponents of the envs ``indices`` until each waits on its learner."""
-        active = list(indices)
-        while active:
-            waiting: dict[int, tuple[Any, list[tuple[int, str]]]] = {}
-            for i in active:
-                env = self.envs[i]
-                while (pending := env.opponent_to_act()) is not None:
-                    name, agent = pending
-                    if hasattr(agent, "act_batch"):
-                        waiting.setdefault(id(agent), (agent, []))[1].append((i, name))
-                        break
-                    env.apply_opponent_action(agent_action(agent, env.game, name))
-            for agent, rows in waiting.values():
-                games = [(self.envs[i].game, name) for i, name in rows]
-                observations = np.stack([g.obs_encoder.encode(g.game_state,
-                                                              g.possible_agents.index(name))
-                                         for g, name in games])
-                masks = np.stack([g.action_mask(name, dtype=bool) for g, name in games])
-                actions = agent.act_batch(
-                    observations, masks, states=[g.game_state for g, _name in games],
-                    seats=[g.possible_agents.index(name) for g, name in games])
-                for (i, _name), action in zip(rows, actions, strict=True):
-                    self.envs[i].apply_opponent_action(int(action))
-            active = [i for _agent, rows in waiting.values() for i, _name in rows]
+        """Play the opponents of the envs ``indices`` until each waits on its learner (as
+        :func:`primeval.wrappers.vector.answer_opponents` does for the vector env)."""
+        answer_opponents(self.envs, list(indices))
+
+
+# -- SB3's VecEnv over vector envs, in this process and in worker processes ---------------------
+
+
+class LeagueStep:
+    """What a worker's envs must know of the main process at each step: the league's step,
+    by which the opponent schedule draws (``state`` in the main process, ``apply`` to the
+    worker's copy of the league, which its env factories share)."""
+
+    def __init__(self, league: Any) -> None:
+        self.league = league
+
+    def state(self) -> int:
+        return int(self.league.step)
+
+    def apply(self, step: int) -> None:
+        self.league.step = step
+
+
+class WorkerError(RuntimeError):
+    """An exception in a worker process, named with the worker, its type and its message
+    (an ``AttributeError`` of a worker is raised as an ``AttributeError``, which SB3's
+    ``has_attr`` expects)."""
+
+
+def _failure(exc: Exception) -> WorkerError:
+    error = WorkerError(f"{type(exc).__name__}: {exc}")
+    error.attribute = isinstance(exc, AttributeError)
+    return error
+
+
+def _handle(vec: SingleAgentVectorEnv, sync: Any, command: str, args: list[Any]) -> Any:
+    """The reply of a worker to one command of the main process."""
+    if command == "step":
+        state, actions = args
+        if sync is not None:
+            sync.apply(state)
+        obs, rewards, terminations, truncations, ended = vec.step_arrays(actions)
+        return obs, rewards, terminations, truncations, vec.action_masks(), ended
+    if command == "reset":
+        state, seeds = args
+        if sync is not None:
+            sync.apply(state)
+        obs = vec.reset_arrays(seeds)
+        return obs, vec.action_masks()
+    if command == "env_method":
+        name, method_args, method_kwargs, indices = args
+        return [getattr(vec.envs[i], name)(*method_args, **method_kwargs) for i in indices]
+    if command == "get_attr":
+        name, indices = args
+        return [getattr(vec.envs[i], name) for i in indices]
+    if command == "set_attr":
+        name, value, indices = args
+        for i in indices:
+            setattr(vec.envs[i], name, value)
+        return [None] * len(indices)
+    raise ValueError(f"unknown command {command!r}")
+
+
+def _worker(remote: Any, parent: Any, payload: Any) -> None:
+    """A worker process: one :class:`~primeval.wrappers.vector.SingleAgentVectorEnv` over
+    its env factories, stepped on the main process's commands. An exception is sent back
+    (as :class:`WorkerError`) for the main process to raise."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+    parent.close()
+    fns, sync = payload.var
+    vec = None
+    try:
+        vec = SingleAgentVectorEnv([fn() for fn in fns], copy=False)
+        remote.send(None)  # ready
+    except Exception as exc:  # noqa: BLE001 - reported to the main process, which raises
+        remote.send(_failure(exc))
+        return
+    try:
+        while True:
+            command, *args = remote.recv()
+            if command == "close":
+                vec.close()
+                remote.close()
+                return
+            try:
+                reply = _handle(vec, sync, command, args)
+            except Exception as exc:  # noqa: BLE001 - as above
+                reply = _failure(exc)
+            remote.send(reply)
+    except (KeyboardInterrupt, EOFError):
+        vec.close()
+
+
+def _receive(remote: Any, k: int) -> Any:
+    reply = remote.recv()
+    if isinstance(reply, WorkerError):
+        kind = AttributeError if getattr(reply, "attribute", False) else WorkerError
+        raise kind(f"worker process {k}: {reply}")
+    return reply
+
+
+class GamesVecEnv(VecEnv):
+    """SB3's ``VecEnv`` over :class:`~primeval.wrappers.vector.SingleAgentVectorEnv`:
+    N games of the single-agent view stepped together, their opponents batched
+    (``vec_env: vector``).
+
+    With ``workers=W > 1`` the games are split into W contiguous parts: the first is stepped
+    in this process, each other one in a worker process of its own, all at the same time;
+    game ``i`` is the same game for any W (its env factory seeds it). Worker processes hold
+    their own copies of the opponents, so policy opponents that learn in this process (the
+    self-play of training) need ``workers=1``.
+
+    Only what SB3 reads goes into a step's infos: nothing for a game under way; for a game
+    that ended, its last info with ``terminal_observation`` and ``TimeLimit.truncated``.
+
+    Args:
+        env_fns: Factories of :class:`~primeval.wrappers.single_agent.SingleAgentEnv` games.
+        workers: Processes that step games (this one included).
+        sync: Sent to every worker at each step (:class:`LeagueStep`); ``None`` for none.
+        start_method: The ``multiprocessing`` start method of the workers (default
+            ``forkserver`` where there is one, as SB3's ``SubprocVecEnv``).
+    """
+
+    def __init__(self, env_fns: list[Callable[[], Any]], workers: int = 1,
+                 sync: LeagueStep | None = None, start_method: str | None = None) -> None:
+        n = len(env_fns)
+        if not 1 <= workers <= n:
+            raise ValueError(f"workers={workers}: must be between 1 and the number of envs "
+                             f"({n})")
+        bounds = np.linspace(0, n, workers + 1).round().astype(int)
+        self.slices = [slice(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:],
+                                                             strict=True)]
+        self.sync = sync
+        self.local = SingleAgentVectorEnv([fn() for fn in env_fns[self.slices[0]]],
+                                          copy=False)
+        self.remotes: list[Any] = []
+        self.processes: list[Any] = []
+        if workers > 1:
+            if start_method is None:
+                start_method = ("forkserver" if "forkserver" in mp.get_all_start_methods()
+                                else "spawn")
+            ctx = mp.get_context(start_method)
+            for part in self.slices[1:]:
+                remote, work_remote = ctx.Pipe()
+                payload = CloudpickleWrapper((env_fns[part], sync))
+                process = ctx.Process(target=_worker, args=(work_remote, remote, payload),
+                                      daemon=True)
+                process.start()
+                work_remote.close()
+                self.remotes.append(remote)
+                self.processes.append(process)
+            for k, remote in enumerate(self.remotes, start=1):
+                _receive(remote, k)  # each worker's games are built (or its error raised)
+        space = self.local.single_observation_space
+        self._obs = np.zeros((n, *space.shape), dtype=space.dtype)
+        self._masks = np.zeros((n, int(self.local.single_action_space.n)), dtype=bool)
+        self._rewards = np.zeros(n, dtype=np.float32)
+        self._dones = np.zeros(n, dtype=bool)
+        self._actions: np.ndarray | None = None
+        self.closed = False
+        super().__init__(n, space, self.local.single_action_space)
+
+    def _state(self) -> Any:
+        return self.sync.state() if self.sync is not None else None
+
+    def reset(self):
+        state = self._state()
+        for remote, part in zip(self.remotes, self.slices[1:], strict=True):
+            remote.send(("reset", state, self._seeds[part]))
+        local = self.slices[0]
+        self._obs[local] = self.local.reset_arrays(self._seeds[local])
+        self._masks[local] = self.local.action_masks()
+        for k, (remote, part) in enumerate(zip(self.remotes, self.slices[1:], strict=True), 1):
+            self._obs[part], self._masks[part] = _receive(remote, k)
+        self._reset_seeds()
+        self._reset_options()
+        return self._obs.copy()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), one per game; got "
+                             f"{actions.shape}")
+        self._actions = actions
+        state = self._state()
+        for remote, part in zip(self.remotes, self.slices[1:], strict=True):
+            remote.send(("step", state, self._actions[part]))
+
+    def step_wait(self):
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        local = self.slices[0]
+        try:
+            parts = [(local, self.local.step_arrays(self._actions[local]),
+                      self.local.action_masks())]
+        except Exception:
+            for remote in self.remotes:  # the workers' replies, so the pipes stay in step
+                remote.recv()
+            raise
+        for k, (remote, part) in enumerate(zip(self.remotes, self.slices[1:], strict=True), 1):
+            obs, rewards, terminations, truncations, masks, ended = _receive(remote, k)
+            parts.append((part, (obs, rewards, terminations, truncations, ended), masks))
+        for part, (obs, rewards, terminations, truncations, ended), masks in parts:
+            self._obs[part] = obs
+            self._masks[part] = masks
+            self._rewards[part] = rewards
+            np.logical_or(terminations, truncations, out=self._dones[part])
+            for i, final_obs, final_info in ended:
+                final_info["terminal_observation"] = final_obs
+                final_info["TimeLimit.truncated"] = bool(truncations[i]
+                                                         and not terminations[i])
+                infos[part.start + i] = final_info
+        return self._obs.copy(), self._rewards.copy(), self._dones.copy(), infos
+
+    def action_masks(self) -> np.ndarray:
+        """The learners' masks, one row per game (a copy)."""
+        return self._masks.copy()
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs):
+        if method_name == "action_masks" and not method_args and not method_kwargs:
+            return list(self._masks[self._indices(indices)])  # rows: sb3-contrib stacks them
+        return self._gather(indices, "env_method", method_name, method_args, method_kwargs)
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        return self._gather(indices, "get_attr", attr_name)
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        self._gather(indices, "set_attr", attr_name, value)
+
+    def env_is_wrapped(self, wrapper_class: type, indices=None) -> list[bool]:
+        from stable_baselines3.common import env_util
+
+        return [env_util.is_wrapped(env, wrapper_class) if part == 0 else False
+                for part, env in self._where(indices)]
+
+    def _indices(self, indices) -> list[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, int | np.integer):
+            return [int(indices)]
+        return [int(i) for i in indices]
+
+    def _where(self, indices):
+        """``(part, local env or index in the part)`` of each index."""
+        out = []
+        for i in self._indices(indices):
+            for k, part in enumerate(self.slices):
+                if part.start <= i < part.stop:
+                    out.append((k, self.local.envs[i] if k == 0 else i - part.start))
+        return out
+
+    def _gather(self, indices, command: str, name: str, *args: Any) -> list[Any]:
+        where = self._where(indices)
+        out: list[Any] = []
+        for k, item in where:
+            if k == 0:
+                if command == "env_method":
+                    method_args, method_kwargs = args
+                    out.append(getattr(item, name)(*method_args, **method_kwargs))
+                elif command == "get_attr":
+                    out.append(getattr(item, name))
+                else:
+                    setattr(item, name, args[0])
+                    out.append(None)
+            else:
+                remote = self.remotes[k - 1]
+                remote.send((command, name, *args, [item]))
+                out.extend(_receive(remote, k))
+        return out
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        for remote in self.remotes:
+            remote.send(("close",))
+        for process in self.processes:
+            process.join()
+        self.local.close()
+        self.closed = True

@@ -1,0 +1,44 @@
+"""bench_vec's settings: what each measuring run of a default config overrides."""
+
+from __future__ import annotations
+
+import pytest
+
+from primeval.training.config import parse_sets
+from primeval.training.ppo.bench_vec import main, settings_of, steady_overrides
+from primeval.training.ppo.config import load_config
+
+
+def test_settings_name_the_vec_env_and_the_workers():
+    assert settings_of(["batched", "vector:2"]) == [
+        ("batched", ["vec_env=batched"]),
+        ("vector:2", ["vec_env=vector", "workers=2"]),
+    ]
+
+
+@pytest.mark.parametrize("game", ["primordial_soup", "origin"])
+def test_a_measuring_run_plays_the_last_phase_without_evaluations(game):
+    sets = parse_sets(steady_overrides(game, 4096))
+    config = load_config(f"configs/{game}/default.yaml", **sets)
+    shipped = load_config(f"configs/{game}/default.yaml")
+    assert config.total_steps == 4096 and config.league.schedule == ()
+    assert config.eval.games == 1 and config.league.rating_games == 0
+    last = shipped.league.schedule[-1] if shipped.league.schedule else shipped.opponents
+    assert (config.opponents.random, config.opponents.heuristic, config.opponents.self_play) == (
+        last.random,
+        last.heuristic,
+        last.self_play,
+    )
+    # everything else is the shipped config's
+    assert (config.ppo, config.network, config.n_envs, config.vec_env, config.prior) == (
+        shipped.ppo,
+        shipped.network,
+        shipped.n_envs,
+        shipped.vec_env,
+        shipped.prior,
+    )
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(SystemExit):
+        main(["--steps", "0"])
