@@ -42,19 +42,32 @@ from torch import nn
 from primeval.training.ppo.masking import MaskedActorCriticPolicy, MaskedCategoricalDistribution
 
 #: Keys of a structure (see :func:`check_structure`).
-STRUCTURE_KEYS = ("entities", "entity_features", "globals", "nodes", "adjacency",
-                  "global_features", "kinds", "action_kind", "action_entities")
+STRUCTURE_KEYS = (
+    "entities",
+    "entity_features",
+    "globals",
+    "nodes",
+    "adjacency",
+    "global_features",
+    "kinds",
+    "action_kind",
+    "action_entities",
+)
 
 
 def _span(structure: dict[str, Any], key: str, size: int) -> tuple[int, int]:
     value = structure[key]
-    if (not isinstance(value, (list, tuple)) or len(value) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
         raise ValueError(f"structure[{key!r}] must be [start, stop], got {str(value)[:60]}")
     start, stop = value
     if not 0 <= start <= stop <= size:
-        raise ValueError(f"structure[{key!r}] = [{start}, {stop}] is not within the "
-                         f"observation (size {size})")
+        raise ValueError(
+            f"structure[{key!r}] = [{start}, {stop}] is not within the observation (size {size})"
+        )
     return start, stop
 
 
@@ -87,30 +100,42 @@ def check_structure(structure: Any, obs_size: int, num_actions: int) -> dict[str
     for key, length in (("nodes", t * f), ("adjacency", t * t), ("global_features", g)):
         start, stop = _span(structure, key, obs_size)
         if stop - start != length:
-            raise ValueError(f"structure[{key!r}] spans {stop - start} values, expected "
-                             f"{length}")
+            raise ValueError(f"structure[{key!r}] spans {stop - start} values, expected {length}")
     kinds = structure["kinds"]
-    if not isinstance(kinds, (list, tuple)) or not kinds or not all(
-            isinstance(k, str) for k in kinds):
+    if (
+        not isinstance(kinds, (list, tuple))
+        or not kinds
+        or not all(isinstance(k, str) for k in kinds)
+    ):
         raise ValueError("structure['kinds'] must be a non-empty list of names")
     kind, ents = structure["action_kind"], structure["action_entities"]
     for key, value in (("action_kind", kind), ("action_entities", ents)):
         if not isinstance(value, (list, tuple)) or len(value) != num_actions:
-            raise ValueError(f"structure[{key!r}] must have one entry per action "
-                             f"({num_actions}), got "
-                             f"{len(value) if isinstance(value, (list, tuple)) else value!r}")
+            raise ValueError(
+                f"structure[{key!r}] must have one entry per action "
+                f"({num_actions}), got "
+                f"{len(value) if isinstance(value, (list, tuple)) else value!r}"
+            )
     for action, (k, pair) in enumerate(zip(kind, ents, strict=True)):
         if not isinstance(k, int) or not -1 <= k < len(kinds):
             raise ValueError(f"structure['action_kind'][{action}] = {k!r}: not -1 or a kind")
-        if (not isinstance(pair, (list, tuple)) or len(pair) != 2
-                or not all(isinstance(e, int) and not isinstance(e, bool) for e in pair)):
+        if (
+            not isinstance(pair, (list, tuple))
+            or len(pair) != 2
+            or not all(isinstance(e, int) and not isinstance(e, bool) for e in pair)
+        ):
             raise ValueError(f"structure['action_entities'][{action}] must be [a, b]")
         low = -1 if k == -1 else 0
         high = -1 if k == -1 else t - 1
         if not all(low <= e <= high for e in pair):
-            raise ValueError(f"structure['action_entities'][{action}] = {list(pair)}: "
-                             + ("an action of no kind names no entity ([-1, -1])" if k == -1
-                                else f"entities are 0..{t - 1}"))
+            raise ValueError(
+                f"structure['action_entities'][{action}] = {list(pair)}: "
+                + (
+                    "an action of no kind names no entity ([-1, -1])"
+                    if k == -1
+                    else f"entities are 0..{t - 1}"
+                )
+            )
     return structure
 
 
@@ -128,9 +153,17 @@ class StructuredNetwork(nn.Module):
         activation_fn: The activation class.
     """
 
-    def __init__(self, structure: dict[str, Any], obs_size: int, num_actions: int,
-                 global_arch: list[int], hidden: int, rounds: int, head_hidden: int,
-                 activation_fn: type[nn.Module]) -> None:
+    def __init__(
+        self,
+        structure: dict[str, Any],
+        obs_size: int,
+        num_actions: int,
+        global_arch: list[int],
+        hidden: int,
+        rounds: int,
+        head_hidden: int,
+        activation_fn: type[nn.Module],
+    ) -> None:
         super().__init__()
         s = check_structure(structure, obs_size, num_actions)
         self.t, self.f, self.g = s["entities"], s["entity_features"], s["globals"]
@@ -148,8 +181,9 @@ class StructuredNetwork(nn.Module):
         self.node_in = nn.Linear(self.f, hidden)
         self.global_in = nn.Linear(gdim, hidden, bias=False)
         self.self_w = nn.ModuleList(nn.Linear(hidden, hidden) for _ in range(rounds))
-        self.neighbour_w = nn.ModuleList(nn.Linear(hidden, hidden, bias=False)
-                                         for _ in range(rounds))
+        self.neighbour_w = nn.ModuleList(
+            nn.Linear(hidden, hidden, bias=False) for _ in range(rounds)
+        )
         pooled = gdim + 2 * hidden
         context = 2 * hidden
         self.context = nn.Linear(pooled, context)
@@ -171,10 +205,12 @@ class StructuredNetwork(nn.Module):
         self.register_buffer("inverse", th.as_tensor(np.argsort(order)), persistent=False)
         kinds_of = kind[entity_actions]
         self.register_buffer("action_kinds", th.as_tensor(kinds_of), persistent=False)
-        self.register_buffer("first", th.as_tensor(ents[entity_actions, 0] * k + kinds_of),
-                             persistent=False)
-        self.register_buffer("second", th.as_tensor(ents[entity_actions, 1] * k + kinds_of),
-                             persistent=False)
+        self.register_buffer(
+            "first", th.as_tensor(ents[entity_actions, 0] * k + kinds_of), persistent=False
+        )
+        self.register_buffer(
+            "second", th.as_tensor(ents[entity_actions, 1] * k + kinds_of), persistent=False
+        )
         self.latent_dim_pi = num_actions
         self.latent_dim_vf = context
 
@@ -204,10 +240,12 @@ class StructuredNetwork(nn.Module):
         c = self.act(self.context(pooled))
         by_entity = self.kind_entity(h).reshape(b, self.t * self.kinds, self.head_hidden)
         by_context = self.kind_context(c).reshape(b, self.kinds, self.head_hidden)
-        z = (0.5 * (by_entity.index_select(1, self.first) + by_entity.index_select(1, self.second))
-             + by_context.index_select(1, self.action_kinds))
-        entity_logits = ((self.act(z) * self.kind_out[self.action_kinds]).sum(-1)
-                         + self.kind_bias[self.action_kinds])
+        z = 0.5 * (
+            by_entity.index_select(1, self.first) + by_entity.index_select(1, self.second)
+        ) + by_context.index_select(1, self.action_kinds)
+        entity_logits = (self.act(z) * self.kind_out[self.action_kinds]).sum(-1) + self.kind_bias[
+            self.action_kinds
+        ]
         other_logits = self.global_head(c)[:, : self.num_other]
         return th.cat([other_logits, entity_logits], dim=1).index_select(1, self.inverse)
 
@@ -237,25 +275,43 @@ class StructuredActorCriticPolicy(MaskedActorCriticPolicy):
         activation_fn: The activation (``torch.nn.ReLU`` in the shipped config).
     """
 
-    def __init__(self, observation_space: spaces.Space, action_space: spaces.Space,
-                 lr_schedule: Any, *args: Any, structure: dict[str, Any] | None = None,
-                 hidden: int = 64, rounds: int = 3, head_hidden: int = 32,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        observation_space: spaces.Space,
+        action_space: spaces.Space,
+        lr_schedule: Any,
+        *args: Any,
+        structure: dict[str, Any] | None = None,
+        hidden: int = 64,
+        rounds: int = 3,
+        head_hidden: int = 32,
+        **kwargs: Any,
+    ) -> None:
         if structure is None:
-            raise ValueError("StructuredActorCriticPolicy needs structure= (the encoder's "
-                             "structure(): see primeval.training.ppo.structured)")
+            raise ValueError(
+                "StructuredActorCriticPolicy needs structure= (the encoder's "
+                "structure(): see primeval.training.ppo.structured)"
+            )
         if not isinstance(observation_space, spaces.Box) or len(observation_space.shape) != 1:
-            raise TypeError(f"StructuredActorCriticPolicy needs a flat Box observation, got "
-                            f"{observation_space}")
-        for name, value, low in (("hidden", hidden, 1), ("rounds", rounds, 0),
-                                 ("head_hidden", head_hidden, 1)):
+            raise TypeError(
+                f"StructuredActorCriticPolicy needs a flat Box observation, got {observation_space}"
+            )
+        for name, value, low in (
+            ("hidden", hidden, 1),
+            ("rounds", rounds, 0),
+            ("head_hidden", head_hidden, 1),
+        ):
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 raise ValueError(f"{name}={value!r}: must be an int >= {low}")
         net_arch = kwargs.get("net_arch")
-        if net_arch is not None and (not isinstance(net_arch, (list, tuple)) or not all(
-                isinstance(w, int) and w > 0 for w in net_arch)):
-            raise ValueError(f"net_arch={net_arch!r}: the structured policy takes a list of "
-                             "layer sizes (its globals' MLP)")
+        if net_arch is not None and (
+            not isinstance(net_arch, (list, tuple))
+            or not all(isinstance(w, int) and w > 0 for w in net_arch)
+        ):
+            raise ValueError(
+                f"net_arch={net_arch!r}: the structured policy takes a list of "
+                "layer sizes (its globals' MLP)"
+            )
         if isinstance(action_space, spaces.Discrete):
             check_structure(structure, int(observation_space.shape[0]), int(action_space.n))
         self.structure = structure
@@ -264,15 +320,25 @@ class StructuredActorCriticPolicy(MaskedActorCriticPolicy):
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
-        data.update(structure=self.structure, hidden=self.hidden, rounds=self.rounds,
-                    head_hidden=self.head_hidden)
+        data.update(
+            structure=self.structure,
+            hidden=self.hidden,
+            rounds=self.rounds,
+            head_hidden=self.head_hidden,
+        )
         return data
 
     def _build_mlp_extractor(self) -> None:
         self.mlp_extractor = StructuredNetwork(
-            self.structure, int(self.observation_space.shape[0]), int(self.action_space.n),
-            list(self.net_arch or []), self.hidden, self.rounds, self.head_hidden,
-            self.activation_fn)
+            self.structure,
+            int(self.observation_space.shape[0]),
+            int(self.action_space.n),
+            list(self.net_arch or []),
+            self.hidden,
+            self.rounds,
+            self.head_hidden,
+            self.activation_fn,
+        )
 
     def _build(self, lr_schedule: Any) -> None:
         self.action_dist = MaskedCategoricalDistribution(int(self.action_space.n))
@@ -283,9 +349,9 @@ class StructuredActorCriticPolicy(MaskedActorCriticPolicy):
             self.mlp_extractor.apply(partial(self.init_weights, gain=np.sqrt(2)))
             self.value_net.apply(partial(self.init_weights, gain=1.0))
         self.mlp_extractor.init_heads()
-        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1),
-                                              **self.optimizer_kwargs)
+        self.optimizer = self.optimizer_class(
+            self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
+        )
 
 
-__all__ = ["STRUCTURE_KEYS", "StructuredActorCriticPolicy", "StructuredNetwork",
-           "check_structure"]
+__all__ = ["STRUCTURE_KEYS", "StructuredActorCriticPolicy", "StructuredNetwork", "check_structure"]

@@ -12,7 +12,6 @@ from primeval.envs.origin.structure import (
     STRAIT_SEGMENTS,
     TERRITORY_SEGMENTS,
     action_entities,
-    graph_structure,
 )
 
 
@@ -57,7 +56,8 @@ def test_the_structure_locates_the_parts_of_a_graph_observation():
     s = encoder.structure()
     obs = env.observe(env.agent_selection)["observation"]
     nodes, adjacency, globals_ = encoder.split(obs)
-    t, f, g = s["entities"], s["entity_features"], s["globals"]
+    t, f = s["entities"], s["entity_features"]
+    assert s["globals"] == globals_.size
     assert obs[slice(*s["nodes"])].reshape(t, f).tolist() == nodes.tolist()
     assert obs[slice(*s["adjacency"])].reshape(t, t).tolist() == adjacency.tolist()
     assert obs[slice(*s["global_features"])].tolist() == globals_.tolist()

@@ -32,8 +32,13 @@ from primeval.training.ppo.structured import (  # noqa: E402
 from primeval.training.ppo.train import env_structure, new_model, train  # noqa: E402
 from primeval.wrappers.single_agent import SingleAgentEnv  # noqa: E402
 
-KWARGS = {"net_arch": [32], "hidden": 16, "rounds": 2, "head_hidden": 8,
-          "activation_fn": th.nn.ReLU}
+KWARGS = {
+    "net_arch": [32],
+    "hidden": 16,
+    "rounds": 2,
+    "head_hidden": 8,
+    "activation_fn": th.nn.ReLU,
+}
 
 
 def origin_env(seed: int = 0) -> SingleAgentEnv:
@@ -45,8 +50,15 @@ def origin_env(seed: int = 0) -> SingleAgentEnv:
 
 def structured_model(env: SingleAgentEnv, seed: int = 0) -> MaskablePPO:
     structure = env.game.obs_encoder.structure()
-    return MaskablePPO(StructuredActorCriticPolicy, env, n_steps=64, batch_size=64, seed=seed,
-                       device="cpu", policy_kwargs={**KWARGS, "structure": structure})
+    return MaskablePPO(
+        StructuredActorCriticPolicy,
+        env,
+        n_steps=64,
+        batch_size=64,
+        seed=seed,
+        device="cpu",
+        policy_kwargs={**KWARGS, "structure": structure},
+    )
 
 
 def observations(env: SingleAgentEnv, count: int, seed: int = 0):
@@ -86,15 +98,16 @@ def reference_logits(net, obs: np.ndarray) -> np.ndarray:
     m = net.head_hidden
     others = net.global_head(c)
     logits, o = [], 0
-    for kind, (a, b) in zip(net_structure["action_kind"], net_structure["action_entities"],
-                            strict=True):
+    for kind, (a, b) in zip(
+        net_structure["action_kind"], net_structure["action_entities"], strict=True
+    ):
         if kind < 0:
             logits.append(others[o])
             o += 1
             continue
-        w_entity = net.kind_entity.weight[kind * m:(kind + 1) * m]
-        b_entity = net.kind_entity.bias[kind * m:(kind + 1) * m]
-        w_context = net.kind_context.weight[kind * m:(kind + 1) * m]
+        w_entity = net.kind_entity.weight[kind * m : (kind + 1) * m]
+        b_entity = net.kind_entity.bias[kind * m : (kind + 1) * m]
+        w_context = net.kind_context.weight[kind * m : (kind + 1) * m]
         embedding = (h[a] + h[b]) / 2
         hidden = act(w_entity @ embedding + b_entity + w_context @ c)
         logits.append(hidden @ net.kind_out[kind] + net.kind_bias[kind])
@@ -142,8 +155,11 @@ def test_a_fresh_policy_is_near_uniform_over_the_legal_actions():
     model = structured_model(env)
     obs, mask = observations(env, 1, seed=2)[0]
     with th.no_grad():
-        probs = model.policy.get_distribution(
-            th.as_tensor(obs[None]), action_masks=mask[None]).distribution.probs[0].numpy()
+        probs = (
+            model.policy.get_distribution(th.as_tensor(obs[None]), action_masks=mask[None])
+            .distribution.probs[0]
+            .numpy()
+        )
     legal = probs[mask]
     assert np.allclose(legal, 1 / mask.sum(), rtol=0.05)
 
@@ -159,10 +175,22 @@ def test_the_structure_is_checked_and_errors_name_what_is_wrong():
         ({**s, "entities": 0}, "positive int"),
         ({**s, "nodes": [0, 5]}, "spans 5 values"),
         ({**s, "adjacency": [s["adjacency"][0], size + 1]}, "not within the observation"),
-        ({**s, "action_entities": [[99, 99]] + s["action_entities"][1:],
-          "action_kind": [0] + s["action_kind"][1:]}, "entities are 0..41"),
-        ({**s, "action_entities": [[3, 3]] + s["action_entities"][1:],
-          "action_kind": [-1] + s["action_kind"][1:]}, "names no entity"),
+        (
+            {
+                **s,
+                "action_entities": [[99, 99]] + s["action_entities"][1:],
+                "action_kind": [0] + s["action_kind"][1:],
+            },
+            "entities are 0..41",
+        ),
+        (
+            {
+                **s,
+                "action_entities": [[3, 3]] + s["action_entities"][1:],
+                "action_kind": [-1] + s["action_kind"][1:],
+            },
+            "names no entity",
+        ),
     ]
     for bad, message in cases:
         with pytest.raises(ValueError, match=message):
@@ -170,11 +198,14 @@ def test_the_structure_is_checked_and_errors_name_what_is_wrong():
     with pytest.raises(ValueError, match="structure must be a dict"):
         check_structure("origin", size, n)
     with pytest.raises(ValueError, match="needs structure="):
-        MaskablePPO(StructuredActorCriticPolicy, env, device="cpu",
-                    policy_kwargs={"net_arch": [8]})
+        MaskablePPO(StructuredActorCriticPolicy, env, device="cpu", policy_kwargs={"net_arch": [8]})
     with pytest.raises(ValueError, match="rounds=-1"):
-        MaskablePPO(StructuredActorCriticPolicy, env, device="cpu",
-                    policy_kwargs={"structure": s, "rounds": -1})
+        MaskablePPO(
+            StructuredActorCriticPolicy,
+            env,
+            device="cpu",
+            policy_kwargs={"structure": s, "rounds": -1},
+        )
 
 
 def test_a_checkpoint_round_trip_loads_safely_and_plays_the_same_actions(tmp_path):
@@ -199,13 +230,13 @@ def test_a_checkpoint_round_trip_loads_safely_and_plays_the_same_actions(tmp_pat
         assert before.tolist() == after.tolist()
     agent = PolicyAgent(path)
     assert [agent.act(o, m) for o, m in pairs] == model.predict(
-        obs, action_masks=masks, deterministic=True)[0].tolist()
+        obs, action_masks=masks, deterministic=True
+    )[0].tolist()
 
 
 def test_a_checkpoint_with_a_broken_structure_is_refused(tmp_path):
     env = origin_env()
-    path = save_model(structured_model(env), tmp_path / "model.zip",
-                      env_spec("origin", 3, "graph"))
+    path = save_model(structured_model(env), tmp_path / "model.zip", env_spec("origin", 3, "graph"))
     with zipfile.ZipFile(path) as archive:
         items = {name: archive.read(name) for name in archive.namelist()}
     entry = json.loads(items[ENTRY])
@@ -245,10 +276,22 @@ def test_a_tiny_structured_run_trains_and_its_checkpoint_evaluates(tmp_path, cap
 
     config = load_config(
         "configs/origin/structured.yaml",
-        **{"total_steps": 512, "n_envs": 2, "ppo.n_steps": 256, "ppo.batch_size": 256,
-           "ppo.n_epochs": 1, "checkpoint_every": 512, "eval.every": 512, "eval.games": 2,
-           "eval.final_games": 2, "network.net_arch": [32], "network.hidden": 16,
-           "network.rounds": 1, "network.head_hidden": 8})
+        **{
+            "total_steps": 512,
+            "n_envs": 2,
+            "ppo.n_steps": 256,
+            "ppo.batch_size": 256,
+            "ppo.n_epochs": 1,
+            "checkpoint_every": 512,
+            "eval.every": 512,
+            "eval.games": 2,
+            "eval.final_games": 2,
+            "network.net_arch": [32],
+            "network.hidden": 16,
+            "network.rounds": 1,
+            "network.head_hidden": 8,
+        },
+    )
     run = tmp_path / "run"
     before = new_model(config, origin_env()).policy.state_dict()
     final = train(config, run, progress=False)
@@ -257,7 +300,19 @@ def test_a_tiny_structured_run_trains_and_its_checkpoint_evaluates(tmp_path, cap
     assert type(model.policy) is StructuredActorCriticPolicy
     after = model.policy.state_dict()
     assert any(not th.equal(before[k], after[k]) for k in before)  # it learnt something
-    code = cli.main(["evaluate", "--agents", f"ppo:{run / 'model.zip'}", "heuristic",
-                     "heuristic", "--games", "3", "--seed", "5", "--quiet"])
+    code = cli.main(
+        [
+            "evaluate",
+            "--agents",
+            f"ppo:{run / 'model.zip'}",
+            "heuristic",
+            "heuristic",
+            "--games",
+            "3",
+            "--seed",
+            "5",
+            "--quiet",
+        ]
+    )
     assert code == 0
     assert "ppo" in capsys.readouterr().out
