@@ -316,3 +316,15 @@ def test_a_tiny_structured_run_trains_and_its_checkpoint_evaluates(tmp_path, cap
     )
     assert code == 0
     assert "ppo" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_the_imitation_probe_reports_held_out_accuracy_by_kind_of_decision():
+    from primeval.training.ppo.structured import imitation_probe
+
+    report = imitation_probe(games=2, seed=11, epochs=1)
+    assert report["train_decisions"] > 0 and report["test_decisions"] > 0
+    assert 0 < report["test_place_decisions"] < report["test_decisions"]
+    for name in ("structured", "mlp"):
+        for key in ("train_accuracy", "test_accuracy_place", "test_accuracy_other"):
+            assert 0.0 <= report[name][key] <= 1.0
