@@ -403,7 +403,14 @@ def imitation_probe(
     }
     for name, (policy, kwargs) in nets.items():
         model = MaskablePPO(policy, env, device="cpu", seed=seeds.spawn(name), policy_kwargs=kwargs)
-        fit = pretrain(model, train, epochs=epochs, batch_size=256, learning_rate=1e-3)
+        fit = pretrain(
+            model,
+            train,
+            epochs=epochs,
+            batch_size=256,
+            learning_rate=1e-3,
+            seed=seeds.spawn("shuffle", name),
+        )
         with th.no_grad():
             chosen = model.policy.get_distribution(
                 test_obs, action_masks=data.masks[cut:]
@@ -417,10 +424,25 @@ def imitation_probe(
     return out
 
 
-if __name__ == "__main__":  # python -m primeval.training.ppo.structured [games] [seed]
+def main(argv: list[str] | None = None) -> None:
+    """``python -m primeval.training.ppo.structured [--games N] [--seed S] [--epochs E]``:
+    print :func:`imitation_probe`'s report as JSON."""
+    import argparse
     import json
-    import sys
 
+    parser = argparse.ArgumentParser(
+        prog="python -m primeval.training.ppo.structured",
+        description=imitation_probe.__doc__.split("\n")[0],
+    )
+    parser.add_argument("--games", type=int, default=80, help="heuristic games (>= 5)")
+    parser.add_argument("--seed", type=int, default=2026120301, help="the probe's seed")
+    parser.add_argument("--epochs", type=int, default=6, help="passes over the fitted data")
+    args = parser.parse_args(argv)
+    if args.games < 5 or args.epochs < 1 or args.seed < 0:
+        parser.error("--games must be >= 5, --epochs >= 1 and --seed >= 0")
     th.set_num_threads(1)
-    args = [int(a) for a in sys.argv[1:3]]
-    print(json.dumps(imitation_probe(*args), indent=2))
+    print(json.dumps(imitation_probe(args.games, args.seed, args.epochs), indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -328,3 +328,13 @@ def test_the_imitation_probe_reports_held_out_accuracy_by_kind_of_decision():
     for name in ("structured", "mlp"):
         for key in ("train_accuracy", "test_accuracy_place", "test_accuracy_other"):
             assert 0.0 <= report[name][key] <= 1.0
+
+
+def test_the_probe_command_refuses_bad_arguments(capsys):
+    from primeval.training.ppo.structured import main
+
+    for argv in (["--games", "1"], ["--epochs", "0"], ["--games", "many"]):
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv)
+        assert exit_info.value.code == 2
+    assert "--games" in capsys.readouterr().err
