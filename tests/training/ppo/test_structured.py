@@ -320,7 +320,7 @@ def test_a_tiny_structured_run_trains_and_its_checkpoint_evaluates(tmp_path, cap
 
 @pytest.mark.slow
 def test_the_imitation_probe_reports_held_out_accuracy_by_kind_of_decision():
-    from primeval.training.ppo.structured import imitation_probe
+    from primeval.training.ppo.structured_probe import imitation_probe
 
     report = imitation_probe(games=2, seed=11, epochs=1)
     assert report["train_decisions"] > 0 and report["test_decisions"] > 0
@@ -331,7 +331,7 @@ def test_the_imitation_probe_reports_held_out_accuracy_by_kind_of_decision():
 
 
 def test_the_probe_command_refuses_bad_arguments(capsys):
-    from primeval.training.ppo.structured import main
+    from primeval.training.ppo.structured_probe import main
 
     for argv in (["--games", "1"], ["--epochs", "0"], ["--games", "many"]):
         with pytest.raises(SystemExit) as exit_info:
