@@ -50,6 +50,7 @@ from primeval.envs.origin.encoders_features import (
     node_pieces,
 )
 from primeval.envs.origin.state import OriginState
+from primeval.envs.origin.structure import graph_structure
 
 __all__ = [
     "ACTION_TYPES",
@@ -222,6 +223,12 @@ class GraphEncoder(_Encoder):
         nodes = obs[: self._node_stop].reshape(t, self.num_node_features)
         adjacency = obs[self._node_stop : self._adj_stop].reshape(t, t)
         return nodes, adjacency, obs[self._adj_stop :]
+
+    def structure(self) -> dict[str, Any]:
+        """Where the parts of an observation lie and which territories each action id names,
+        as JSON-able data (:func:`~primeval.envs.origin.structure.graph_structure`): what a
+        structured policy (``network.policy: structured``) is built from."""
+        return graph_structure(self)
 
     def view(self, obs: np.ndarray, name: str) -> np.ndarray:
         """A territory piece ``(T, channels)`` or a global piece of an observation."""

@@ -65,9 +65,10 @@ def _policy_classes() -> dict[str, type]:
 
     from primeval.training.ppo.masking import MaskedActorCriticPolicy
     from primeval.training.ppo.prior import PriorActorCriticPolicy
+    from primeval.training.ppo.structured import StructuredActorCriticPolicy
 
     return {_class_name(c): c for c in (MaskableActorCriticPolicy, MaskedActorCriticPolicy,
-                                        PriorActorCriticPolicy)}
+                                        PriorActorCriticPolicy, StructuredActorCriticPolicy)}
 
 
 def _kwarg_classes() -> dict[str, type]:

@@ -191,6 +191,10 @@ class EvalConfig:
 #: The names ``network.policy`` accepts (``primeval.training.ppo.masking.POLICIES`` maps each to
 #: its policy class; named here so that checking a config needs no torch)
 POLICY_NAMES = ("primeval", "sb3")
+#: What ``network.policy`` accepts: those, and ``structured``
+#: (:class:`~primeval.training.ppo.structured.StructuredActorCriticPolicy`, which
+#: ``train.new_model`` builds from the encoder's structure; not one of ``bench --ppo-policy``)
+NETWORK_POLICIES = (*POLICY_NAMES, "structured")
 
 
 @dataclass(frozen=True)
@@ -198,13 +202,28 @@ class NetworkConfig:
     """The policy and value networks."""
 
     net_arch: tuple[int, ...] = (256, 256)
-    """Hidden layer sizes (the same for the policy and the value network)."""
+    """Hidden layer sizes (the same for the policy and the value network); with ``policy:
+    structured``, of the MLP over the global features."""
     activation: str = "tanh"
     """``tanh`` or ``relu``."""
     policy: str = "primeval"
     """``primeval``: :class:`~primeval.training.ppo.masking.MaskedActorCriticPolicy`
     (sb3-contrib's policy with its masked distribution computed once: the same distribution,
-    faster); ``sb3``: sb3-contrib's ``"MlpPolicy"`` itself."""
+    faster); ``sb3``: sb3-contrib's ``"MlpPolicy"`` itself; ``structured``:
+    :class:`~primeval.training.ppo.structured.StructuredActorCriticPolicy` (message passing
+    over the map, one logit per place from its embedding; needs an encoder with a
+    ``structure()``, such as Origin's ``graph``)."""
+    hidden: int = 64
+    """``structured`` only: width of a territory's embedding."""
+    rounds: int = 3
+    """``structured`` only: rounds of message passing over the adjacency."""
+    head_hidden: int = 32
+    """``structured`` only: width of the per-kind MLPs that score the actions naming a place."""
+
+    def __post_init__(self) -> None:
+        _positive(self, "hidden", "head_hidden")
+        if not isinstance(self.rounds, int) or isinstance(self.rounds, bool) or self.rounds < 0:
+            raise ConfigError(f"rounds={self.rounds!r}: must be an int >= 0")
 
 
 @dataclass(frozen=True)
@@ -334,9 +353,9 @@ class TrainConfig:
         if self.network.activation not in ("tanh", "relu"):
             raise ConfigError(f"network.activation={self.network.activation!r}: "
                               "allowed 'tanh', 'relu'")
-        if self.network.policy not in POLICY_NAMES:
+        if self.network.policy not in NETWORK_POLICIES:
             raise ConfigError(f"network.policy={self.network.policy!r}: allowed "
-                              + ", ".join(map(repr, POLICY_NAMES)))
+                              + ", ".join(map(repr, NETWORK_POLICIES)))
         if self.prior.agent != "none" and self.pretrain.games:
             raise ConfigError("prior.agent with pretrain.games: a prior policy already starts "
                               "from the prior's play; set pretrain.games: 0")

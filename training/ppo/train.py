@@ -483,6 +483,25 @@ def plot_learning_curve(metrics: Path, out: Path, title: str, *, players: int | 
     plt.close(fig)
 
 
+def env_structure(config: Any) -> dict[str, Any]:
+    """What the config's encoder says of its observations and actions (``structure()``: the
+    entity rows, the adjacency, which entity each action names), for ``network.policy:
+    structured``.
+
+    Raises:
+        ConfigError: The encoder has no ``structure()``.
+    """
+    from primeval.training.ppo.config import ConfigError
+
+    env = make_raw_env(config.game, config.players, obs_encoder=config.encoder, **config.env)
+    describe = getattr(env.obs_encoder, "structure", None)
+    if describe is None:
+        raise ConfigError(f"network.policy=structured needs an encoder that describes its "
+                          f"structure (a structure() method, as Origin's 'graph' has); "
+                          f"{config.game}'s encoder {config.encoder!r} does not")
+    return describe()
+
+
 def new_model(config: Any, vec: Any, *, prior: bool = True,
               tensorboard_log: str | None = None) -> Any:
     """A fresh ``MaskablePPO`` for ``config`` over ``vec``, as ``train`` builds it: the
@@ -496,9 +515,18 @@ def new_model(config: Any, vec: Any, *, prior: bool = True,
 
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.network.activation]
     ppo = config.ppo
-    policy = POLICIES[config.network.policy]
+    if config.network.policy == "structured":
+        from primeval.training.ppo.structured import StructuredActorCriticPolicy
+
+        policy = StructuredActorCriticPolicy
+    else:
+        policy = POLICIES[config.network.policy]
     policy_kwargs: dict[str, Any] = {"net_arch": list(config.network.net_arch),
                                      "activation_fn": activation}
+    if config.network.policy == "structured":
+        policy_kwargs.update(structure=env_structure(config), hidden=config.network.hidden,
+                             rounds=config.network.rounds,
+                             head_hidden=config.network.head_hidden)
     if prior and config.prior.agent != "none":
         from primeval.training.ppo.prior import PriorActorCriticPolicy
 
