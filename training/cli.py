@@ -1,5 +1,5 @@
-"""primeval: RL environments for Primordial Soup and Origin. Commands: train (MaskablePPO or
-RLlib PPO), evaluate (a seat-rotated tournament), league (a round robin with OpenSkill
+"""primeval: RL environments for Primordial Soup and Origin. Commands: train (MaskablePPO,
+RLlib PPO or expert iteration), evaluate (a seat-rotated tournament), league (a round robin with OpenSkill
 ratings), play (a game against agents in the terminal), replay (a recorded game), render (a
 position as a picture), bench (speed and memory), fuzz (random games checked at every step),
 golden (the golden transcripts), list (the games, their encoders and options).
@@ -399,8 +399,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--agents", nargs="+", required=True,
                    help="one per seat: random, heuristic, ppo:PATH, rllib:PATH or "
                    "mcts[:KEY=VALUE,...] "
-                   "(keys sims, time, rollout, depth, c, eval, prior; e.g. "
-                   "mcts:sims=200,depth=0,prior=1)")
+                   "(keys sims, time, rollout, depth, c, eval, prior, net, batch; e.g. "
+                   "mcts:sims=200,depth=0,prior=1 or mcts:sims=100,net=RUN/network.json), "
+                   "net:PATH (a network's raw policy)")
     e.add_argument("--games", type=_games_count, default=400,
                    help="games to play (at least 1; seats rotate across them)")
     e.add_argument("--seed", type=int, default=0,

@@ -42,13 +42,24 @@ The spec, as ``primeval evaluate`` and ``play`` take it: ``mcts`` or
 ``time`` (seconds per decision; with no ``sims`` it is the only budget), ``rollout``
 (``random`` | ``heuristic``), ``depth`` (rollout actions before the static evaluation, or
 ``end``; default 0: the new leaf is judged as it is, no rollout), ``c`` (exploration,
-default 1.0), ``eval`` (``rank`` | ``margin``, default ``margin``) and ``prior`` (the
-heuristic's bias weight, default 10; 0: plain UCT). The defaults are the strongest per second
+default 1.0), ``eval`` (``rank`` | ``margin``, default ``margin``), ``prior`` (the
+heuristic's bias weight, default 10; 0: plain UCT), ``net`` (a network guiding the search,
+below) and ``batch`` (with ``net``: leaves per forward pass, default 8). The defaults are the strongest per second
 of the settings measured (docs/benchmarks/history.md, "MCTS"): in both games, rollouts of 10
 to 40 actions or to the end, random or heuristic, lost to the static evaluation of the leaf,
 and plain UCT lost to every heuristic bot at the budgets a tournament affords.
 With a ``sims`` budget and a seed the agent is reproducible: one generator, seeded by
 :meth:`MCTSAgent.seed`, draws everything.
+
+**With a network** (``net=PATH``: a policy-value network's JSON, or a PPO ``.zip``; see
+:mod:`primeval.training.expert.network` and docs/search.md) the search is PUCT: a decision
+node reached for the first time is a leaf, evaluated by the network from the encoder's
+observation of its state (a determinized state in Origin: sampled hidden cards, never the
+real ones) for the seat to move; its policy becomes the node's priors and its value vector
+(one entry per seat) is backed up max-n style, each node selecting by
+``Q + c * P * sqrt(N) / (1 + n)`` for the seat that moves there. ``batch=K`` descends K times
+under a virtual loss before one forward pass values the K leaves. ``rollout``, ``depth``,
+``eval`` and ``prior`` are not used (and refused) with a network.
 """
 
 from __future__ import annotations
