@@ -151,6 +151,9 @@ def play_selfplay_game(task: dict[str, Any]) -> dict[str, Any]:
         elif isinstance(agent, MCTSAgent):
             root = agent.search(rules, state, seat)
             dist = MCTSAgent.visit_distribution(root, num_actions)
+            if not dist.any():  # sims=1 values the root alone: nothing visited, nothing learnt
+                env.step(MCTSAgent.best_action(root, legal.tolist(), seat))
+                continue
             if decisions[seat] < config.search.sample_moves:
                 action = int(rngs[seat].choice(num_actions, p=dist / dist.sum()))
             else:
