@@ -279,3 +279,46 @@ def test_a_ppo_checkpoint_serves_as_the_network(tmp_path):
     assert priors[0][~mask].sum() == 0 and priors[0].sum() == pytest.approx(1, abs=1e-5)
     assert values.shape == (1, 3) and np.all(np.abs(values) <= 1)
     assert agent.act(None, mask, state=state) in np.flatnonzero(mask)
+
+
+def test_root_noise_mixes_into_the_root_priors_only():
+    rules, state = _branching_state("primordial_soup")
+    network = PolicyValueNetwork(env_spec("primordial_soup", 3), hidden=(16,), seed=0)
+    me = rules.current_player(state)
+    plain = MCTSAgent(
+        "primordial_soup", "mcts:sims=4,batch=1", rules=rules, seed=0, evaluator=network
+    ).search(rules, state, me)
+    agent = MCTSAgent(
+        "primordial_soup", "mcts:sims=4,batch=1", rules=rules, seed=0, evaluator=network
+    )
+    agent.root_noise = (0.3, 0.25)
+    noisy = agent.search(rules, state, me)
+    mask = rules.legal_mask(state).astype(bool)
+    assert noisy.priors.sum() == pytest.approx(1, abs=1e-6)
+    assert not noisy.priors[~mask].any()
+    assert not np.allclose(noisy.priors, plain.priors)
+    child = next(iter(noisy.actions.values()))
+    twin = plain.actions.get(next(iter(noisy.actions)))
+    if child.priors is not None and twin is not None and twin.priors is not None:
+        np.testing.assert_allclose(child.priors, twin.priors)  # below the root: untouched
+
+
+def test_the_cli_names_a_missing_network(tmp_path, capsys):
+    from primeval.training.cli import main
+
+    code = main(
+        [
+            "evaluate",
+            "--game",
+            "origin",
+            "--games",
+            "1",
+            "--quiet",
+            "--agents",
+            f"mcts:sims=2,net={tmp_path / 'none.json'}",
+            "random",
+            "random",
+        ]
+    )
+    assert code == 2
+    assert "none.json does not exist" in capsys.readouterr().err
