@@ -1,8 +1,8 @@
 """primeval: RL environments for Primordial Soup and Origin. Commands: train (MaskablePPO,
-RLlib PPO or expert iteration), evaluate (a seat-rotated tournament), league (a round robin with OpenSkill
-ratings), play (a game against agents in the terminal), replay (a recorded game), render (a
-position as a picture), bench (speed and memory), fuzz (random games checked at every step),
-golden (the golden transcripts), list (the games, their encoders and options).
+RLlib PPO or expert iteration), evaluate (a seat-rotated tournament), league (a round robin
+with OpenSkill ratings), play (a game against agents in the terminal), replay (a recorded
+game), render (a position as a picture), bench (speed and memory), fuzz (random games checked
+at every step), golden (the golden transcripts), list (the games, their encoders and options).
 ``primeval COMMAND --help`` says more."""
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def cmd_train_expert(args: argparse.Namespace) -> int:
                          "rllib are not its options")
     overrides = _overrides(args, seed=args.seed, workers=args.workers)
     if args.resume:
-        given = args.config if args.config_given else None
+        given = args.config if getattr(args, "config_given", bool(args.config)) else None
         config = resume_expert_config(args.resume, given, **overrides)
         run_dir = Path(args.resume)
     else:
