@@ -26,7 +26,9 @@ Every ``eval.every`` iterations the raw policy plays the heuristic bots (win rat
 95% Wilson interval, to TensorBoard in ``tb/`` and ``metrics.csv``); at the end
 ``summary.md`` and ``eval.json`` hold the raw policy and the policy with search against the
 heuristic bots (``eval.final_games`` games per row, seats rotated), and ``network.json``
-the final network (``mcts:net=RUN/network.json``, ``net:RUN/network.json``).
+the final network (``mcts:net=RUN/network.json``, ``net:RUN/network.json``). The
+evaluation games are shared among the workers too, each game and its agents seeded by the
+game's number.
 """
 
 from __future__ import annotations
@@ -263,44 +265,77 @@ def learn(
 # -- evaluation ----------------------------------------------------------------------------
 
 
-def evaluate_network(
-    network: Any, config: ExpertConfig, games: int, seeds: int | Seeds, sims: int | None = None
-) -> dict[str, Any]:
-    """The raw policy (``sims`` None) or the policy with search against ``players - 1``
-    heuristic bots: a seat-rotated tournament's summary of the network's row."""
+def play_evaluation_game(task: dict[str, Any]) -> list[float]:
+    """One evaluation game (in a worker or here): the network (raw, or with ``sims``
+    simulations of search) in seat ``task["seat"]``, heuristic bots elsewhere, each agent
+    seeded for this game; the final scores by seat."""
     from primeval.training.agents import make_heuristic
     from primeval.training.agents.mcts import MCTSAgent
-    from primeval.training.evaluate import play_tournament
+    from primeval.training.evaluate import play_game
     from primeval.training.expert.network import NetworkAgent
+
+    config = loader.build(ExpertConfig, task["config"])
+    n = config.players
+    network = _network(task["network"], task["version"])
+    env = make_raw_env(config.game, n, obs_encoder=config.encoder, **config.env)
+    seat_agents: list[Any] = [make_heuristic(config.game, seed) for seed in task["agent_seeds"]]
+    if task["sims"] is None:
+        seat_agents[task["seat"]] = NetworkAgent(network)
+    else:
+        seat_agents[task["seat"]] = MCTSAgent(
+            config.game,
+            search_config(config, task["network"], task["sims"]),
+            rules=env.rules,
+            seed=task["agent_seeds"][task["seat"]],
+            evaluator=network,
+        )
+    return [float(x) for x in play_game(env, seat_agents, seed=task["game_seed"])]
+
+
+def evaluate_network(
+    network_path: str | Path,
+    config: ExpertConfig,
+    games: int,
+    seeds: int | Seeds,
+    sims: int | None = None,
+    pool: Any = None,
+    version: int = -1,
+) -> dict[str, Any]:
+    """The raw policy (``sims`` None) or the policy with search against ``players - 1``
+    heuristic bots, seats rotated (the network in seat ``g % players`` of game ``g``), the
+    games shared among ``pool``'s workers (or played here); the network's row (win rate,
+    95% Wilson interval, mean rank). Every game and agent is seeded from ``seeds`` by the
+    game's number, so the result does not depend on the worker count."""
+    from openskill.models import PlackettLuce
+
+    from primeval.training.evaluate import AgentResult, count_game
 
     seeds = as_seeds(seeds)
     n = config.players
-    path = str(getattr(network, "path", "memory"))
-    if sims is None:
-        agent: Any = NetworkAgent(network)
-        label = "network (raw policy)"
-    else:
-        agent = MCTSAgent(
-            config.game,
-            search_config(config, path, sims),
-            seed=seeds.spawn("search"),
-            evaluator=network,
-        )
-        label = f"network + search ({sims} sims)"
-    agents = [agent] + [
-        make_heuristic(config.game, seeds.spawn("heuristic", i)) for i in range(1, n)
+    tasks = [
+        {
+            "config": loader.to_dict(config),
+            "network": str(network_path),
+            "version": version,
+            "sims": sims,
+            "seat": g % n,
+            "game_seed": seeds.spawn("games", g),
+            "agent_seeds": [seeds.spawn("agents", g, s) for s in range(n)],
+        }
+        for g in range(games)
     ]
-    labels = [label] + [f"heuristic#{i}" for i in range(1, n)]
-    results = play_tournament(
-        config.game,
-        n,
-        agents,
-        labels,
-        games,
-        seed=seeds.spawn("games"),
-        obs_encoder=config.encoder,
-        **config.env,
+    scores = (
+        pool.map(play_evaluation_game, tasks)
+        if pool is not None
+        else [play_evaluation_game(t) for t in tasks]
     )
+    label = "network (raw policy)" if sims is None else f"network + search ({sims} sims)"
+    results = [AgentResult(label)] + [AgentResult(f"heuristic#{i}") for i in range(1, n)]
+    model = PlackettLuce()
+    ratings = [model.rating(name=r.name) for r in results]
+    for g, row in enumerate(scores):
+        seat_of = {i: (g + i) % n for i in range(n)}  # agent i (0: the network) sits there
+        count_game(results, ratings, model, seat_of, row)
     return results[0].summary()
 
 
@@ -504,9 +539,13 @@ def train_expert(
                 "value_loss": round(losses["value_loss"], 4),
             }
             if config.eval.every and (it + 1) % config.eval.every == 0:
-                network.path = latest
                 result = evaluate_network(
-                    network, config, config.eval.games, seeds.child("evaluation", it + 1)
+                    latest,
+                    config,
+                    config.eval.games,
+                    seeds.child("evaluation", it + 1),
+                    pool=pool,
+                    version=it + 1,
                 )
                 lo, hi = result["win_rate_ci95"]
                 row.update(
@@ -524,6 +563,37 @@ def train_expert(
                     value=f"{losses['value_loss']:.3f}",
                     win=row.get("win_rate_vs_heuristic", "-"),
                 )
+        if bar is not None:
+            bar.close()
+            bar = None
+        _copy_network(latest, run_dir / "network.json")
+        final_path = run_dir / "network.json"
+        load_network(final_path, expect=spec)  # the file as users will load it
+        fseeds = seeds.child("final_evaluation")
+        games = config.eval.final_games
+        version = state["iteration"]
+        final = {
+            "game": config.game,
+            "players": config.players,
+            "seed": config.seed,
+            "iterations": state["iteration"],
+            "games": state["games"],
+            "positions": state["positions"],
+            "workers": config.workers,
+            "train_seconds": round(state["train_seconds"], 1),
+            "raw": evaluate_network(
+                final_path, config, games, fseeds.child("raw"), pool=pool, version=version
+            ),
+            "search": evaluate_network(
+                final_path,
+                config,
+                games,
+                fseeds.child("search"),
+                sims=config.eval.sims,
+                pool=pool,
+                version=version,
+            ),
+        }
     except KeyboardInterrupt:
         if pool is not None:
             pool.terminate()
@@ -536,27 +606,6 @@ def train_expert(
             pool.close()
             pool.join()
         writer.close()
-    _copy_network(latest, run_dir / "network.json")
-    final_net = load_network(run_dir / "network.json", expect=spec)
-    fseeds = seeds.child("final_evaluation")
-    final = {
-        "game": config.game,
-        "players": config.players,
-        "seed": config.seed,
-        "iterations": state["iteration"],
-        "games": state["games"],
-        "positions": state["positions"],
-        "workers": config.workers,
-        "train_seconds": round(state["train_seconds"], 1),
-        "raw": evaluate_network(final_net, config, config.eval.final_games, fseeds.child("raw")),
-        "search": evaluate_network(
-            final_net,
-            config,
-            config.eval.final_games,
-            fseeds.child("search"),
-            sims=config.eval.sims,
-        ),
-    }
     _atomic_json(final, run_dir / "eval.json")
     (run_dir / "summary.md").write_text(summary_table(final) + "\n", encoding="utf-8")
     return final
