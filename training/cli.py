@@ -1,8 +1,8 @@
-"""primeval: RL environments for Primordial Soup and Origin. Commands: train (MaskablePPO or
-RLlib PPO), evaluate (a seat-rotated tournament), league (a round robin with OpenSkill
-ratings), play (a game against agents in the terminal), replay (a recorded game), render (a
-position as a picture), bench (speed and memory), fuzz (random games checked at every step),
-golden (the golden transcripts), list (the games, their encoders and options).
+"""primeval: RL environments for Primordial Soup and Origin. Commands: train (MaskablePPO,
+RLlib PPO or expert iteration), evaluate (a seat-rotated tournament), league (a round robin
+with OpenSkill ratings), play (a game against agents in the terminal), replay (a recorded
+game), render (a position as a picture), bench (speed and memory), fuzz (random games checked
+at every step), golden (the golden transcripts), list (the games, their encoders and options).
 ``primeval COMMAND --help`` says more."""
 
 from __future__ import annotations
@@ -29,8 +29,10 @@ def _games_count(text: str) -> int:
     return value
 
 
-def _default_config(game: str, backend: str = "sb3") -> str:
+def _default_config(game: str, backend: str = "sb3", algo: str | None = None) -> str:
     name = "rllib.yaml" if backend == "rllib" else "default.yaml"
+    if algo == "expert":
+        name = "expert.yaml"
     return str(resources.files("primeval.configs").joinpath(game, name))
 
 
@@ -49,11 +51,15 @@ def _overrides(args: argparse.Namespace, **flags: object) -> dict[str, object]:
     return overrides
 
 
-def _help_config(backend: str) -> int:
+def _help_config(backend: str, algo: str | None = None) -> int:
     """``train --help-config``: every field of the backend's config, with its documentation."""
     from primeval.training.config import describe, shipped_configs
 
-    if backend == "rllib":
+    if algo == "expert":
+        from primeval.training.expert.config import ExpertConfig as cls
+
+        backend = "sb3 --algo expert"
+    elif backend == "rllib":
         from primeval.training.rllib.config import RLlibTrainConfig as cls
     else:
         from primeval.training.ppo.config import TrainConfig as cls
@@ -95,9 +101,62 @@ def cmd_train_rllib(args: argparse.Namespace) -> int:
     return 0
 
 
+def _train_algo(args: argparse.Namespace) -> str:
+    """The learner a ``train`` command asks for: ``--algo``, else the ``algo`` of the run
+    folder's saved config (``--resume``) or of ``--config``, else ``ppo``."""
+    from primeval.training.expert.config import config_algo
+
+    if args.algo:
+        return args.algo
+    if args.resume:
+        saved = Path(args.resume) / "config.yaml"
+        return (config_algo(saved) or "ppo") if saved.is_file() else "ppo"
+    return (config_algo(args.config) or "ppo") if args.config else "ppo"
+
+
+def cmd_train_expert(args: argparse.Namespace) -> int:
+    """``train`` with ``algo: expert``: expert iteration (:mod:`primeval.training.expert`)."""
+    from primeval.training.expert.config import load_expert_config
+    from primeval.training.expert.train import resume_expert_config, summary_table, train_expert
+
+    if args.backend == "rllib" or args.total_steps is not None or args.iterations is not None:
+        raise ValueError("algo expert counts training in iterations (--set iterations=N) on "
+                         "the sb3 backend's CLI; --total-steps, --iterations and --backend "
+                         "rllib are not its options")
+    overrides = _overrides(args, seed=args.seed, workers=args.workers)
+    if args.resume:
+        given = args.config if getattr(args, "config_given", bool(args.config)) else None
+        config = resume_expert_config(args.resume, given, **overrides)
+        run_dir = Path(args.resume)
+    else:
+        config = load_expert_config(args.config, **overrides)
+        run_dir = Path(args.out or f"runs/{config.game}_{config.players}p_expert")
+    print(f"expert iteration on {config.game} ({config.players} players): "
+          f"{config.iterations} iterations of {config.games_per_iteration} games, "
+          f"{config.workers} workers -> {run_dir}", flush=True)
+    try:
+        final = train_expert(config, run_dir, resume=bool(args.resume),
+                             progress=not args.quiet)
+    except KeyboardInterrupt:
+        print("primeval train: aborted; `--resume` continues after the last finished "
+              "iteration", file=sys.stderr)
+        return 130
+    print()
+    print(summary_table(final))
+    print(f"\n(also in {run_dir / 'summary.md'}; the network: mcts:net={run_dir}/network.json)")
+    return 0
+
+
 def cmd_train(args: argparse.Namespace) -> int:
+    algo = _train_algo(args)
     if args.help_config:
-        return _help_config(args.backend)
+        return _help_config(args.backend, algo)
+    if algo == "expert":
+        return cmd_train_expert(args)
+    if algo != "ppo":
+        raise ValueError(f"algo {algo!r}: the learners are ppo and expert")
+    if args.workers is not None:
+        raise ValueError("--workers is for --algo expert (PPO's envs: --set n_envs=N)")
     if args.backend == "rllib":
         return cmd_train_rllib(args)
     if args.iterations is not None or args.num_env_runners is not None or args.address:
@@ -342,6 +401,11 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--trust-checkpoint", action="store_true",
                    help="load ppo:/rllib: checkpoints that need unpickling (only files you "
                    "made or trust: unpickling can run any code; see SECURITY.md)")
+    t.add_argument("--algo", choices=["ppo", "expert"],
+                   help="the learner (default: the config's algo field, else ppo); expert: "
+                   f"expert iteration, configs/{DEFAULT_GAME}/expert.yaml")
+    t.add_argument("--workers", type=int,
+                   help="expert: self-play worker processes (sets workers)")
     t.set_defaults(fn=cmd_train)
 
     e = sub.add_parser("evaluate", help="seat-rotated tournament between agents")
@@ -353,8 +417,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--agents", nargs="+", required=True,
                    help="one per seat: random, heuristic, ppo:PATH, rllib:PATH or "
                    "mcts[:KEY=VALUE,...] "
-                   "(keys sims, time, rollout, depth, c, eval, prior; e.g. "
-                   "mcts:sims=200,depth=0,prior=1)")
+                   "(keys sims, time, rollout, depth, c, eval, prior, net, batch; e.g. "
+                   "mcts:sims=200,depth=0,prior=1 or mcts:sims=100,net=RUN/network.json), "
+                   "net:PATH (a network's raw policy)")
     e.add_argument("--games", type=_games_count, default=400,
                    help="games to play (at least 1; seats rotate across them)")
     e.add_argument("--seed", type=int, default=0,
@@ -463,8 +528,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "train" and not args.config and not args.resume and not args.help_config:
-        args.config = _default_config(DEFAULT_GAME, args.backend)
+    if args.command == "train":
+        args.config_given = bool(args.config)
+        if not args.config and not args.resume and (not args.help_config or args.algo):
+            args.config = _default_config(DEFAULT_GAME, args.backend, args.algo)
     try:
         return args.fn(args)
     except (ValueError, FileNotFoundError) as exc:

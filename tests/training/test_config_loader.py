@@ -162,7 +162,9 @@ def test_set_reaches_every_kind_of_field():
 def test_a_shipped_config_by_name_is_the_file(name):
     game, file = name.split("/")
     path = f"configs/{game}/{file}.yaml"
-    load = load_rllib_config if file == "rllib" else load_config
+    from primeval.training.expert.config import load_expert_config
+
+    load = {"rllib": load_rllib_config, "expert": load_expert_config}.get(file, load_config)
     assert load(name) == load(path) == load(f"{name}.yaml")
 
 

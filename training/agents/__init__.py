@@ -11,7 +11,10 @@ spec, as the CLI and the YAML configs name them:
   (:class:`primeval.training.rllib.agent.RLlibAgent`; the ``rllib`` extra);
 * ``mcts`` or ``mcts:KEY=VALUE,...``: Monte Carlo tree search on the rules
   (:class:`~.mcts.MCTSAgent`; keys ``sims``, ``time``, ``rollout``, ``depth``, ``c``,
-  ``eval``, ``prior``).
+  ``eval``, ``prior``; ``net`` and ``batch`` for a network-guided search);
+* ``net:PATH``: a policy-value network's policy alone, no search
+  (:class:`~primeval.training.expert.network.NetworkAgent`; ``primeval train`` with
+  ``algo: expert`` writes them).
 
 :mod:`.pool` draws an opponent per seat and episode for training; :func:`suggest`
 (:mod:`.suggestion`) says what an agent would play in an env's current position.
@@ -24,7 +27,8 @@ from primeval.envs.games import get_game
 
 #: The agent specs :func:`make_agent` takes (``ppo:`` is followed by a checkpoint path,
 #: ``mcts:`` by the search's settings, e.g. ``mcts:sims=400,rollout=heuristic``).
-AGENT_SPECS = ("random", "heuristic", "ppo:PATH", "rllib:PATH", "mcts[:KEY=VALUE,...]")
+AGENT_SPECS = ("random", "heuristic", "ppo:PATH", "rllib:PATH", "mcts[:KEY=VALUE,...]",
+               "net:PATH")
 
 
 def make_heuristic(game: str, seed: int | None = None) -> Agent:
@@ -80,9 +84,15 @@ def make_agent(spec: str, game: str, seed: int | None = None,
     if isinstance(spec, str) and (spec == "mcts" or spec.startswith("mcts:")):
         from primeval.training.agents.mcts import MCTSAgent
 
-        return MCTSAgent(game, spec, seed=seed)
+        return MCTSAgent(game, spec, seed=seed, trust_checkpoint=trust_checkpoint)
+    if isinstance(spec, str) and spec.startswith("net:"):
+        from primeval.training.expert.network import NetworkAgent
+
+        agent = NetworkAgent(spec[4:], seed=seed)
+        agent.network.check_env(game, agent.network.spec["players"])
+        return agent
     raise ValueError(f"unknown agent {spec!r}; use random, heuristic, ppo:PATH/model.zip, "
-                     "rllib:PATH or mcts[:KEY=VALUE,...]")
+                     "rllib:PATH, mcts[:KEY=VALUE,...] or net:PATH/network.json")
 
 
 __all__ = ["AGENT_SPECS", "Agent", "RandomAgent", "Suggestion", "agent_action", "make_agent",

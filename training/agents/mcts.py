@@ -42,13 +42,24 @@ The spec, as ``primeval evaluate`` and ``play`` take it: ``mcts`` or
 ``time`` (seconds per decision; with no ``sims`` it is the only budget), ``rollout``
 (``random`` | ``heuristic``), ``depth`` (rollout actions before the static evaluation, or
 ``end``; default 0: the new leaf is judged as it is, no rollout), ``c`` (exploration,
-default 1.0), ``eval`` (``rank`` | ``margin``, default ``margin``) and ``prior`` (the
-heuristic's bias weight, default 10; 0: plain UCT). The defaults are the strongest per second
+default 1.0), ``eval`` (``rank`` | ``margin``, default ``margin``), ``prior`` (the
+heuristic's bias weight, default 10; 0: plain UCT), ``net`` (a network guiding the search,
+below) and ``batch`` (with ``net``: leaves per forward pass, default 8). The defaults are the strongest per second
 of the settings measured (docs/benchmarks/history.md, "MCTS"): in both games, rollouts of 10
 to 40 actions or to the end, random or heuristic, lost to the static evaluation of the leaf,
 and plain UCT lost to every heuristic bot at the budgets a tournament affords.
 With a ``sims`` budget and a seed the agent is reproducible: one generator, seeded by
 :meth:`MCTSAgent.seed`, draws everything.
+
+**With a network** (``net=PATH``: a policy-value network's JSON, or a PPO ``.zip``; see
+:mod:`primeval.training.expert.network` and docs/search.md) the search is PUCT: a decision
+node reached for the first time is a leaf, evaluated by the network from the encoder's
+observation of its state (a determinized state in Origin: sampled hidden cards, never the
+real ones) for the seat to move; its policy becomes the node's priors and its value vector
+(one entry per seat) is backed up max-n style, each node selecting by
+``Q + c * P * sqrt(N) / (1 + n)`` for the seat that moves there. ``batch=K`` descends K times
+under a virtual loss before one forward pass values the K leaves. ``rollout``, ``depth``,
+``eval`` and ``prior`` are not used (and refused) with a network.
 """
 
 from __future__ import annotations
@@ -83,6 +94,11 @@ class MCTSConfig:
         c: The UCB exploration constant (values are in [-1, 1]).
         eval: The static evaluation of a cut rollout, ``"rank"`` or ``"margin"``.
         prior: Weight of the heuristic bot's choice in the tree (0: none).
+        net: A network (its JSON, or the folder holding ``network.json``) or a PPO
+            checkpoint (``.zip``) guiding the search: PUCT priors and leaf values
+            (see "With a network" in the module docstring); ``None``: plain search.
+        batch: With ``net``: leaves evaluated per forward pass (virtual loss keeps a batch's
+            descents apart); 1 is the plain sequential search.
     """
 
     sims: int | None = 200
@@ -92,6 +108,8 @@ class MCTSConfig:
     c: float = 1.0
     eval: str = "margin"
     prior: float = 10.0
+    net: str | None = None
+    batch: int = 8
 
     def __post_init__(self) -> None:
         if self.sims is None and self.time is None:
@@ -111,6 +129,18 @@ class MCTSConfig:
             raise ValueError(f"mcts eval must be one of {', '.join(EVALS)}, got {self.eval!r}")
         if not (self.prior >= 0 and math.isfinite(self.prior)):
             raise ValueError(f"mcts prior must be a finite number >= 0, got {self.prior!r}")
+        if isinstance(self.batch, bool) or not isinstance(self.batch, int) or self.batch < 1:
+            raise ValueError(f"mcts batch must be a whole number >= 1, got {self.batch!r}")
+        if self.net is not None:
+            if not isinstance(self.net, str) or not self.net:
+                raise ValueError(f"mcts net must be a path, got {self.net!r}")
+            default = MCTSConfig()
+            unused = [f"{key}={getattr(self, key)}" for key in ("rollout", "depth", "eval",
+                                                                 "prior")
+                      if getattr(self, key) != getattr(default, key)]
+            if unused:
+                raise ValueError(f"mcts net: {', '.join(unused)} not used with a network (its "
+                                 "value judges the leaf, its policy is the prior); drop them")
 
     def spec(self) -> str:
         """The spec that builds this config (the keys that differ from the defaults)."""
@@ -148,6 +178,8 @@ _PARSERS = {
     "c": _number,
     "eval": lambda key, text: text,
     "prior": _number,
+    "net": lambda key, text: text,
+    "batch": _whole,
 }
 
 
@@ -196,7 +228,7 @@ class _Node:
     """Statistics of one node: visits, summed value per seat, availability, children by
     action and by chance outcome; the state it stands for when nothing is hidden."""
 
-    __slots__ = ("actions", "avail", "hint", "legal", "n", "outcomes", "state", "w")
+    __slots__ = ("actions", "avail", "hint", "legal", "n", "outcomes", "priors", "state", "w")
 
     def __init__(self, num_players: int) -> None:
         self.n = 0
@@ -207,6 +239,7 @@ class _Node:
         self.state: Any = None
         self.legal: list[int] | None = None
         self.hint = -1
+        self.priors: np.ndarray | None = None
 
 
 class MCTSAgent:
@@ -218,19 +251,40 @@ class MCTSAgent:
         rules: The game's rules object (best: ``env.unwrapped.rules``); ``None`` builds the
             default rules for the state's player count on first use.
         seed: Seed of the agent's one generator.
+        evaluator: The network guiding the search, instead of loading the config's ``net``
+            (anything with ``check_env(game, players)`` and ``evaluate_states(rules, states,
+            seats) -> (priors, values)``, as :mod:`primeval.training.expert.network` gives).
+        trust_checkpoint: For ``net=`` a PPO zip that needs unpickling (see
+            :mod:`~primeval.training.agents.checkpoint`).
 
     Attributes:
         last_simulations: Simulations run for the last searched decision.
         simulations, searches, search_seconds: Totals over the agent's life (for sims/s).
+        evaluations, forward_passes: The network's leaf evaluations and its calls.
+        root_noise: ``(alpha, fraction)``: Dirichlet noise mixed into the root's priors
+            (expert iteration's self-play sets it), or ``None``.
     """
 
     uses_observation = False  # reads the rules state
 
     def __init__(self, game: str, config: MCTSConfig | str = "mcts", rules: Any = None,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, evaluator: Any = None,
+                 trust_checkpoint: bool = False) -> None:
         self.game = get_game(game).name
         self.config = parse_mcts_spec(config) if isinstance(config, str) else config
-        if get_game(game).heuristic is None:  # the heuristic rolls out and hints the prior
+        self.evaluator = evaluator
+        if evaluator is None and self.config.net is not None:
+            from primeval.training.expert.network import load_evaluator
+
+            self.evaluator = load_evaluator(self.config.net, trust_checkpoint=trust_checkpoint)
+        if self.evaluator is not None and getattr(self.evaluator, "spec", None) is not None \
+                and self.evaluator.spec["game"] != self.game:
+            raise ValueError(f"mcts net={self.config.net}: the network plays "
+                             f"{self.evaluator.spec['game']}, not {self.game}")
+        self.root_noise: tuple[float, float] | None = None
+        self.evaluations = 0
+        self.forward_passes = 0
+        if get_game(game).heuristic is None and self.evaluator is None:  # the heuristic rolls out and hints the prior
             if self.config.rollout == "heuristic":
                 raise ValueError(f"mcts rollout=heuristic: game {self.game!r} has no "
                                  "heuristic agent (its descriptor names none); use "
@@ -252,6 +306,11 @@ class MCTSAgent:
         """Reseed the generator (the heuristic bot it asks is seeded from it anew)."""
         self.rng = np.random.default_rng(seed)
         self._rollout_bots: dict[int, Any] = {}
+
+    def check_env_spec(self, spec: dict[str, Any]) -> None:
+        """Refuse a network for another game or player count (tournaments call it)."""
+        if self.evaluator is not None and hasattr(self.evaluator, "check_env"):
+            self.evaluator.check_env(spec["game"], spec["players"])
 
     # -- the Agent protocol ----------------------------------------------------------------
 
@@ -275,8 +334,13 @@ class MCTSAgent:
         rules = self.rules_for(state)
         me = rules.current_player(state) if seat is None else seat
         root = self.search(rules, state, me)
+        return self.best_action(root, legal.tolist(), me)
+
+    @staticmethod
+    def best_action(root: _Node, legal: list[int], me: int) -> int:
+        """The legal root action visited most (ties: the better mean value for ``me``)."""
         best, best_key = int(legal[0]), None
-        for a in legal.tolist():
+        for a in legal:
             child = root.actions.get(a)
             if child is None:
                 continue
@@ -310,6 +374,8 @@ class MCTSAgent:
 
         In a game with hidden information only ``rules.sample_determinization(state, me,
         rng)`` reads ``state``."""
+        if self.evaluator is not None:
+            return self._search_net(rules, state, me)
         config = self.config
         hidden = _has_hidden_information(rules)
         chance = ExplicitChance(rules)
@@ -425,6 +491,161 @@ class MCTSAgent:
                 best_action, best_child, best_value = a, child, value
         return best_action, best_child
 
+    # -- the search with a network (PUCT, leaf values, batched) -----------------------------
+
+    def _search_net(self, rules: Any, state: Any, me: int) -> _Node:
+        """The budget's simulations guided by the evaluator; ``config.batch`` descents at a
+        time, each leaf under a virtual loss until the batch's one forward pass values it."""
+        config = self.config
+        self.evaluator.check_env(self.game, state.num_players)
+        hidden = _has_hidden_information(rules)
+        chance = ExplicitChance(rules)
+        num_players = state.num_players
+        root = _Node(num_players)
+        if not hidden:
+            root.state = state
+        start = time.perf_counter()
+        deadline = None if config.time is None else start + config.time
+        sims = 0
+        while True:
+            k = 1 if root.priors is None else config.batch  # the root is valued first, alone
+            if config.sims is not None:
+                k = min(k, config.sims - sims)
+            pending: list[tuple[list[_Node], _Node, Any]] = []
+            for _ in range(k):
+                start_state = (rules.sample_determinization(state, me, self.rng) if hidden
+                               else state)
+                path, leaf, leaf_state, value = self._descend_net(rules, chance, root,
+                                                                  start_state, not hidden)
+                if value is None:
+                    for node in path:  # virtual loss: a visit lost for every seat
+                        node.n += 1
+                        node.w = [w - 1.0 for w in node.w]
+                    pending.append((path, leaf, leaf_state))
+                else:
+                    _backup(path, value)
+            if pending:
+                leaves: dict[int, tuple[_Node, Any]] = {}
+                for _path, leaf, leaf_state in pending:
+                    leaves.setdefault(id(leaf), (leaf, leaf_state))
+                states = [s for _leaf, s in leaves.values()]
+                priors, values = self.evaluator.evaluate_states(
+                    rules, states, [rules.current_player(s) for s in states])
+                self.evaluations += len(states)
+                self.forward_passes += 1
+                value_of = {}
+                for (key, (leaf, _s)), p, v in zip(leaves.items(), priors, values, strict=True):
+                    if leaf.priors is None:
+                        leaf.priors = np.asarray(p, dtype=np.float64)
+                        if leaf is root and self.root_noise is not None:
+                            self._add_root_noise(root, rules.legal_mask(_s))
+                    value_of[key] = [float(x) for x in v]
+                for path, leaf, _s in pending:
+                    for node in path:
+                        node.n -= 1
+                        node.w = [w + 1.0 for w in node.w]
+                    _backup(path, value_of[id(leaf)])
+            sims += k
+            if config.sims is not None and sims >= config.sims:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.last_simulations = sims
+        self.simulations += sims
+        self.searches += 1
+        self.search_seconds += time.perf_counter() - start
+        return root
+
+    def _add_root_noise(self, root: _Node, mask: np.ndarray) -> None:
+        alpha, fraction = self.root_noise
+        legal = np.flatnonzero(mask)
+        if legal.size < 2:
+            return
+        noise = self.rng.dirichlet([alpha] * legal.size)
+        priors = root.priors.copy()
+        priors[legal] = (1 - fraction) * priors[legal] + fraction * noise
+        root.priors = priors
+
+    def _descend_net(self, rules: Any, chance: ExplicitChance, root: _Node, state: Any,
+                     cache: bool) -> tuple[list[_Node], _Node, Any, list[float] | None]:
+        """One descent: the path, the node it stops at, that node's state, and the value of
+        a finished game (``None``: a decision not evaluated yet, for the network)."""
+        rng = self.rng
+        num_players = len(root.w)
+        node = root
+        path = [root]
+        while True:
+            while isinstance(state, ChanceNode):
+                outcome = state.event.sample(rng)
+                child = node.outcomes.get(outcome)
+                if child is None:
+                    child = node.outcomes[outcome] = _Node(num_players)
+                if cache and child.state is not None:
+                    state = child.state
+                else:
+                    state = chance.apply_chance(state, outcome)
+                    if cache:
+                        child.state = state
+                node = child
+                path.append(node)
+            if rules.is_terminal(state):
+                return path, node, state, rank_rewards(rules.scores(state))
+            if cache and node.legal is not None:
+                legal = node.legal
+            else:
+                legal = np.flatnonzero(rules.legal_mask(state)).tolist()
+                if cache:
+                    node.legal = legal
+            if len(legal) == 1:
+                action = legal[0]
+            elif node.priors is None:
+                return path, node, state, None
+            else:
+                action = self._select_puct(node, legal, rules.current_player(state))
+            child = node.actions.get(action)
+            if child is None:
+                child = node.actions[action] = _Node(num_players)
+            if cache and child.state is not None:
+                state = child.state
+            else:
+                state = chance.apply(state, action)
+                if cache:
+                    child.state = state
+            node = child
+            path.append(node)
+
+    def _select_puct(self, node: _Node, legal: list[int], player: int) -> int:
+        """The legal action with the best ``Q + c * P * sqrt(N) / (1 + n)`` for ``player``:
+        ``P`` the node's priors over this legal set (renormalised; a floor keeps an action
+        the evaluated determinization did not allow reachable), ``Q`` the child's mean value
+        for ``player`` (an unvisited child: the node's own mean)."""
+        priors = node.priors[legal]
+        priors = np.maximum(priors, 1e-3 / len(legal))
+        priors = (priors / priors.sum()).tolist()
+        c = self.config.c
+        sqrt_n = math.sqrt(max(node.n, 1))
+        fpu = node.w[player] / node.n if node.n else 0.0
+        children = node.actions
+        best_action, best_value = legal[0], -math.inf
+        for a, p in zip(legal, priors, strict=True):
+            child = children.get(a)
+            if child is None or child.n == 0:
+                value = fpu + c * p * sqrt_n
+            else:
+                value = child.w[player] / child.n + c * p * sqrt_n / (1 + child.n)
+            if value > best_value:
+                best_action, best_value = a, value
+        return best_action
+
+    @staticmethod
+    def visit_distribution(root: _Node, num_actions: int) -> np.ndarray:
+        """The root's visits per action, normalised (expert iteration's policy target)."""
+        visits = np.zeros(num_actions, dtype=np.float32)
+        for a, child in root.actions.items():
+            visits[a] = child.n
+        total = visits.sum()
+        return visits / total if total else visits
+
     def _rollout(self, rules: Any, state: Any) -> list[float]:
         """Play on from ``state`` with the rollout policy; the value vector."""
         rng = self.rng
@@ -464,6 +685,15 @@ class MCTSAgent:
                 "seconds": self.search_seconds,
                 "sims_per_second": self.simulations / self.search_seconds
                 if self.search_seconds else 0.0}
+
+
+def _backup(path: list[_Node], value: list[float]) -> None:
+    """Add one visit and the value vector to every node of the path."""
+    for node in path:
+        node.n += 1
+        w = node.w
+        for i, v in enumerate(value):
+            w[i] += v
 
 
 def _scores(rules: Any, state: Any) -> list[float]:

@@ -1,0 +1,540 @@
+"""A policy-value network for search and expert iteration, saved as data.
+
+:class:`PolicyValueNet` reads the encoder's observation of the seat to move and gives
+
+* **policy logits** over the game's flat action space (masked by the legal actions before
+  the softmax), and
+* a **value vector**, one entry per seat, each in [-1, 1]: the network's prediction of every
+  seat's final rank reward (first +1, last -1, linear between, ties share, as the env pays
+  it). The head is *ego-centric*, like the observation: entry ``k`` is the seat ``(me + k) %
+  n``; :meth:`PolicyValueNetwork.evaluate_states` rotates it back to absolute seats.
+
+A saved network is two files side by side: ``NAME.json`` (the format, the architecture and
+the env spec: game, version, players, encoder, env options) and ``NAME.pt`` (the weights,
+``torch.save(state_dict)``). Loading reads the JSON as JSON, checks every field, builds the
+module from it, and reads the weights with ``torch.load(weights_only=True)``, which rebuilds
+tensors only and never runs code from the file; a weights file that does not fit the
+architecture exactly is refused by name. The weights are always the JSON's stem plus
+``.pt`` in the same folder: the file names no path.
+
+:class:`NetworkAgent` plays the network's policy alone (``net:PATH``, the most likely legal
+action); :class:`PPOEvaluator` lets a MaskablePPO checkpoint stand in for a network in the
+search (its policy logits as priors; its value head, which predicts the return of the seat
+it observes, for every seat's entry from that seat's own observation).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from primeval.envs.core.descriptor import resolve
+from primeval.envs.core.encoders import make_encoder
+from primeval.envs.games import get_game
+
+__all__ = [
+    "FORMAT",
+    "KIND",
+    "NetworkAgent",
+    "NetworkError",
+    "PPOEvaluator",
+    "PolicyValueNetwork",
+    "load_evaluator",
+    "load_network",
+    "rotate_to_absolute",
+    "weights_path",
+]
+
+#: Version of the JSON layout.
+FORMAT = 1
+#: The ``kind`` of the JSON: the one architecture this module builds.
+KIND = "primeval.policy_value_mlp"
+#: Largest network JSON read (bytes).
+MAX_JSON_BYTES = 2**20
+#: Largest weights file read (bytes).
+MAX_WEIGHTS_BYTES = 512 * 2**20
+#: Bounds on the architecture a file may ask for.
+MAX_LAYERS, MAX_WIDTH, MAX_INPUT, MAX_ACTIONS = 8, 8192, 2**20, 2**20
+
+
+class NetworkError(ValueError):
+    """A network file is missing, malformed, hostile, or for another env (the message names
+    what is wrong)."""
+
+
+def weights_path(path: str | Path) -> Path:
+    """The weights file beside a network JSON: the same stem, ``.pt``."""
+    path = Path(path)
+    return path.with_suffix(".pt")
+
+
+def rotate_to_absolute(values: np.ndarray, seats: np.ndarray | list[int]) -> np.ndarray:
+    """Ego-centric value rows (``B x n``; entry ``k`` is seat ``(seat + k) % n``) as absolute
+    seats' values."""
+    values = np.asarray(values)
+    n = values.shape[1]
+    out = np.empty_like(values)
+    for row, seat in enumerate(seats):
+        out[row, (int(seat) + np.arange(n)) % n] = values[row]
+    return out
+
+
+def _torch_module(obs_size: int, num_actions: int, num_players: int, hidden: list[int]):
+    import torch
+    from torch import nn
+
+    class PolicyValueNet(nn.Module):
+        """An MLP trunk over the (scaled, flattened) observation, a policy head (logits over
+        the flat actions) and a value head (one tanh entry per seat, ego-centric)."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            layers: list[nn.Module] = []
+            width = obs_size
+            for h in hidden:
+                layers += [nn.Linear(width, h), nn.ReLU()]
+                width = h
+            self.trunk = nn.Sequential(*layers)
+            self.policy = nn.Linear(width, num_actions)
+            self.value = nn.Linear(width, num_players)
+            self.register_buffer("obs_scale", torch.ones(obs_size))
+
+        def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            x = self.trunk(obs.reshape(obs.shape[0], -1) * self.obs_scale)
+            return self.policy(x), torch.tanh(self.value(x))
+
+    return PolicyValueNet()
+
+
+def masked_logits(logits: Any, masks: Any) -> Any:
+    """``logits`` with illegal actions at -inf (torch tensors; ``masks`` bool)."""
+    import torch
+
+    return torch.where(masks, logits, torch.tensor(-math.inf, dtype=logits.dtype))
+
+
+class PolicyValueNetwork:
+    """A :class:`PolicyValueNet` with the env it plays (see the module docstring).
+
+    Args:
+        spec: The env spec (:func:`~primeval.training.agents.checkpoint.env_spec`): game,
+            version, players, encoder, env.
+        hidden: Widths of the trunk's layers.
+        seed: Seed of the weights' initialisation (a generator of its own; torch's global
+            one is untouched).
+
+    Attributes:
+        module: The torch module.
+        obs_shape, num_actions, num_players: What it reads and gives.
+    """
+
+    def __init__(
+        self,
+        spec: dict[str, Any],
+        hidden: tuple[int, ...] | list[int] = (256, 256),
+        seed: int | None = 0,
+        _init: bool = True,
+    ) -> None:
+        import torch
+
+        self.spec = _check_spec(dict(spec), "network")
+        self.hidden = [int(h) for h in hidden]
+        env = get_game(self.spec["game"]).raw_env(
+            self.spec["players"], obs_encoder=self.spec["encoder"], **self.spec["env"]
+        )
+        space = env.obs_encoder.space()
+        self.obs_shape = tuple(int(d) for d in space.shape)
+        self.num_actions = int(env.rules.layout.n)
+        self.num_players = int(self.spec["players"])
+        _check_arch(self.arch(), "network")
+        if _init:
+            with torch.random.fork_rng(devices=[]):
+                torch.manual_seed(0 if seed is None else int(seed))
+                self.module = _torch_module(
+                    self.obs_size, self.num_actions, self.num_players, self.hidden
+                )
+            high = np.asarray(space.high, dtype=np.float64).reshape(-1)
+            scale = np.where(np.isfinite(high) & (high > 0), 1.0 / np.maximum(high, 1e-12), 1.0)
+            self.module.obs_scale.copy_(torch.as_tensor(scale, dtype=torch.float32))
+        self.module_eval = True
+        self._encoders: dict[int, Any] = {}
+
+    @property
+    def obs_size(self) -> int:
+        return int(np.prod(self.obs_shape))
+
+    def arch(self) -> dict[str, Any]:
+        """The architecture as the JSON holds it."""
+        return {
+            "hidden": list(self.hidden),
+            "obs_shape": list(self.obs_shape),
+            "num_actions": self.num_actions,
+            "num_players": self.num_players,
+        }
+
+    # -- evaluating ------------------------------------------------------------------------
+
+    def forward(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Policy probabilities over the legal actions and ego-centric values, per row."""
+        import torch
+
+        with torch.inference_mode():
+            obs = torch.as_tensor(np.asarray(observations, dtype=np.float32))
+            mask = torch.as_tensor(np.asarray(masks, dtype=bool))
+            logits, values = self.module(obs)
+            probs = torch.softmax(masked_logits(logits, mask), dim=-1)
+        return probs.numpy(), values.numpy()
+
+    def encoder_for(self, rules: Any) -> Any:
+        """The network's encoder over ``rules`` (built once per rules object)."""
+        entry = self._encoders.get(id(rules))
+        if entry is None or entry[1] is not rules:
+            registry = resolve(get_game(self.spec["game"]).encoders_module).ENCODERS
+            encoder = make_encoder(registry, self.spec["encoder"], rules)
+            if tuple(encoder.space().shape) != tuple(self.obs_shape):
+                raise NetworkError(
+                    f"the network reads observations of shape {self.obs_shape}, "
+                    f"its encoder gives {tuple(encoder.space().shape)} for "
+                    "these rules"
+                )
+            entry = self._encoders[id(rules)] = (encoder, rules)
+        return entry[0]
+
+    def evaluate_states(
+        self, rules: Any, states: list[Any], seats: list[int]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Priors (``B x actions``) and absolute per-seat values (``B x n``) of rules states,
+        each read as the observation of its seat (the seat to move), in one forward pass."""
+        encoder = self.encoder_for(rules)
+        obs = np.stack([encoder.encode(s, seat) for s, seat in zip(states, seats, strict=True)])
+        masks = np.stack([rules.legal_mask(s) for s in states]).astype(bool)
+        probs, values = self.forward(obs, masks)
+        return probs, rotate_to_absolute(values, seats)
+
+    def check_env(self, game: str, players: int) -> None:
+        """Refuse use in another game or player count, naming the mismatch."""
+        if get_game(game).name != self.spec["game"]:
+            raise NetworkError(f"the network plays {self.spec['game']}, not {game}")
+        if int(players) != self.spec["players"]:
+            raise NetworkError(
+                f"the network plays {self.spec['players']} players, this game has {players}"
+            )
+
+    # -- saving ----------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "kind": KIND, "env_spec": self.spec, "arch": self.arch()}
+
+    def save(self, path: str | Path) -> Path:
+        """Write ``path`` (JSON) and its weights beside it (``.pt``), each atomically."""
+        import os
+
+        import torch
+
+        path = Path(path)
+        if path.suffix != ".json":
+            raise NetworkError(f"a network file ends in .json, got {path}")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        weights = weights_path(path)
+        tmp = weights.with_name(weights.name + ".tmp")
+        torch.save(self.module.state_dict(), tmp)
+        os.replace(tmp, weights)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=2), encoding="utf-8")
+        os.replace(tmp, path)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path, expect: dict[str, Any] | None = None) -> PolicyValueNetwork:
+        """A saved network (see the module docstring); ``expect``: env spec keys it must have
+        (``{"game": "origin", "players": 3}``), refused by name if they differ.
+
+        Raises:
+            NetworkError: Missing, malformed or hostile files, weights that do not fit, or
+                another env than ``expect``.
+        """
+        import torch
+
+        path = Path(path)
+        if path.is_dir():
+            path = path / "network.json"
+        where = f"network {path}"
+        if not path.is_file():
+            raise NetworkError(f"{where} does not exist")
+        if path.stat().st_size > MAX_JSON_BYTES:
+            raise NetworkError(f"{where} is larger than {MAX_JSON_BYTES} bytes")
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, RecursionError, UnicodeDecodeError) as exc:
+            raise NetworkError(f"{where} is not JSON: {type(exc).__name__}") from None
+        if not isinstance(data, dict):
+            raise NetworkError(f"{where} is not a JSON object")
+        if data.get("format") != FORMAT:
+            raise NetworkError(f"{where}: format {str(data.get('format'))[:20]!r}, not {FORMAT}")
+        if data.get("kind") != KIND:
+            raise NetworkError(f"{where}: kind {str(data.get('kind'))[:60]!r}, not {KIND!r}")
+        spec = _check_spec(data.get("env_spec"), where)
+        arch = _check_arch(data.get("arch"), where)
+        if expect:
+            from primeval.training.agents.checkpoint import spec_mismatch
+
+            diff = spec_mismatch(spec, expect)
+            if diff:
+                raise NetworkError(f"{where} was trained on another env: {diff}")
+        try:
+            net = cls(spec, arch["hidden"], _init=False)
+        except (ValueError, TypeError) as exc:
+            raise NetworkError(f"{where}: its env spec does not build an env: {exc}") from None
+        for key in ("obs_shape", "num_actions", "num_players"):
+            mine = list(net.arch()[key]) if key == "obs_shape" else net.arch()[key]
+            if arch[key] != mine:
+                raise NetworkError(
+                    f"{where}: its {key} is {arch[key]}, the env of its spec gives {mine}"
+                )
+        net.module = _torch_module(net.obs_size, net.num_actions, net.num_players, net.hidden)
+        weights = weights_path(path)
+        if not weights.is_file():
+            raise NetworkError(f"{where}: its weights {weights.name} are missing beside it")
+        if weights.stat().st_size > MAX_WEIGHTS_BYTES:
+            raise NetworkError(f"{where}: its weights are larger than {MAX_WEIGHTS_BYTES} bytes")
+        try:
+            state = torch.load(weights, map_location="cpu", weights_only=True)
+        except Exception as exc:  # noqa: BLE001  (unpickling refused, truncated, not torch)
+            raise NetworkError(
+                f"{where}: its weights {weights.name} cannot be read as plain "
+                f"tensors: {type(exc).__name__}: {str(exc)[:200]}"
+            ) from None
+        if not isinstance(state, dict) or not all(
+            isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in state.items()
+        ):
+            raise NetworkError(f"{where}: its weights are not a mapping of names to tensors")
+        expected = net.module.state_dict()
+        if set(state) != set(expected):
+            missing = sorted(set(expected) - set(state))
+            extra = sorted(set(state) - set(expected))
+            raise NetworkError(
+                f"{where}: its weights do not fit the architecture (missing "
+                f"{missing[:4]}, unexpected {extra[:4]})"
+            )
+        for key, tensor in state.items():
+            if tuple(tensor.shape) != tuple(expected[key].shape):
+                raise NetworkError(
+                    f"{where}: weight {key} has shape {tuple(tensor.shape)}, the "
+                    f"architecture needs {tuple(expected[key].shape)}"
+                )
+            if not torch.isfinite(tensor).all():
+                raise NetworkError(f"{where}: weight {key} is not finite")
+        net.module.load_state_dict(state)
+        net.module.eval()
+        net.path = path
+        return net
+
+
+def _check_spec(spec: Any, where: str) -> dict[str, Any]:
+    if not isinstance(spec, dict):
+        raise NetworkError(f"{where}: env_spec is not a JSON object")
+    game = spec.get("game")
+    try:
+        entry = get_game(game) if isinstance(game, str) else None
+    except (KeyError, ValueError):
+        entry = None
+    if entry is None:
+        raise NetworkError(
+            f"{where}: env_spec game {str(game)[:40]!r} is not a game of the catalogue"
+        )
+    players = spec.get("players")
+    if (
+        not isinstance(players, int)
+        or isinstance(players, bool)
+        or players not in entry.player_counts
+    ):
+        raise NetworkError(
+            f"{where}: env_spec players {str(players)[:20]!r} is not one of "
+            f"{entry.name}'s {list(entry.player_counts)}"
+        )
+    if spec.get("version", entry.version) != entry.version:
+        raise NetworkError(
+            f"{where}: env_spec version {str(spec.get('version'))[:20]!r}, this "
+            f"is version {entry.version} of {entry.name}"
+        )
+    encoder = spec.get("encoder", entry.default_encoder)
+    if encoder not in entry.encoders:
+        raise NetworkError(
+            f"{where}: env_spec encoder {str(encoder)[:40]!r} is not one of {list(entry.encoders)}"
+        )
+    env = spec.get("env", {})
+    if not isinstance(env, dict) or not all(isinstance(k, str) for k in env):
+        raise NetworkError(f"{where}: env_spec env is not a mapping of option names")
+    files = sorted(k for k in env if k.endswith("_file"))
+    if files:  # a file from others never chooses what the package opens (SECURITY.md)
+        raise NetworkError(
+            f"{where}: env_spec names data file(s) {files}; a network file "
+            "cannot choose files to open"
+        )
+    return {
+        "game": entry.name,
+        "version": int(entry.version),
+        "players": players,
+        "encoder": encoder,
+        "env": dict(env),
+    }
+
+
+def _check_arch(arch: Any, where: str) -> dict[str, Any]:
+    def whole(value: Any, low: int, high: int) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+    if not isinstance(arch, dict):
+        raise NetworkError(f"{where}: arch is not a JSON object")
+    hidden = arch.get("hidden")
+    if not (
+        isinstance(hidden, list)
+        and 1 <= len(hidden) <= MAX_LAYERS
+        and all(whole(h, 1, MAX_WIDTH) for h in hidden)
+    ):
+        raise NetworkError(
+            f"{where}: arch hidden must be 1 to {MAX_LAYERS} widths of 1 to "
+            f"{MAX_WIDTH}, got {str(hidden)[:60]}"
+        )
+    shape = arch.get("obs_shape")
+    if not (
+        isinstance(shape, list)
+        and 1 <= len(shape) <= 4
+        and all(whole(d, 1, MAX_INPUT) for d in shape)
+        and math.prod(shape) <= MAX_INPUT
+    ):
+        raise NetworkError(f"{where}: arch obs_shape {str(shape)[:60]} is not a shape")
+    if not whole(arch.get("num_actions"), 1, MAX_ACTIONS):
+        raise NetworkError(
+            f"{where}: arch num_actions {str(arch.get('num_actions'))[:20]} is "
+            "not a whole number of actions"
+        )
+    if not whole(arch.get("num_players"), 1, 16):
+        raise NetworkError(
+            f"{where}: arch num_players {str(arch.get('num_players'))[:20]} is not a player count"
+        )
+    return arch
+
+
+def load_network(path: str | Path, expect: dict[str, Any] | None = None) -> PolicyValueNetwork:
+    """:meth:`PolicyValueNetwork.load`."""
+    return PolicyValueNetwork.load(path, expect)
+
+
+class PPOEvaluator:
+    """A MaskablePPO checkpoint as the search's network: its policy's masked probabilities as
+    priors; its value head, which predicts the (rank) return of the seat it observes, asked
+    once per seat with that seat's observation (one batched pass), as each seat's entry
+    (clipped to [-1, 1]).
+
+    Args:
+        path: The checkpoint zip (loaded without unpickling: :mod:`...checkpoint`).
+        trust_checkpoint: As :class:`~primeval.training.agents.policy.PolicyAgent` takes it.
+    """
+
+    def __init__(self, path: str | Path, trust_checkpoint: bool = False) -> None:
+        from primeval.training.agents.policy import PolicyAgent
+
+        self.agent = PolicyAgent(path, trust_checkpoint=trust_checkpoint)
+        spec = self.agent.env_spec
+        if spec is None:
+            raise NetworkError(
+                f"checkpoint {path} names no env (no env spec); the search "
+                "needs its game, players and encoder"
+            )
+        self.spec = _check_spec(spec, f"checkpoint {path}")
+        self.num_players = self.spec["players"]
+        self._encoders: dict[int, Any] = {}
+        self.path = Path(path)
+
+    check_env = PolicyValueNetwork.check_env
+    encoder_for = PolicyValueNetwork.encoder_for
+
+    @property
+    def obs_shape(self) -> tuple[int, ...]:
+        return tuple(self.agent.model.observation_space.shape)
+
+    def evaluate_states(
+        self, rules: Any, states: list[Any], seats: list[int]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        import torch
+
+        if self.agent.prior is not None:
+            raise NetworkError(
+                f"checkpoint {self.path} was trained with a prior "
+                f"({self.agent.model.policy.prior_agent!r}); the search takes "
+                "a plain PPO checkpoint or a network"
+            )
+        encoder = self.encoder_for(rules)
+        n = self.num_players
+        masks = np.stack([rules.legal_mask(s) for s in states]).astype(bool)
+        obs = np.stack(
+            [
+                encoder.encode(s, (seat + k) % n)
+                for s, seat in zip(states, seats, strict=True)
+                for k in range(n)
+            ]
+        )
+        policy = self.agent.model.policy
+        with torch.inference_mode():
+            tensor, _ = policy.obs_to_tensor(obs)
+            values = policy.predict_values(tensor).reshape(len(states), n).numpy()
+            mine = tensor.reshape(len(states), n, -1)[:, 0]
+            probs = policy.get_distribution(mine, action_masks=masks).distribution.probs
+        return probs.numpy(), rotate_to_absolute(np.clip(values, -1.0, 1.0), seats)
+
+
+def load_evaluator(path: str | Path, trust_checkpoint: bool = False) -> Any:
+    """What ``mcts:net=PATH`` names: a network JSON (or its folder) or a PPO zip."""
+    if str(path).endswith(".zip"):
+        return PPOEvaluator(path, trust_checkpoint=trust_checkpoint)
+    return PolicyValueNetwork.load(path)
+
+
+class NetworkAgent:
+    """The network's policy alone, no search: its most likely legal action (``net:PATH``).
+
+    Args:
+        path: The network JSON (or the folder holding ``network.json``).
+        seed: Unused (the play is deterministic); accepted as every agent takes it.
+    """
+
+    uses_observation = False  # it encodes the state with its own encoder
+
+    def __init__(self, path: str | Path | PolicyValueNetwork, seed: int | None = None) -> None:
+        self.network = path if isinstance(path, PolicyValueNetwork) else load_network(path)
+        self.name = f"net:{getattr(self.network, 'path', 'memory')}"
+
+    def check_env_spec(self, spec: dict[str, Any]) -> None:
+        self.network.check_env(spec["game"], spec["players"])
+
+    def act(
+        self,
+        observation: Any,
+        action_mask: np.ndarray,
+        *,
+        state: Any = None,
+        seat: int | None = None,
+    ) -> int:
+        if state is None or seat is None:
+            raise ValueError(
+                "NetworkAgent.act needs the rules state and the seat (state=, "
+                "seat=): it encodes them with the network's own encoder"
+            )
+        mask = np.asarray(action_mask).astype(bool)
+        rules = self._rules(state)
+        obs = self.network.encoder_for(rules).encode(state, seat)
+        probs, _ = self.network.forward(obs[None], mask[None])
+        return int(np.argmax(np.where(mask, probs[0], -1.0)))
+
+    def _rules(self, state: Any) -> Any:
+        rules = getattr(self, "_cached_rules", None)
+        if rules is None:
+            spec = self.network.spec
+            rules = get_game(spec["game"]).raw_env(state.num_players, **spec["env"]).rules
+            self._cached_rules = rules
+        return rules

@@ -1,0 +1,644 @@
+"""Expert iteration: the network-guided search plays, the network learns from it.
+
+``primeval train --config primordial_soup/expert`` (a config with ``algo: expert``, or
+``--algo expert``). Each iteration:
+
+1. **Self-play.** ``games_per_iteration`` games, shared among ``workers`` processes
+   (``multiprocessing`` with *spawn*; each game seeded from the run's ``SeedSequence`` by its
+   iteration and number, so the same seed gives the same games whatever the worker count).
+   The current network with search (``mcts:net=``, PUCT, root Dirichlet noise, each seat's
+   first ``search.sample_moves`` decisions drawn from the visit counts) takes one seat,
+   rotating with the game's number; every other seat is drawn from the league: the current
+   network with search, a past snapshot with search, or the heuristic bot. Every decision
+   of a seat the current network plays (with more than one legal action) is recorded: the
+   observation, the mask, the root's visit distribution and, once the game is over, every
+   seat's rank reward (ego-centric, as the value head gives it).
+2. **Learning.** ``learn.steps`` Adam steps on minibatches drawn from a replay buffer of
+   the newest ``learn.buffer`` positions: cross-entropy of the masked policy towards the
+   visit distribution, plus ``learn.value_weight`` times the mean squared error of the value
+   vector towards the results.
+3. **Checkpoint.** ``checkpoints/network.json`` (+ ``.pt``), the optimiser's state
+   (``optimizer.pt``, plain tensors) and ``progress.json``; every ``league.snapshot_every``
+   iterations a snapshot in ``snapshots/``. ``--resume RUN`` continues after the last
+   finished iteration (the replay buffer starts empty again; it is not saved).
+
+Every ``eval.every`` iterations the raw policy plays the heuristic bots (win rate with a
+95% Wilson interval, to TensorBoard in ``tb/`` and ``metrics.csv``); at the end
+``summary.md`` and ``eval.json`` hold the raw policy and the policy with search against the
+heuristic bots (``eval.final_games`` games per row, seats rotated), and ``network.json``
+the final network (``mcts:net=RUN/network.json``, ``net:RUN/network.json``). The
+evaluation games are shared among the workers too, each game and its agents seeded by the
+game's number.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from primeval.envs.core.rewards import rank_rewards
+from primeval.envs.games import make_raw_env
+from primeval.training import config as loader
+from primeval.training.agents.checkpoint import CheckpointError, env_spec
+from primeval.training.expert.config import ALGO, ExpertConfig, load_expert_config
+from primeval.training.seeding import RunSeeds, Seeds, as_seeds
+
+__all__ = ["resume_expert_config", "summary_table", "train_expert"]
+
+METRICS_FIELDS = (
+    "iteration",
+    "wall_seconds",
+    "positions",
+    "policy_loss",
+    "value_loss",
+    "win_rate_vs_heuristic",
+    "win_rate_vs_heuristic_lo",
+    "win_rate_vs_heuristic_hi",
+)
+
+
+def config_spec(config: ExpertConfig) -> dict[str, Any]:
+    """The env spec the run's networks carry."""
+    return env_spec(config.game, config.players, config.encoder, config.env)
+
+
+def search_config(config: ExpertConfig, net: str, sims: int | None = None) -> Any:
+    from primeval.training.agents.mcts import MCTSConfig
+
+    s = config.search
+    return MCTSConfig(sims=sims or s.sims, c=s.c, batch=s.batch, net=net)
+
+
+# -- self-play (in the workers) ------------------------------------------------------------
+
+_NETWORKS: dict[tuple[str, int], Any] = {}
+
+
+def _worker_init(threads: int) -> None:
+    import signal
+
+    import torch
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's
+    torch.set_num_threads(threads)
+
+
+def _network(path: str, version: int) -> Any:
+    """A network by path, loaded once per version (the checkpoint's iteration)."""
+    from primeval.training.expert.network import load_network
+
+    key = (path, version)
+    if key not in _NETWORKS:
+        for old in [k for k in _NETWORKS if k[0] == path]:
+            del _NETWORKS[old]
+        _NETWORKS[key] = load_network(path)
+    return _NETWORKS[key]
+
+
+def play_selfplay_game(task: dict[str, Any]) -> dict[str, Any]:
+    """One self-play game (see the module docstring); the recorded positions and figures.
+
+    ``task``: ``config`` (as a dict), ``iteration``, ``index``, ``game_seed``,
+    ``agent_seeds`` (per seat), ``lineup`` (per seat: ``current``, ``heuristic`` or a
+    snapshot's path) and ``network`` (the current network's path).
+    """
+    from primeval.training.agents import make_heuristic
+    from primeval.training.agents.mcts import MCTSAgent
+
+    config = loader.build(ExpertConfig, task["config"])
+    n = config.players
+    env = make_raw_env(config.game, n, obs_encoder=config.encoder, **config.env)
+    env.reset(seed=task["game_seed"])
+    rules = env.rules
+    current = _network(task["network"], task["iteration"])
+    num_actions = current.num_actions
+    agents: list[Any] = []
+    rngs = []
+    for seat, who in enumerate(task["lineup"]):
+        seed = task["agent_seeds"][seat]
+        rngs.append(np.random.default_rng(seed))
+        if who == "heuristic":
+            agents.append(make_heuristic(config.game, seed))
+            continue
+        net = current if who == "current" else _network(who, 0)
+        agent = MCTSAgent(
+            config.game, search_config(config, who), rules=rules, seed=seed, evaluator=net
+        )
+        if config.search.noise_fraction > 0:
+            agent.root_noise = (config.search.noise_alpha, config.search.noise_fraction)
+        agents.append(agent)
+    encoder = current.encoder_for(rules)
+    obs, masks, visits, seats = [], [], [], []
+    decisions = [0] * n
+    t0 = time.perf_counter()
+    for name in env.agent_iter():
+        _o, _r, termination, truncation, _i = env.last(observe=False)
+        if termination or truncation:
+            env.step(None)
+            continue
+        seat = env.possible_agents.index(name)
+        state = env.game_state
+        mask = np.asarray(env.action_mask(name)).astype(bool)
+        legal = np.flatnonzero(mask)
+        agent = agents[seat]
+        if legal.size == 1:
+            action = int(legal[0])
+        elif isinstance(agent, MCTSAgent):
+            root = agent.search(rules, state, seat)
+            dist = MCTSAgent.visit_distribution(root, num_actions)
+            if not dist.any():  # sims=1 values the root alone: nothing visited, nothing learnt
+                env.step(MCTSAgent.best_action(root, legal.tolist(), seat))
+                continue
+            if decisions[seat] < config.search.sample_moves:
+                action = int(rngs[seat].choice(num_actions, p=dist / dist.sum()))
+            else:
+                action = MCTSAgent.best_action(root, legal.tolist(), seat)
+            decisions[seat] += 1
+            if task["lineup"][seat] == "current":
+                obs.append(encoder.encode(state, seat))
+                masks.append(mask)
+                visits.append(dist)
+                seats.append(seat)
+        else:
+            action = int(agent.act(None, mask, state=state, seat=seat))
+        env.step(action)
+    scores = [float(x) for x in rules.scores(env.game_state)]
+    result = np.asarray(rank_rewards(scores), dtype=np.float32)
+    values = (
+        np.stack([result[(s + np.arange(n)) % n] for s in seats])
+        if seats
+        else np.zeros((0, n), dtype=np.float32)
+    )
+    sims = sum(a.simulations for a in agents if isinstance(a, MCTSAgent))
+    return {
+        "index": task["index"],
+        "obs": np.asarray(obs, dtype=np.float32).reshape(len(seats), -1),
+        "masks": np.asarray(masks, dtype=bool).reshape(len(seats), num_actions),
+        "visits": np.asarray(visits, dtype=np.float32).reshape(len(seats), num_actions),
+        "values": values.astype(np.float32),
+        "scores": scores,
+        "lineup": task["lineup"],
+        "simulations": sims,
+        "seconds": time.perf_counter() - t0,
+    }
+
+
+# -- the learner ---------------------------------------------------------------------------
+
+
+class ReplayBuffer:
+    """The newest ``capacity`` positions (observations, masks, visit targets, value
+    targets)."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self.parts: list[dict[str, np.ndarray]] = []
+
+    def __len__(self) -> int:
+        return sum(len(p["obs"]) for p in self.parts)
+
+    def add(self, game: dict[str, Any]) -> None:
+        if len(game["obs"]):
+            self.parts.append({k: game[k] for k in ("obs", "masks", "visits", "values")})
+        extra = len(self) - self.capacity
+        while extra > 0:
+            first = self.parts[0]
+            if len(first["obs"]) <= extra:
+                extra -= len(first["obs"])
+                self.parts.pop(0)
+            else:
+                self.parts[0] = {k: v[extra:] for k, v in first.items()}
+                extra = 0
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {
+            k: np.concatenate([p[k] for p in self.parts])
+            for k in ("obs", "masks", "visits", "values")
+        }
+
+
+def learn(
+    network: Any,
+    optimizer: Any,
+    buffer: ReplayBuffer,
+    config: ExpertConfig,
+    rng: np.random.Generator,
+) -> dict[str, float]:
+    """``learn.steps`` gradient steps on minibatches of the buffer; the mean losses."""
+    import torch
+
+    from primeval.training.expert.network import masked_logits
+
+    data = buffer.arrays()
+    size = len(data["obs"])
+    if size == 0:
+        return {"policy_loss": float("nan"), "value_loss": float("nan")}
+    tensors = {k: torch.as_tensor(v) for k, v in data.items()}
+    module = network.module
+    module.train()
+    totals = {"policy_loss": 0.0, "value_loss": 0.0}
+    steps = config.learn.steps
+    for _ in range(steps):
+        idx = torch.as_tensor(rng.integers(size, size=min(config.learn.batch_size, size)))
+        logits, values = module(tensors["obs"][idx])
+        mask = tensors["masks"][idx]
+        logp = torch.log_softmax(masked_logits(logits, mask), dim=-1)
+        policy_loss = -(tensors["visits"][idx] * torch.where(mask, logp, 0.0)).sum(-1).mean()
+        value_loss = ((values - tensors["values"][idx]) ** 2).mean()
+        loss = policy_loss + config.learn.value_weight * value_loss
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        totals["policy_loss"] += policy_loss.item()
+        totals["value_loss"] += value_loss.item()
+    module.eval()
+    return {k: v / steps for k, v in totals.items()}
+
+
+# -- evaluation ----------------------------------------------------------------------------
+
+
+def play_evaluation_game(task: dict[str, Any]) -> list[float]:
+    """One evaluation game (in a worker or here): the network (raw, or with ``sims``
+    simulations of search) in seat ``task["seat"]``, heuristic bots elsewhere, each agent
+    seeded for this game; the final scores by seat."""
+    from primeval.training.agents import make_heuristic
+    from primeval.training.agents.mcts import MCTSAgent
+    from primeval.training.evaluate import play_game
+    from primeval.training.expert.network import NetworkAgent
+
+    config = loader.build(ExpertConfig, task["config"])
+    n = config.players
+    network = _network(task["network"], task["version"])
+    env = make_raw_env(config.game, n, obs_encoder=config.encoder, **config.env)
+    seat_agents: list[Any] = [make_heuristic(config.game, seed) for seed in task["agent_seeds"]]
+    if task["sims"] is None:
+        seat_agents[task["seat"]] = NetworkAgent(network)
+    else:
+        seat_agents[task["seat"]] = MCTSAgent(
+            config.game,
+            search_config(config, task["network"], task["sims"]),
+            rules=env.rules,
+            seed=task["agent_seeds"][task["seat"]],
+            evaluator=network,
+        )
+    return [float(x) for x in play_game(env, seat_agents, seed=task["game_seed"])]
+
+
+def evaluate_network(
+    network_path: str | Path,
+    config: ExpertConfig,
+    games: int,
+    seeds: int | Seeds,
+    sims: int | None = None,
+    pool: Any = None,
+    version: int = -1,
+) -> dict[str, Any]:
+    """The raw policy (``sims`` None) or the policy with search against ``players - 1``
+    heuristic bots, seats rotated (the network in seat ``g % players`` of game ``g``), the
+    games shared among ``pool``'s workers (or played here); the network's row (win rate,
+    95% Wilson interval, mean rank). Every game and agent is seeded from ``seeds`` by the
+    game's number, so the result does not depend on the worker count."""
+    from openskill.models import PlackettLuce
+
+    from primeval.training.evaluate import AgentResult, count_game
+
+    seeds = as_seeds(seeds)
+    n = config.players
+    tasks = [
+        {
+            "config": loader.to_dict(config),
+            "network": str(network_path),
+            "version": version,
+            "sims": sims,
+            "seat": g % n,
+            "game_seed": seeds.spawn("games", g),
+            "agent_seeds": [seeds.spawn("agents", g, s) for s in range(n)],
+        }
+        for g in range(games)
+    ]
+    scores = (
+        pool.map(play_evaluation_game, tasks)
+        if pool is not None
+        else [play_evaluation_game(t) for t in tasks]
+    )
+    label = "network (raw policy)" if sims is None else f"network + search ({sims} sims)"
+    results = [AgentResult(label)] + [AgentResult(f"heuristic#{i}") for i in range(1, n)]
+    model = PlackettLuce()
+    ratings = [model.rating(name=r.name) for r in results]
+    for g, row in enumerate(scores):
+        seat_of = {i: (g + i) % n for i in range(n)}  # agent i (0: the network) sits there
+        count_game(results, ratings, model, seat_of, row)
+    return results[0].summary()
+
+
+def summary_table(final: dict[str, Any]) -> str:
+    """The run's result as one Markdown table (raw policy and with search against the
+    heuristic bots, 95% Wilson intervals, seats rotated), then the training time."""
+    n = final["players"]
+    lines = [
+        f"{final['game']}, {n} players, seed {final['seed']}: expert iteration, "
+        f"{final['iterations']} iterations; seats rotated; chance is {1 / n:.3f}",
+        "",
+        "| agent | against | games | win rate | 95% CI | mean rank |",
+        "|---|---|---|---|---|---|",
+    ]
+    for key in ("raw", "search"):
+        s = final[key]
+        lo, hi = s["win_rate_ci95"]
+        lines.append(
+            f"| {s['agent']} | {n - 1} heuristic | {s['games']} | "
+            f"{s['win_rate']:.3f} | [{lo:.3f}, {hi:.3f}] | {s['mean_rank']:.2f} |"
+        )
+    minutes, secs = divmod(int(round(final["train_seconds"])), 60)
+    lines += [
+        "",
+        f"training: {final['games']} self-play games, {final['positions']} "
+        f"positions learnt, in {minutes} min {secs} s ({final['workers']} workers)",
+    ]
+    return "\n".join(lines)
+
+
+# -- the run -------------------------------------------------------------------------------
+
+
+def _atomic_json(data: dict, path: Path) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _append_metrics(path: Path, row: dict[str, Any]) -> None:
+    new = not path.exists()
+    with path.open("a", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=METRICS_FIELDS)
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
+
+
+def _copy_network(src: Path, dst: Path) -> None:
+    from primeval.training.expert.network import weights_path
+
+    shutil.copyfile(weights_path(src), weights_path(dst))
+    shutil.copyfile(src, dst)
+
+
+def _tasks(
+    config: ExpertConfig, iteration: int, network: Path, snapshots: list[str]
+) -> list[dict[str, Any]]:
+    """The iteration's games: seeds and lineups from the run's streams."""
+    seeds = RunSeeds(config.seed)
+    rng = seeds.rng("opponents", iteration)
+    n = config.players
+    kinds = ("current", "snapshots", "heuristic")
+    league = config.league
+    weights = np.array([league.current, league.snapshots, league.heuristic], dtype=float)
+    weights /= weights.sum()
+    tasks = []
+    for g in range(config.games_per_iteration):
+        lineup = []
+        for seat in range(n):
+            if seat == g % n:
+                lineup.append("current")
+                continue
+            kind = kinds[int(rng.choice(3, p=weights))]
+            if kind == "snapshots":
+                lineup.append(
+                    snapshots[int(rng.integers(len(snapshots)))] if snapshots else "current"
+                )
+            else:
+                lineup.append(kind)
+        tasks.append(
+            {
+                "config": loader.to_dict(config),
+                "iteration": iteration,
+                "index": g,
+                "game_seed": seeds.spawn("env_workers", iteration, g),
+                "agent_seeds": [
+                    seeds.spawn("env_workers", iteration, g, "seat", s) for s in range(n)
+                ],
+                "lineup": lineup,
+                "network": str(network),
+            }
+        )
+    return tasks
+
+
+def train_expert(
+    config: ExpertConfig, run_dir: str | Path, resume: bool = False, progress: bool = True
+) -> dict[str, Any]:
+    """Train (or resume) an expert-iteration run; returns the final evaluation."""
+    import multiprocessing
+
+    import torch
+    from torch.utils.tensorboard import SummaryWriter
+
+    from primeval.training.expert.network import PolicyValueNetwork, load_network
+
+    run_dir = Path(run_dir)
+    checkpoints = run_dir / "checkpoints"
+    for sub in ("checkpoints", "snapshots", "tb"):
+        (run_dir / sub).mkdir(parents=True, exist_ok=True)
+    latest = checkpoints / "network.json"
+    spec = config_spec(config)
+    seeds = RunSeeds(config.seed)
+    torch.set_num_threads(config.torch_threads)
+    state = {"iteration": 0, "snapshots": [], "games": 0, "positions": 0, "train_seconds": 0.0}
+    if resume:
+        progress_file = checkpoints / "progress.json"
+        if not (latest.is_file() and progress_file.is_file()):
+            raise CheckpointError(f"--resume {run_dir}: no checkpoint at {latest}")
+        network = load_network(latest, expect=spec)
+        try:
+            saved = json.loads(progress_file.read_text(encoding="utf-8"))
+        except ValueError:
+            raise CheckpointError(f"--resume {run_dir}: progress.json is not JSON") from None
+        if not isinstance(saved, dict) or not isinstance(saved.get("iteration"), int):
+            raise CheckpointError(f"--resume {run_dir}: progress.json has no iteration")
+        state.update({k: saved[k] for k in state if k in saved})
+        snaps = [run_dir / "snapshots" / Path(str(s)).name for s in state["snapshots"]]
+        state["snapshots"] = [str(p) for p in snaps if p.is_file()]  # inside the run only
+        if progress:
+            print(f"resuming {run_dir} after iteration {state['iteration']}", flush=True)
+    else:
+        network = PolicyValueNetwork(spec, config.network.hidden, seed=seeds.spawn("model"))
+        network.save(latest)
+    loader.save(config, run_dir / "config.yaml")
+    optimizer = torch.optim.Adam(
+        network.module.parameters(),
+        lr=config.learn.learning_rate,
+        weight_decay=config.learn.weight_decay,
+    )
+    if resume and (checkpoints / "optimizer.pt").is_file():
+        try:
+            optimizer.load_state_dict(
+                torch.load(checkpoints / "optimizer.pt", map_location="cpu", weights_only=True)
+            )
+        except Exception as exc:  # noqa: BLE001
+            raise CheckpointError(
+                f"--resume {run_dir}: optimizer.pt cannot be read: {type(exc).__name__}"
+            ) from None
+    buffer = ReplayBuffer(config.learn.buffer)
+    writer = SummaryWriter(str(run_dir / "tb"))
+    pool = None
+    if config.workers > 0:
+        pool = multiprocessing.get_context("spawn").Pool(
+            config.workers, initializer=_worker_init, initargs=(config.torch_threads,)
+        )
+    start_wall = time.time()
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=config.iterations, initial=state["iteration"], desc="expert", unit="iter")
+    try:
+        for it in range(state["iteration"], config.iterations):
+            t0 = time.perf_counter()
+            tasks = _tasks(config, it, latest, state["snapshots"])
+            games = (
+                pool.map(play_selfplay_game, tasks)
+                if pool is not None
+                else [play_selfplay_game(t) for t in tasks]
+            )
+            games.sort(key=lambda g: g["index"])
+            play_seconds = time.perf_counter() - t0
+            for game in games:
+                buffer.add(game)
+            positions = sum(len(g["obs"]) for g in games)
+            losses = learn(network, optimizer, buffer, config, seeds.rng("model", it))
+            state["iteration"] = it + 1
+            state["games"] += len(games)
+            state["positions"] += positions
+            state["train_seconds"] += time.perf_counter() - t0
+            network.save(latest)
+            torch.save(optimizer.state_dict(), checkpoints / "optimizer.pt.tmp")
+            os.replace(checkpoints / "optimizer.pt.tmp", checkpoints / "optimizer.pt")
+            if (it + 1) % config.league.snapshot_every == 0:
+                snap = run_dir / "snapshots" / f"iter_{it + 1}.json"
+                _copy_network(latest, snap)
+                state["snapshots"] = (state["snapshots"] + [str(snap)])[-config.league.keep :]
+            _atomic_json(state, checkpoints / "progress.json")
+            sims = sum(g["simulations"] for g in games)
+            writer.add_scalar("loss/policy", losses["policy_loss"], it + 1)
+            writer.add_scalar("loss/value", losses["value_loss"], it + 1)
+            writer.add_scalar("selfplay/positions", positions, it + 1)
+            writer.add_scalar("selfplay/sims_per_second", sims / max(play_seconds, 1e-9), it + 1)
+            row: dict[str, Any] = {
+                "iteration": it + 1,
+                "wall_seconds": round(time.time() - start_wall, 1),
+                "positions": positions,
+                "policy_loss": round(losses["policy_loss"], 4),
+                "value_loss": round(losses["value_loss"], 4),
+            }
+            if config.eval.every and (it + 1) % config.eval.every == 0:
+                result = evaluate_network(
+                    latest,
+                    config,
+                    config.eval.games,
+                    seeds.child("evaluation", it + 1),
+                    pool=pool,
+                    version=it + 1,
+                )
+                lo, hi = result["win_rate_ci95"]
+                row.update(
+                    win_rate_vs_heuristic=round(result["win_rate"], 4),
+                    win_rate_vs_heuristic_lo=round(lo, 4),
+                    win_rate_vs_heuristic_hi=round(hi, 4),
+                )
+                writer.add_scalar("eval/win_rate_vs_heuristic", result["win_rate"], it + 1)
+            _append_metrics(run_dir / "metrics.csv", row)
+            writer.flush()
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix(
+                    policy=f"{losses['policy_loss']:.3f}",
+                    value=f"{losses['value_loss']:.3f}",
+                    win=row.get("win_rate_vs_heuristic", "-"),
+                )
+        if bar is not None:
+            bar.close()
+            bar = None
+        _copy_network(latest, run_dir / "network.json")
+        final_path = run_dir / "network.json"
+        load_network(final_path, expect=spec)  # the file as users will load it
+        fseeds = seeds.child("final_evaluation")
+        games = config.eval.final_games
+        version = state["iteration"]
+        final = {
+            "game": config.game,
+            "players": config.players,
+            "seed": config.seed,
+            "iterations": state["iteration"],
+            "games": state["games"],
+            "positions": state["positions"],
+            "workers": config.workers,
+            "train_seconds": round(state["train_seconds"], 1),
+            "raw": evaluate_network(
+                final_path, config, games, fseeds.child("raw"), pool=pool, version=version
+            ),
+            "search": evaluate_network(
+                final_path,
+                config,
+                games,
+                fseeds.child("search"),
+                sims=config.eval.sims,
+                pool=pool,
+                version=version,
+            ),
+        }
+    except KeyboardInterrupt:
+        if pool is not None:
+            pool.terminate()
+            pool = None
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+        if pool is not None:
+            pool.close()
+            pool.join()
+        writer.close()
+    _atomic_json(final, run_dir / "eval.json")
+    (run_dir / "summary.md").write_text(summary_table(final) + "\n", encoding="utf-8")
+    return final
+
+
+def resume_expert_config(
+    run_dir: str | Path, config: str | Path | None = None, **overrides: Any
+) -> ExpertConfig:
+    """The saved configuration of an expert-iteration run folder, with overrides (e.g. more
+    ``iterations``).
+
+    Raises:
+        CheckpointError: No ``config.yaml`` there, a run of another learner, or ``config``
+            (the one given beside ``--resume``) differs from the saved one (the keys named).
+    """
+    path = Path(run_dir) / "config.yaml"
+    if not path.is_file():
+        raise CheckpointError(f"--resume {run_dir}: no config.yaml in the run folder")
+    data = loader.read(path)
+    if data.get("algo") != ALGO:
+        raise CheckpointError(
+            f"--resume {run_dir}: the run folder holds a run of another "
+            f"learner (algo {data.get('algo', 'ppo')!r}, not {ALGO!r})"
+        )
+    saved = load_expert_config(path, **overrides)
+    if config is not None:
+        given = load_expert_config(config, **overrides)
+        if given != saved:
+            a, b = loader.to_dict(saved), loader.to_dict(given)
+            keys = sorted(k for k in a if a[k] != b.get(k))
+            raise CheckpointError(
+                f"--resume {run_dir}: the run folder holds a run of another "
+                f"config (differs in {', '.join(keys)}); resume without "
+                "--config, or start a new --out"
+            )
+    return saved
