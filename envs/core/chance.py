@@ -37,6 +37,7 @@ __all__ = [
     "ChanceExhaustedError",
     "ChanceNode",
     "ChanceSource",
+    "DuplicateChance",
     "ExplicitChance",
     "SampledChance",
     "ScriptedChance",
@@ -161,6 +162,55 @@ class ScriptedChance(ChanceSource):
                 f"the script's {len(self.outcomes)} outcome(s) are used up; next event: "
                 f"{event.label!r} with outcomes {list(event._possible())[:12]}")
         return event.sample(self.then)
+
+
+class DuplicateChance(ChanceSource):
+    """Chance fixed per event, for duplicate games: the ``k``-th event with a given label
+    (``"die"``, ``"environment card"``, ``"deck (3 of 40)"``, ...) of a game seeded ``seed``
+    draws the uniform number ``u`` number ``k`` of a stream fixed by ``(seed, label)``, and
+    its outcome is the one whose share of the probability holds ``u``.
+
+    So two games with the same seed get the same setup (deal, start player dice) and the
+    same outcome for the ``k``-th die, card or tile of each kind whatever the players did,
+    as far as play lets them (an event whose possible outcomes differ between the games,
+    a deck already thinned otherwise, say, may fall differently). Tournaments replay each
+    seed for every seat rotation of the same agents (``duplicate=True``), so that luck
+    cancels across seats. The env's generator is not used
+    (``env.unwrapped.use_chance(DuplicateChance(seed))``).
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.seed = int(seed)
+        self._streams: dict[str, np.random.Generator] = {}
+        self._counts: dict[str, int] = {}
+
+    def draw(self, event: ChanceEvent) -> int:
+        stream = self._streams.get(event.label)
+        if stream is None:
+            import zlib
+
+            key = zlib.crc32(event.label.encode("utf-8"))
+            stream = self._streams[event.label] = np.random.default_rng([self.seed, key])
+        self._counts[event.label] = self._counts.get(event.label, 0) + 1
+        u = float(stream.random())
+        weights = event.weights or (1,) * len(event.outcomes)
+        target = u * sum(weights)
+        for outcome, weight in zip(event.outcomes, weights, strict=True):
+            if target < weight:
+                return outcome
+            target -= weight
+        return next(o for o, w in zip(event.outcomes[::-1], weights[::-1], strict=True) if w)
+
+    def get_state(self) -> dict[str, int]:
+        """How many events of each label were drawn (:meth:`set_state` rewinds to it)."""
+        return dict(self._counts)
+
+    def set_state(self, counts: dict[str, int]) -> None:
+        """Rewind to :meth:`get_state`'s counts (the env does, when a step fails)."""
+        self._streams, self._counts = {}, {}
+        for label, count in counts.items():
+            for _ in range(count):
+                self.draw(ChanceEvent("pick", label, (0,)))
 
 
 # -- the three kinds of event, as the rules call them ----------------------------------
