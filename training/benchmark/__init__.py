@@ -18,5 +18,14 @@ from primeval.training.benchmark.agents import (
 from primeval.training.benchmark.run import format_result, run_task
 from primeval.training.benchmark.tasks import TASKS, Task, get_task
 
-__all__ = ["TASKS", "CallableAgent", "Task", "TorchPolicyAgent", "benchmark_agent",
-           "callable_agent", "format_result", "get_task", "run_task"]
+__all__ = [
+    "TASKS",
+    "CallableAgent",
+    "Task",
+    "TorchPolicyAgent",
+    "benchmark_agent",
+    "callable_agent",
+    "format_result",
+    "get_task",
+    "run_task",
+]

@@ -42,32 +42,44 @@ class _Named:
         if self._view is None:
             self._view = get_game(self.game).raw_env(self.players).view
         legal = [int(a) for a in np.flatnonzero(action_mask)]
-        names = ([self._view.action_name(state, a, seat) for a in legal] if state is not None
-                 else [str(a) for a in legal])
-        return {"legal_actions": list(zip(legal, names, strict=True)), "seat": seat,
-                "game": self.game, "players": self.players}
+        names = (
+            [self._view.action_name(state, a, seat) for a in legal]
+            if state is not None
+            else [str(a) for a in legal]
+        )
+        return {
+            "legal_actions": list(zip(legal, names, strict=True)),
+            "seat": seat,
+            "game": self.game,
+            "players": self.players,
+        }
 
     def checked(self, action: Any, action_mask: np.ndarray) -> int:
         if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
             if isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu":
                 action = int(action)
             else:
-                raise TypeError(f"agent {self.name}: returned {action!r} "
-                                f"({type(action).__name__}), not an int action id")
+                raise TypeError(
+                    f"agent {self.name}: returned {action!r} "
+                    f"({type(action).__name__}), not an int action id"
+                )
         action = int(action)
         if not 0 <= action < len(action_mask) or not action_mask[action]:
             legal = np.flatnonzero(action_mask).tolist()
             shown = legal if len(legal) <= 12 else f"{legal[:12]}... ({len(legal)} in all)"
-            raise ValueError(f"agent {self.name}: returned action {action}, which is not "
-                             f"legal now; the legal ids are {shown}")
+            raise ValueError(
+                f"agent {self.name}: returned action {action}, which is not "
+                f"legal now; the legal ids are {shown}"
+            )
         return action
 
 
 class CallableAgent(_Named):
     """A Python function as an agent: ``fn(observation, action_mask, info) -> action``."""
 
-    def __init__(self, fn: Callable[..., Any], game: str, players: int | None = None,
-                 name: str | None = None) -> None:
+    def __init__(
+        self, fn: Callable[..., Any], game: str, players: int | None = None, name: str | None = None
+    ) -> None:
         if not callable(fn):
             raise TypeError(f"callable_agent: {fn!r} is not callable")
         super().__init__(game, players, name or getattr(fn, "__name__", "callable"))
@@ -78,8 +90,12 @@ class CallableAgent(_Named):
         return self.checked(self.fn(observation, np.asarray(action_mask), info), action_mask)
 
 
-def callable_agent(fn: Callable[..., Any], game: str = "primordial_soup",
-                   players: int | None = None, name: str | None = None) -> CallableAgent:
+def callable_agent(
+    fn: Callable[..., Any],
+    game: str = "primordial_soup",
+    players: int | None = None,
+    name: str | None = None,
+) -> CallableAgent:
     """An agent from ``fn(observation, action_mask, info) -> action`` (see the module)."""
     return CallableAgent(fn, game, players, name)
 
@@ -90,9 +106,15 @@ class TorchPolicyAgent(_Named):
     (``deterministic``) or one is sampled from the masked softmax with the agent's own
     generator."""
 
-    def __init__(self, module: Any, game: str, players: int | None = None,
-                 deterministic: bool = True, seed: int | None = None,
-                 name: str = "torch") -> None:
+    def __init__(
+        self,
+        module: Any,
+        game: str,
+        players: int | None = None,
+        deterministic: bool = True,
+        seed: int | None = None,
+        name: str = "torch",
+    ) -> None:
         super().__init__(game, players, name)
         self.module = module
         self.deterministic = deterministic
@@ -107,8 +129,10 @@ class TorchPolicyAgent(_Named):
         logits = np.asarray(logits.detach().cpu().numpy(), dtype=np.float64).reshape(-1)
         mask = np.asarray(action_mask).astype(bool)
         if logits.shape != mask.shape:
-            raise ValueError(f"agent {self.name}: the module returned {logits.size} logits, "
-                             f"the game has {mask.size} actions")
+            raise ValueError(
+                f"agent {self.name}: the module returned {logits.size} logits, "
+                f"the game has {mask.size} actions"
+            )
         masked = np.where(mask, logits, -np.inf)
         if self.deterministic:
             return int(np.argmax(masked))
@@ -124,9 +148,14 @@ def _is_module(obj: Any) -> bool:
     return isinstance(obj, torch.nn.Module)
 
 
-def benchmark_agent(agent: Any, game: str, players: int | None = None,
-                    seed: int | None = None, trust_checkpoint: bool = False,
-                    timeout: float | None = None) -> Any:
+def benchmark_agent(
+    agent: Any,
+    game: str,
+    players: int | None = None,
+    seed: int | None = None,
+    trust_checkpoint: bool = False,
+    timeout: float | None = None,
+) -> Any:
     """An agent of the package's interface from a spec, a zoo name, a callable, a torch
     module or an agent (see the module). ``timeout``: seconds a ``cmd:`` agent may take to
     answer (default :data:`~.protocol.DEFAULT_TIMEOUT`).
@@ -143,8 +172,12 @@ def benchmark_agent(agent: Any, game: str, players: int | None = None,
         if agent.startswith(("cmd:", "proc:")):
             from primeval.training.benchmark.protocol import DEFAULT_TIMEOUT, ProcessAgent
 
-            return ProcessAgent(agent.split(":", 1)[1], game, players,
-                                timeout=DEFAULT_TIMEOUT if timeout is None else timeout)
+            return ProcessAgent(
+                agent.split(":", 1)[1],
+                game,
+                players,
+                timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
+            )
         from primeval.training.agents import make_agent
 
         return make_agent(agent, game, seed=seed, trust_checkpoint=trust_checkpoint)
@@ -154,19 +187,21 @@ def benchmark_agent(agent: Any, game: str, players: int | None = None,
         return TorchPolicyAgent(agent, game, players, seed=seed)
     if callable(agent):
         return CallableAgent(agent, game, players)
-    raise TypeError(f"cannot play {agent!r}: give a spec (random, heuristic, mcts:..., "
-                    "ppo:PATH, rllib:PATH, zoo:TASK/MEMBER, cmd:COMMAND), a callable "
-                    "fn(observation, action_mask, info) -> action, a torch.nn.Module or an "
-                    "agent with act()")
+    raise TypeError(
+        f"cannot play {agent!r}: give a spec (random, heuristic, mcts:..., "
+        "ppo:PATH, rllib:PATH, zoo:TASK/MEMBER, cmd:COMMAND), a callable "
+        "fn(observation, action_mask, info) -> action, a torch.nn.Module or an "
+        "agent with act()"
+    )
 
 
 def agent_label(agent: Any) -> str:
     """How a result names the agent: its spec, or its ``name``, or its type."""
     if isinstance(agent, str):
         return agent
-    return str(getattr(agent, "name", None) or getattr(agent, "__name__", None)
-               or type(agent).__name__)
+    return str(
+        getattr(agent, "name", None) or getattr(agent, "__name__", None) or type(agent).__name__
+    )
 
 
-__all__ = ["CallableAgent", "TorchPolicyAgent", "agent_label", "benchmark_agent",
-           "callable_agent"]
+__all__ = ["CallableAgent", "TorchPolicyAgent", "agent_label", "benchmark_agent", "callable_agent"]

@@ -22,6 +22,7 @@ client in 20 lines.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import shlex
@@ -52,8 +53,9 @@ class ProcessAgent(_Named):
     (the benchmark closes it after the last game; the garbage collector too).
     """
 
-    def __init__(self, command: str, game: str, players: int | None = None,
-                 timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self, command: str, game: str, players: int | None = None, timeout: float = DEFAULT_TIMEOUT
+    ) -> None:
         argv = shlex.split(command)
         if not argv:
             raise ValueError("cmd: names no command (e.g. cmd:python my_agent.py)")
@@ -73,19 +75,26 @@ class ProcessAgent(_Named):
         if self.proc is not None:
             return
         try:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, bufsize=0)  # noqa: S603
+            self.proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
+            )  # noqa: S603
         except OSError as exc:
             raise ProtocolError(f"{self.name}: cannot start {self.argv[0]!r}: {exc}") from None
         threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True).start()
         env = get_game_env(self.game, self.players)
-        self._send({"type": "hello", "protocol": PROTOCOL, "game": self.game,
-                    "players": self.players, "num_actions": env["num_actions"],
-                    "observation_shape": env["observation_shape"]})
+        self._send(
+            {
+                "type": "hello",
+                "protocol": PROTOCOL,
+                "game": self.game,
+                "players": self.players,
+                "num_actions": env["num_actions"],
+                "observation_shape": env["observation_shape"],
+            }
+        )
         reply = self._receive("the handshake")
         if reply.get("type") != "ready":
-            self._fail(f"answered the handshake with {reply!r}, not "
-                       '{"type": "ready", ...}')
+            self._fail(f'answered the handshake with {reply!r}, not {{"type": "ready", ...}}')
         self.remote_name = str(reply.get("name", "")) or None
 
     def _read(self, stream) -> None:
@@ -145,10 +154,8 @@ class ProcessAgent(_Named):
             proc.wait()
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # at interpreter shutdown: nothing to tell
             self.close(graceful=False)
-        except Exception:  # noqa: BLE001, S110  (interpreter shutdown: nothing to tell)
-            pass
 
     # -- the Agent interface --------------------------------------------------------------
 
@@ -156,10 +163,16 @@ class ProcessAgent(_Named):
         self.start()
         info = self.info(action_mask, state, seat)
         obs = [] if observation is None else np.asarray(observation).ravel().tolist()
-        self._send({"type": "act", "observation": obs,
-                    "action_mask": np.asarray(action_mask).astype(int).tolist(),
-                    "legal_actions": [[a, n] for a, n in info["legal_actions"]],
-                    "seat": seat, "game": self.game})
+        self._send(
+            {
+                "type": "act",
+                "observation": obs,
+                "action_mask": np.asarray(action_mask).astype(int).tolist(),
+                "legal_actions": [[a, n] for a, n in info["legal_actions"]],
+                "seat": seat,
+                "game": self.game,
+            }
+        )
         reply = self._receive(f"a decision of seat {seat}")
         if "action" not in reply:
             self._fail(f'answered {reply!r}, with no "action"')
@@ -174,8 +187,10 @@ def get_game_env(game: str, players: int) -> dict[str, Any]:
     """The action count and observation shape of ``game`` (the flat encoder)."""
     env = get_game_module(game).raw_env(players)
     agent = env.possible_agents[0]
-    return {"num_actions": int(env.action_space(agent).n),
-            "observation_shape": list(env.observation_space(agent)["observation"].shape)}
+    return {
+        "num_actions": int(env.action_space(agent).n),
+        "observation_shape": list(env.observation_space(agent)["observation"].shape),
+    }
 
 
 def get_game_module(game: str):

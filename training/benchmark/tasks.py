@@ -48,11 +48,15 @@ class Task:
 
     def __post_init__(self) -> None:
         if len(self.opponents) != self.players - 1:
-            raise ValueError(f"task {self.name}: {self.players} players need "
-                             f"{self.players - 1} opponents, got {list(self.opponents)}")
+            raise ValueError(
+                f"task {self.name}: {self.players} players need "
+                f"{self.players - 1} opponents, got {list(self.opponents)}"
+            )
         if self.games % self.players:
-            raise ValueError(f"task {self.name}: games ({self.games}) must be a multiple of "
-                             f"the players ({self.players})")
+            raise ValueError(
+                f"task {self.name}: games ({self.games}) must be a multiple of "
+                f"the players ({self.players})"
+            )
 
     @property
     def id(self) -> str:
@@ -88,11 +92,12 @@ def get_task(name: str) -> Task:
     base, _, version = str(name).partition("@")
     task = TASKS.get(base)
     if task is None:
-        raise ValueError(f"unknown benchmark task {name!r}; the tasks are "
-                         f"{', '.join(TASKS)}")
+        raise ValueError(f"unknown benchmark task {name!r}; the tasks are {', '.join(TASKS)}")
     if version and version != str(task.version):
-        raise ValueError(f"task {base} is at version {task.version}, not {version} (an "
-                         "older version's results are not comparable with this one's)")
+        raise ValueError(
+            f"task {base} is at version {task.version}, not {version} (an "
+            "older version's results are not comparable with this one's)"
+        )
     return task
 
 

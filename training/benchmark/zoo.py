@@ -86,8 +86,11 @@ def members(task: str | None = None) -> list[Member]:
     for entry in manifest()["members"]:
         if entry["task"] in tasks:
             info = {k: v for k, v in entry.items() if k not in ("task", "name", "file", "kind")}
-            out.append(Member(entry["task"], entry["name"], file=entry["file"],
-                              kind=entry["kind"], info=info))
+            out.append(
+                Member(
+                    entry["task"], entry["name"], file=entry["file"], kind=entry["kind"], info=info
+                )
+            )
     return out
 
 
@@ -107,8 +110,9 @@ def get_member(name: str) -> Member:
     return found[member]
 
 
-def zoo_agent(name: str, game: str | None = None, players: int | None = None,
-              seed: int | None = None) -> Any:
+def zoo_agent(
+    name: str, game: str | None = None, players: int | None = None, seed: int | None = None
+) -> Any:
     """The agent of ``zoo:TASK/MEMBER``; ``game`` and ``players``, when given, must be the
     task's."""
     from primeval.envs.games import get_game
@@ -129,5 +133,14 @@ def zoo_size() -> int:
     return sum(zoo_path(entry["file"]).stat().st_size for entry in manifest()["members"])
 
 
-__all__ = ["SIZE_BUDGET", "SPEC_MEMBERS", "Member", "get_member", "manifest", "members",
-           "zoo_agent", "zoo_path", "zoo_size"]
+__all__ = [
+    "SIZE_BUDGET",
+    "SPEC_MEMBERS",
+    "Member",
+    "get_member",
+    "manifest",
+    "members",
+    "zoo_agent",
+    "zoo_path",
+    "zoo_size",
+]

@@ -1,0 +1,172 @@
+"""Duplicate games: every seat rotation of the same agents meets the same deal and dice."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from primeval.envs.core.chance import ChanceEvent, DuplicateChance
+from primeval.envs.games import make_raw_env
+from primeval.training import cli
+from primeval.training.agents import make_agent
+from primeval.training.evaluate import play_game, tournament
+
+
+class Recording(DuplicateChance):
+    """A DuplicateChance that writes down every draw: (label, outcome)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.draws: list[tuple[str, int]] = []
+
+    def draw(self, event: ChanceEvent) -> int:
+        outcome = super().draw(event)
+        self.draws.append((event.label, outcome))
+        return outcome
+
+
+def _play(game: str, players: int, specs: list[str], seed: int, source) -> tuple[dict, list]:
+    """One game with ``source`` deciding chance; the setup's state and the draws."""
+    env = make_raw_env(game, players)
+    env.unwrapped.use_chance(source)
+    env.reset(seed=seed)
+    start = env.unwrapped.game_state.to_dict()
+    agents = [make_agent(s, game, seed=10 + i) for i, s in enumerate(specs)]
+    for agent_name in env.agent_iter():
+        _o, _r, term, trunc, _i = env.last(observe=False)
+        if term or trunc:
+            env.step(None)
+            continue
+        seat = env.possible_agents.index(agent_name)
+        env.step(
+            agents[seat].act(None, env.action_mask(agent_name), state=env.game_state, seat=seat)
+        )
+    return start, source.draws
+
+
+def _by_label(draws: list[tuple[str, int]]) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for label, outcome in draws:
+        out.setdefault(label, []).append(outcome)
+    return out
+
+
+@pytest.mark.parametrize(("game", "players"), [("primordial_soup", 4), ("origin", 3)])
+def test_two_rotations_see_the_same_deal_and_the_same_dice(game, players):
+    lineup = ["heuristic", "random"] + ["random"] * (players - 2)
+    rotated = lineup[1:] + lineup[:1]
+    start_a, draws_a = _play(game, players, lineup, 7, Recording(7))
+    start_b, draws_b = _play(game, players, rotated, 7, Recording(7))
+    assert start_a == start_b  # the same deal, start player and setup
+    a, b = _by_label(draws_a), _by_label(draws_b)
+    common = set(a) & set(b)
+    assert common
+    for label in common:  # the k-th event of each kind fell the same in both games
+        k = min(len(a[label]), len(b[label]))
+        assert a[label][:k] == b[label][:k], label
+    if game == "primordial_soup":  # dice are rolled all game long, the same k-th die
+        assert len(a["die"]) > 20 and len(b["die"]) > 20
+    else:  # Origin's chance is the setup's shuffles: every draw is the same
+        assert draws_a == draws_b
+
+
+def test_other_seeds_deal_otherwise():
+    start_a, _ = _play("origin", 3, ["random"] * 3, 1, Recording(1))
+    start_b, _ = _play("origin", 3, ["random"] * 3, 2, Recording(2))
+    assert start_a != start_b
+
+
+def test_a_failed_step_leaves_the_source_as_it_was():
+    source = DuplicateChance(3)
+    for label in ("die", "die", "card"):
+        source.draw(ChanceEvent("die", label, (1, 2, 3, 4, 5, 6)))
+    saved = source.get_state()
+    after = [source.draw(ChanceEvent("die", "die", (1, 2, 3, 4, 5, 6))) for _ in range(5)]
+    source.set_state(saved)
+    assert [source.draw(ChanceEvent("die", "die", (1, 2, 3, 4, 5, 6))) for _ in range(5)] == after
+
+
+def test_weighted_events_follow_their_weights():
+    source = DuplicateChance(0)
+    event = ChanceEvent("pick", "tile", (0, 1, 2), (0, 3, 1))
+    outcomes = [source.draw(event) for _ in range(4000)]
+    assert 0 not in outcomes
+    assert abs(np.mean(np.asarray(outcomes) == 1) - 0.75) < 0.03
+
+
+def test_play_game_gives_chance_back_to_the_generator():
+    env = make_raw_env("primordial_soup", 3)
+    agents = [make_agent("random", "primordial_soup", seed=i) for i in range(3)]
+    plain = play_game(env, agents, seed=5)
+    play_game(env, agents, seed=5, duplicate=True)
+    for i, a in enumerate(agents):
+        a.seed(i)
+    assert play_game(env, agents, seed=5) == plain
+
+
+def test_tournament_plays_each_seed_in_every_rotation(tmp_path):
+    record = tmp_path / "games.jsonl"
+    results = tournament(
+        "primordial_soup",
+        3,
+        ["heuristic", "random", "random"],
+        6,
+        seed=4,
+        record=record,
+        duplicate=True,
+    )
+    games = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [g["seed"] for g in games] == [4, 4, 4, 5, 5, 5]
+    assert all(g["chance"] == "duplicate" for g in games)
+    seats = [g["agents"].index("heuristic") for g in games]
+    assert sorted(seats[:3]) == [0, 1, 2] and sorted(seats[3:]) == [0, 1, 2]
+    assert results[0].games == 6 and len(results[0].win_shares) == 6
+
+
+def test_evaluate_and_league_take_duplicate(tmp_path, capsys):
+    out = tmp_path / "e.json"
+    assert (
+        cli.main(
+            [
+                "evaluate",
+                "--game",
+                "primordial_soup",
+                "--players",
+                "3",
+                "--agents",
+                "heuristic",
+                "random",
+                "random",
+                "--games",
+                "3",
+                "--duplicate",
+                "--quiet",
+                "--json",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    assert "duplicate" in capsys.readouterr().out
+    assert json.loads(out.read_text())["games"] == 3
+    assert (
+        cli.main(
+            [
+                "league",
+                "heuristic",
+                "random",
+                "random",
+                "--game",
+                "primordial_soup",
+                "--players",
+                "3",
+                "--games",
+                "3",
+                "--duplicate",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
