@@ -15,7 +15,7 @@ from primeval.training.benchmark.agents import (
     benchmark_agent,
     callable_agent,
 )
-from primeval.training.benchmark.run import format_result, run_task
+from primeval.training.benchmark.run import format_result, run_task, task_env
 from primeval.training.benchmark.tasks import TASKS, Task, get_task
 
 __all__ = [
@@ -28,4 +28,5 @@ __all__ = [
     "format_result",
     "get_task",
     "run_task",
+    "task_env",
 ]

@@ -99,6 +99,16 @@ def opponent_agents(task: Task, seed: int) -> list[Any]:
     ]
 
 
+def task_env(task: str | Task, seed: int = 0, **env_kwargs: Any) -> tuple[Any, list[Any]]:
+    """The PettingZoo side of a task: its AEC env (the game's ``env()``, with PettingZoo's
+    wrappers, at the task's player count) and its opponent pool (the zoo agents of the other
+    seats, seeded as :func:`run_task` seeds them), for a harness that seats its own agent.
+    """
+    task = get_task(task) if isinstance(task, str) else task
+    env = get_game(task.game).env(task.players, **env_kwargs)
+    return env, opponent_agents(task, seed)
+
+
 def run_task(
     task: str | Task,
     agent: Any,
@@ -270,4 +280,12 @@ def format_result(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["format_result", "git_commit", "machine", "result_fields", "run_task", "score"]
+__all__ = [
+    "format_result",
+    "git_commit",
+    "machine",
+    "result_fields",
+    "run_task",
+    "score",
+    "task_env",
+]

@@ -2,7 +2,7 @@
 
 ``zoo:TASK/MEMBER`` (``zoo:soup-4p/ppo``, ``zoo:origin-3p/heuristic``) names one. Every task
 has the members that are specs, no files (:data:`SPEC_MEMBERS`): ``random``, ``heuristic``
-and plain MCTS (random rollouts) at two budgets, ``mcts-50`` and ``mcts-200``
+and plain MCTS (random rollouts) at two budgets, ``mcts-25`` and ``mcts-100``
 simulations per decision. Trained agents are files in this package's ``zoo_files/`` folder,
 each with one entry in ``zoo_files/manifest.json``: its task, name, file, kind (``ppo``), the
 config, commit and command that produced it, its rating on its task (the benchmark score,
@@ -28,8 +28,8 @@ from primeval.training.benchmark.tasks import TASKS, get_task
 SPEC_MEMBERS: dict[str, str] = {
     "random": "random",
     "heuristic": "heuristic",
-    "mcts-50": "mcts:sims=50",
-    "mcts-200": "mcts:sims=200",
+    "mcts-25": "mcts:sims=25",
+    "mcts-100": "mcts:sims=100",
 }
 #: Most bytes the zoo's files may take together (the wheel carries them).
 SIZE_BUDGET = 8 * 2**20
