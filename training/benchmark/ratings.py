@@ -1,22 +1,34 @@
-"""The zoo's leaderboard: OpenSkill ratings and α-Rank over the head-to-head matrix.
+"""The zoo's leaderboard: OpenSkill ratings, Nash averaging and α-Rank over the head-to-head
+matrix.
 
 ``primeval benchmark --leaderboard`` plays, per task, a round robin over the task's zoo
 members (:func:`~primeval.training.evaluate.round_robin`, duplicate games) and writes
-``docs/leaderboard.md``: per task a table with OpenSkill μ ± σ (Plackett-Luce over the
-final ranks, as ``primeval league``) and the α-Rank mass of each member, and a picture of
-the head-to-head matrix in ``docs/images/``.
+``docs/leaderboard.md``: per task a table ordered by Nash averaging, with OpenSkill μ ± σ
+(Plackett-Luce over the final ranks, as ``primeval league``) and the α-Rank mass of each
+member, and a picture of the head-to-head matrix in ``docs/images/``.
 
 **Head-to-head matrix.** ``M[i, j]`` is how often ``i`` finished ahead of ``j`` in the
 games where both sat (a tie counts a half), so ``M[i, j] + M[j, i] = 1``: a symmetric
 two-player constant-sum meta-game, whatever the player count.
 
+**Nash averaging** (Balduzzi et al. 2018, "Re-evaluating evaluation"): the antisymmetric
+game ``A = M - 1/2`` has value 0; its maximum-entropy Nash equilibrium ``p`` (a mixture of
+members no member beats on average) is unique, and each member's rating is ``(A p)_i``, its
+mean margin against that mixture (0 for the members in it, negative for the others). A clone
+of a member splits that member's share of ``p`` and changes no rating (tested): adding
+copies of a weak member cannot lift whoever beats it, as it lifts a mean win rate over the
+pool.
+
 **α-Rank** (Omidshafiei et al. 2019, "α-Rank: Multi-Agent Evaluation by Evolution"; the
 single-population form of OpenSpiel's ``open_spiel/python/egt/alpharank.py``): a population
 of ``m`` individuals playing one member is invaded by a mutant playing another; the
 mutant fixes with the Fermi-process probability ``ρ``, the chain over members moves by
-``ρ / (S - 1)``, and the members are ranked by the chain's stationary distribution. A clone
-of a member shares that member's mass and leaves the others' order as it was (tested), where
-a mean win rate over the pool would let a crowd of clones lift or sink whom they beat.
+``ρ / (S - 1)``, and the members are ranked by the chain's stationary distribution. At the
+large α used here the mass sits on the strongest members (the chain's sink); below them the
+masses underflow to 0 and say no order, which Nash averaging's ratings still give. A clone
+shares its original's mass; on a transitive matrix the others keep their order (tested), on
+a cyclic one α-Rank at finite α can move them, which is why the table is ordered by Nash
+averaging.
 """
 
 from __future__ import annotations
@@ -84,6 +96,63 @@ def alpharank(payoffs: np.ndarray, alpha: float = ALPHA, m: int = POPULATION) ->
     return pi / pi.sum()
 
 
+def nash_average(payoffs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Nash averaging of a head-to-head matrix (``M[i, j] + M[j, i] = 1``): the
+    maximum-entropy Nash equilibrium ``p`` of ``A = M - 1/2`` (antisymmetrised) and the
+    ratings ``A p``.
+
+    The equilibria of a symmetric zero-sum game are the mixtures ``p`` with ``A^T p >= 0``;
+    a linear program finds one, and SLSQP moves to the one of largest entropy (the set is a
+    polytope, the entropy strictly concave: one answer).
+    """
+    from scipy.optimize import linprog, minimize
+
+    m = np.asarray(payoffs, dtype=float)
+    size = m.shape[0]
+    if m.ndim != 2 or m.shape != (size, size) or size < 1:
+        raise ValueError(f"payoffs must be a square matrix, got shape {m.shape}")
+    if not np.isfinite(m).all():
+        raise ValueError("payoffs hold a NaN or infinity")
+    a = m - 0.5
+    a = (a - a.T) / 2
+    tol = 1e-9
+    found = linprog(
+        np.zeros(size),
+        A_ub=-a.T,
+        b_ub=np.full(size, tol),
+        A_eq=np.ones((1, size)),
+        b_eq=[1.0],
+        bounds=[(0, 1)] * size,
+        method="highs",
+    )
+    if not found.success:  # pragma: no cover (a symmetric zero-sum game always has one)
+        raise RuntimeError(f"nash_average: no equilibrium found ({found.message})")
+
+    def neg_entropy(p: np.ndarray) -> float:
+        return float(np.sum(p * np.log(np.clip(p, 1e-300, None))))
+
+    def gradient(p: np.ndarray) -> np.ndarray:
+        return np.log(np.clip(p, 1e-300, None)) + 1.0
+
+    constraints = [
+        {"type": "ineq", "fun": lambda p: a.T @ p + tol, "jac": lambda p: a.T},
+        {"type": "eq", "fun": lambda p: p.sum() - 1.0, "jac": lambda p: np.ones((1, size))},
+    ]
+    start = found.x * 0.999 + 0.001 / size
+    best = minimize(
+        neg_entropy,
+        start,
+        jac=gradient,
+        bounds=[(0, 1)] * size,
+        constraints=constraints,
+        method="SLSQP",
+        options={"ftol": 1e-14, "maxiter": 500},
+    )
+    p = np.clip(best.x if best.success else found.x, 0.0, None)
+    p = p / p.sum()
+    return p, a @ p
+
+
 def head_to_head(
     records: list[tuple[list[int], list[float]]], size: int
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -141,6 +210,7 @@ def play_zoo(
     )
     matrix, counts = head_to_head(records, len(specs))
     mass = alpharank(matrix)
+    nash, rating = nash_average(matrix)
     return {
         "task": task.id,
         "members": names,
@@ -151,6 +221,8 @@ def play_zoo(
         "head_to_head": matrix.tolist(),
         "pair_games": counts.astype(int).tolist(),
         "alpharank": mass.tolist(),
+        "nash": nash.tolist(),
+        "nash_rating": rating.tolist(),
     }
 
 
@@ -163,11 +235,14 @@ def leaderboard_markdown(boards: list[dict[str, Any]], command: str, images: dic
         "[benchmark.md](benchmark.md) says how it is made).",
         "",
         "Per task, a round robin of duplicate games among the task's zoo members "
-        "(every lineup, every seat rotation). **OpenSkill** is μ ± σ of a Plackett-Luce "
-        "model over the final ranks; **α-Rank** is the member's stationary mass in "
-        f"the single-population α-Rank (α = {ALPHA:g}, m = {POPULATION}) of the "
-        "head-to-head matrix (how often the row finished ahead of the column), which "
-        "clones cannot game. The win rate's 95% interval is Wilson's.",
+        "(every lineup, every seat rotation), ordered by **Nash averaging** of the "
+        "head-to-head matrix (how often the row finished ahead of the column): the "
+        "member's mean margin against the maximum-entropy Nash mixture (0 for the "
+        "members in it), which clones cannot game. **Nash p** is the member's share of "
+        "that mixture. **α-Rank** is the member's stationary mass in the "
+        f"single-population α-Rank (α = {ALPHA:g}, m = {POPULATION}). **OpenSkill** is "
+        "μ ± σ of a Plackett-Luce model over the final ranks. The win rate's 95% "
+        "interval is Wilson's; with few games per lineup every figure is rough.",
         "",
     ]
     for board in boards:
@@ -176,19 +251,25 @@ def leaderboard_markdown(boards: list[dict[str, Any]], command: str, images: dic
             "",
             f"{board['games']} games, seed {board['seed']}.",
             "",
-            "| α-Rank | member | α-Rank mass | OpenSkill μ ± σ | win rate | 95% CI | mean rank |",
-            "|---|---|---|---|---|---|---|",
+            "| place | member | Nash rating | Nash p | α-Rank mass | OpenSkill μ ± σ | "
+            "win rate | 95% CI | mean rank |",
+            "|---|---|---|---|---|---|---|---|---|",
         ]
         order = sorted(
             range(len(board["members"])),
-            key=lambda i: (-board["alpharank"][i], -board["results"][i]["rating"]["mu"]),
+            key=lambda i: (
+                -round(board["nash_rating"][i], 9),
+                -board["alpharank"][i],
+                -board["results"][i]["rating"]["mu"],
+            ),
         )
         for place, i in enumerate(order, start=1):
             r = board["results"][i]
             lo, hi = r["win_rate_ci95"]
             lines.append(
                 f"| {place} | zoo:{board['task'].split('@')[0]}/"
-                f"{board['members'][i]} | {board['alpharank'][i]:.3f} | "
+                f"{board['members'][i]} | {board['nash_rating'][i]:+.3f} | "
+                f"{board['nash'][i]:.3f} | {board['alpharank'][i]:.3f} | "
                 f"{r['rating']['mu']:.1f} ± {r['rating']['sigma']:.1f} | "
                 f"{r['win_rate']:.3f} | [{lo:.3f}, {hi:.3f}] | "
                 f"{r['mean_rank']:.2f} |"
@@ -238,9 +319,9 @@ def leaderboard_cli(args: Any) -> int:
         plot_matrix(board, picture)
         images[board["task"]] = f"images/{picture.name}"
         print(
-            f"{board['task']}: "
+            f"{board['task']}: Nash rating "
             + ", ".join(
-                f"{m} {a:.3f}" for m, a in zip(board["members"], board["alpharank"], strict=True)
+                f"{m} {r:+.3f}" for m, r in zip(board["members"], board["nash_rating"], strict=True)
             ),
             flush=True,
         )
@@ -265,6 +346,7 @@ __all__ = [
     "fixation_probability",
     "head_to_head",
     "leaderboard_markdown",
+    "nash_average",
     "play_zoo",
     "transition_matrix",
 ]
