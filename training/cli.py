@@ -2,8 +2,8 @@
 RLlib PPO), evaluate (a seat-rotated tournament), league (a round robin with OpenSkill
 ratings), play (a game against agents in the terminal), replay (a recorded game), render (a
 position as a picture), bench (speed and memory), fuzz (random games checked at every step),
-golden (the golden transcripts), list (the games, their encoders and options), benchmark
-(an agent's score on a fixed task against the reference zoo; the zoo's leaderboard).
+golden (the golden transcripts), list (the games, their encoders and options),
+benchmark (an agent's score on a fixed task against the reference zoo; the leaderboard).
 ``primeval COMMAND --help`` says more."""
 
 from __future__ import annotations
