@@ -116,6 +116,10 @@ def load_record(path: str | Path, index: int, game: str | None = None) -> dict[s
                           f"{short_repr(record['config'])}")
     if record["seed"] is not None and not _is_int(record["seed"]):
         raise ReplayError(f"{where}: seed must be an int, got {short_repr(record['seed'])}")
+    if record.get("chance", "duplicate") != "duplicate" or (
+            record.get("chance") == "duplicate" and record["seed"] is None):
+        raise ReplayError(f"{where}: chance must be \"duplicate\" (with an int seed) or "
+                          f"absent, got {short_repr(record.get('chance'))}")
     if not isinstance(record["actions"], list) or not all(_is_int(a) for a in record["actions"]):
         raise ReplayError(f"{where}: actions must be a list of ints")
     scores = record["scores"]
@@ -251,6 +255,10 @@ def replay_record(record: dict[str, Any], *, where: str = "record", render: str 
             print(f"--- {title}: {file} ---", file=stdout)
 
     actions = record["actions"]
+    if record.get("chance") == "duplicate":  # evaluate --duplicate: chance fixed per event
+        from primeval.envs.core.chance import DuplicateChance
+
+        env.unwrapped.use_chance(DuplicateChance(record["seed"]))
     env.reset(seed=record["seed"])
     print(f"{where}: {record['game']}, {record['players']} players, seed {record['seed']}, "
           f"{len(actions)} actions"

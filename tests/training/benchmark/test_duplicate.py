@@ -170,3 +170,19 @@ def test_evaluate_and_league_take_duplicate(tmp_path, capsys):
         )
         == 0
     )
+
+
+def test_a_recorded_duplicate_game_replays(tmp_path, capsys):
+    record = tmp_path / "games.jsonl"
+    tournament("primordial_soup", 3, ["heuristic", "random", "random"], 3, seed=2,
+               record=record, duplicate=True)
+    for index in range(3):
+        assert cli.main(["replay", str(record), "--game-index", str(index), "--render",
+                         "none"]) == 0
+        assert "scores match the record" in capsys.readouterr().out
+    line = json.loads(record.read_text().splitlines()[0])
+    line["chance"] = "loaded dice"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(line) + "\n")
+    assert cli.main(["replay", str(bad), "--render", "none"]) == 2
+    assert "chance must be" in capsys.readouterr().err
