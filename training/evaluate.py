@@ -92,23 +92,27 @@ def play_game(env, seat_agents: list[Agent], seed: int,
         actions: If given, every action taken (in order, without the ``None`` steps of
             finished agents) is appended to it, so ``reset(seed=seed)`` and these actions
             replay the game.
-        duplicate: Fix chance per event by ``seed`` (:class:`DuplicateChance`): every game
-            with this seed has the same deal, and the same ``k``-th die, card or tile of
-            each kind as far as play lets them. (``use_chance`` on the env; ``False``
-            gives chance back to the env's generator.)
+        duplicate: Fix chance per event by ``seed`` (:class:`DuplicateChance`, its context
+            the acting seat): every game with this seed has the same deal, and the same
+            ``k``-th die, card or tile of each kind in each seat's steps as far as play lets
+            them. (``use_chance`` on the env; ``False`` gives chance back to the env's
+            generator.)
     """
     from primeval.envs.core.chance import DuplicateChance
 
     game = env.unwrapped
-    game.use_chance(DuplicateChance(seed) if duplicate else None)
+    source = DuplicateChance(seed) if duplicate else None
+    game.use_chance(source)
     env.reset(seed=seed)
     for agent_name in game.agent_iter():
         _obs, _reward, termination, truncation, _info = game.last(observe=False)
         if termination or truncation:
             game.step(None)
             continue
-        action = agent_action(seat_agents[game.possible_agents.index(agent_name)], game,
-                              agent_name)
+        seat = game.possible_agents.index(agent_name)
+        action = agent_action(seat_agents[seat], game, agent_name)
+        if source is not None:
+            source.context = seat  # the luck of a step is the acting seat's
         game.step(action)
         if actions is not None:
             actions.append(int(action))

@@ -255,10 +255,12 @@ def replay_record(record: dict[str, Any], *, where: str = "record", render: str 
             print(f"--- {title}: {file} ---", file=stdout)
 
     actions = record["actions"]
+    source = None
     if record.get("chance") == "duplicate":  # evaluate --duplicate: chance fixed per event
         from primeval.envs.core.chance import DuplicateChance
 
-        env.unwrapped.use_chance(DuplicateChance(record["seed"]))
+        source = DuplicateChance(record["seed"])
+        env.unwrapped.use_chance(source)
     env.reset(seed=record["seed"])
     print(f"{where}: {record['game']}, {record['players']} players, seed {record['seed']}, "
           f"{len(actions)} actions"
@@ -285,6 +287,8 @@ def replay_record(record: dict[str, Any], *, where: str = "record", render: str 
                               f"for {agent} (decision: {view.describe_decision(state)}); "
                               f"legal: {some}{more}")
         print(f"step {step}: {agent}: {name}", file=stdout)
+        if source is not None:
+            source.context = env.possible_agents.index(agent)  # as evaluate.play_game
         env.step(action)
         if step % every == 0 and step < len(actions):
             show(step, f"after step {step}")

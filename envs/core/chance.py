@@ -166,32 +166,37 @@ class ScriptedChance(ChanceSource):
 
 class DuplicateChance(ChanceSource):
     """Chance fixed per event, for duplicate games: the ``k``-th event with a given label
-    (``"die"``, ``"environment card"``, ``"deck (3 of 40)"``, ...) of a game seeded ``seed``
-    draws the uniform number ``u`` number ``k`` of a stream fixed by ``(seed, label)``, and
-    its outcome is the one whose share of the probability holds ``u``.
+    (``"die"``, ``"environment card"``, ``"deck (3 of 40)"``, ...) in a given ``context`` of a
+    game seeded ``seed`` draws the ``k``-th uniform number ``u`` of a stream fixed by
+    ``(seed, context, label)``, and its outcome is the one whose share of the probability
+    holds ``u``.
 
-    So two games with the same seed get the same setup (deal, start player dice) and the
-    same outcome for the ``k``-th die, card or tile of each kind whatever the players did,
-    as far as play lets them (an event whose possible outcomes differ between the games,
-    a deck already thinned otherwise, say, may fall differently). Tournaments replay each
-    seed for every seat rotation of the same agents (``duplicate=True``), so that luck
-    cancels across seats. The env's generator is not used
-    (``env.unwrapped.use_chance(DuplicateChance(seed))``).
+    ``context`` is whatever the game loop sets before a step (``None`` at the setup);
+    :func:`~primeval.training.evaluate.play_game` sets the seat that acts, so that the
+    ``k``-th die rolled during seat 2's decisions is the same in every game of this seed,
+    whoever sits there and whatever happened elsewhere. So two games with the same seed get
+    the same setup (deal, start player) and, as far as play lets them, the same luck per
+    seat (an event whose possible outcomes differ between the games, a deck already thinned
+    otherwise, say, may fall differently). Tournaments replay each seed for every seat
+    rotation of the same agents (``duplicate=True``), so that luck cancels across seats.
+    The env's generator is not used (``env.unwrapped.use_chance(DuplicateChance(seed))``).
     """
 
     def __init__(self, seed: int) -> None:
         self.seed = int(seed)
-        self._streams: dict[str, np.random.Generator] = {}
-        self._counts: dict[str, int] = {}
+        self.context: Any = None
+        self._streams: dict[tuple[Any, str], np.random.Generator] = {}
+        self._counts: dict[tuple[Any, str], int] = {}
 
     def draw(self, event: ChanceEvent) -> int:
-        stream = self._streams.get(event.label)
+        key = (self.context, event.label)
+        stream = self._streams.get(key)
         if stream is None:
             import zlib
 
-            key = zlib.crc32(event.label.encode("utf-8"))
-            stream = self._streams[event.label] = np.random.default_rng([self.seed, key])
-        self._counts[event.label] = self._counts.get(event.label, 0) + 1
+            words = [zlib.crc32(repr(part).encode("utf-8")) for part in key]
+            stream = self._streams[key] = np.random.default_rng([self.seed, *words])
+        self._counts[key] = self._counts.get(key, 0) + 1
         u = float(stream.random())
         weights = event.weights or (1,) * len(event.outcomes)
         target = u * sum(weights)
@@ -201,16 +206,21 @@ class DuplicateChance(ChanceSource):
             target -= weight
         return next(o for o, w in zip(event.outcomes[::-1], weights[::-1], strict=True) if w)
 
-    def get_state(self) -> dict[str, int]:
-        """How many events of each label were drawn (:meth:`set_state` rewinds to it)."""
-        return dict(self._counts)
+    def get_state(self) -> dict[tuple[Any, str], int]:
+        """How many events of each (context, label) were drawn, and the context
+        (:meth:`set_state` rewinds to it)."""
+        return {**self._counts, "context": self.context}
 
-    def set_state(self, counts: dict[str, int]) -> None:
+    def set_state(self, state: dict) -> None:
         """Rewind to :meth:`get_state`'s counts (the env does, when a step fails)."""
         self._streams, self._counts = {}, {}
-        for label, count in counts.items():
+        for key, count in state.items():
+            if key == "context":
+                continue
+            self.context = key[0]
             for _ in range(count):
-                self.draw(ChanceEvent("pick", label, (0,)))
+                self.draw(ChanceEvent("pick", key[1], (0,)))
+        self.context = state.get("context")
 
 
 # -- the three kinds of event, as the rules call them ----------------------------------

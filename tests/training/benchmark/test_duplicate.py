@@ -15,76 +15,82 @@ from primeval.training.evaluate import play_game, tournament
 
 
 class Recording(DuplicateChance):
-    """A DuplicateChance that writes down every draw: (label, outcome)."""
+    """A DuplicateChance that writes down the setup and every draw: ((seat, label), outcome),
+    the seat being the context play_game sets (None at the setup)."""
+
+    made: list[Recording] = []
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
-        self.draws: list[tuple[str, int]] = []
+        self.draws: list[tuple[tuple, int]] = []
+        Recording.made.append(self)
 
     def draw(self, event: ChanceEvent) -> int:
         outcome = super().draw(event)
-        self.draws.append((event.label, outcome))
+        self.draws.append(((self.context, event.label), (outcome, event.outcomes, event.weights)))
         return outcome
 
 
-def _play(game: str, players: int, specs: list[str], seed: int, source) -> tuple[dict, list]:
-    """One game with ``source`` deciding chance; the setup's state and the draws."""
+def _play(game: str, players: int, specs: list[str], seed: int, monkeypatch) -> tuple:
+    """One duplicate game through play_game; the setup's state and the draws."""
+    import primeval.envs.core.chance as chance
+
+    monkeypatch.setattr(chance, "DuplicateChance", Recording)
     env = make_raw_env(game, players)
-    env.unwrapped.use_chance(source)
-    env.reset(seed=seed)
-    start = env.unwrapped.game_state.to_dict()
     agents = [make_agent(s, game, seed=10 + i) for i, s in enumerate(specs)]
-    for agent_name in env.agent_iter():
-        _o, _r, term, trunc, _i = env.last(observe=False)
-        if term or trunc:
-            env.step(None)
-            continue
-        seat = env.possible_agents.index(agent_name)
-        env.step(
-            agents[seat].act(None, env.action_mask(agent_name), state=env.game_state, seat=seat)
-        )
-    return start, source.draws
+    play_game(env, agents, seed=seed, duplicate=True)
+    source = Recording.made[-1]
+    setup = [d for d in source.draws if d[0][0] is None]
+    return setup, source.draws
 
 
-def _by_label(draws: list[tuple[str, int]]) -> dict[str, list[int]]:
-    out: dict[str, list[int]] = {}
-    for label, outcome in draws:
-        out.setdefault(label, []).append(outcome)
+def _by_key(draws: list[tuple[tuple, int]]) -> dict[tuple, list[int]]:
+    out: dict[tuple, list[int]] = {}
+    for key, outcome in draws:
+        out.setdefault(key, []).append(outcome)
     return out
 
 
 @pytest.mark.parametrize(("game", "players"), [("primordial_soup", 4), ("origin", 3)])
-def test_two_rotations_see_the_same_deal_and_the_same_dice(game, players):
+def test_two_rotations_see_the_same_deal_and_the_same_dice(game, players, monkeypatch):
     lineup = ["heuristic", "random"] + ["random"] * (players - 2)
     rotated = lineup[1:] + lineup[:1]
-    start_a, draws_a = _play(game, players, lineup, 7, Recording(7))
-    start_b, draws_b = _play(game, players, rotated, 7, Recording(7))
-    assert start_a == start_b  # the same deal, start player and setup
-    a, b = _by_label(draws_a), _by_label(draws_b)
-    common = set(a) & set(b)
-    assert common
-    for label in common:  # the k-th event of each kind fell the same in both games
-        k = min(len(a[label]), len(b[label]))
-        assert a[label][:k] == b[label][:k], label
-    if game == "primordial_soup":  # dice are rolled all game long, the same k-th die
-        assert len(a["die"]) > 20 and len(b["die"]) > 20
-    else:  # Origin's chance is the setup's shuffles: every draw is the same
-        assert draws_a == draws_b
+    setup_a, draws_a = _play(game, players, lineup, 7, monkeypatch)
+    setup_b, draws_b = _play(game, players, rotated, 7, monkeypatch)
+    assert setup_a and setup_a == setup_b  # the same deal, start player and setup
+    a, b = _by_key(draws_a), _by_key(draws_b)
+    in_play = {key for key in set(a) & set(b) if key[0] is not None}
+    assert in_play  # chance during play, in the seats' steps
+    compared = 0
+    for key in in_play:  # the k-th event of each kind in each seat's steps fell the same,
+        for x, y in zip(a[key], b[key], strict=False):  # when it could fall the same ways
+            if x[1:] == y[1:]:
+                assert x[0] == y[0], key
+                compared += 1
+    assert compared > 10
+    if game == "primordial_soup":  # dice are rolled all game long
+        for seat in range(players):
+            assert len(a[(seat, "die")]) > 5 and len(b[(seat, "die")]) > 5
+    assert draws_a != draws_b  # the players did play otherwise
 
 
-def test_other_seeds_deal_otherwise():
-    start_a, _ = _play("origin", 3, ["random"] * 3, 1, Recording(1))
-    start_b, _ = _play("origin", 3, ["random"] * 3, 2, Recording(2))
-    assert start_a != start_b
+def test_other_seeds_deal_otherwise(monkeypatch):
+    setup_a, _ = _play("origin", 3, ["random"] * 3, 1, monkeypatch)
+    setup_b, _ = _play("origin", 3, ["random"] * 3, 2, monkeypatch)
+    assert setup_a != setup_b
 
 
 def test_a_failed_step_leaves_the_source_as_it_was():
     source = DuplicateChance(3)
     for label in ("die", "die", "card"):
         source.draw(ChanceEvent("die", label, (1, 2, 3, 4, 5, 6)))
+    source.context = 1
+    source.draw(ChanceEvent("die", "die", (1, 2, 3, 4, 5, 6)))
     saved = source.get_state()
     after = [source.draw(ChanceEvent("die", "die", (1, 2, 3, 4, 5, 6))) for _ in range(5)]
+    source.context = 2
     source.set_state(saved)
+    assert source.context == 1
     assert [source.draw(ChanceEvent("die", "die", (1, 2, 3, 4, 5, 6))) for _ in range(5)] == after
 
 
@@ -174,11 +180,19 @@ def test_evaluate_and_league_take_duplicate(tmp_path, capsys):
 
 def test_a_recorded_duplicate_game_replays(tmp_path, capsys):
     record = tmp_path / "games.jsonl"
-    tournament("primordial_soup", 3, ["heuristic", "random", "random"], 3, seed=2,
-               record=record, duplicate=True)
+    tournament(
+        "primordial_soup",
+        3,
+        ["heuristic", "random", "random"],
+        3,
+        seed=2,
+        record=record,
+        duplicate=True,
+    )
     for index in range(3):
-        assert cli.main(["replay", str(record), "--game-index", str(index), "--render",
-                         "none"]) == 0
+        assert (
+            cli.main(["replay", str(record), "--game-index", str(index), "--render", "none"]) == 0
+        )
         assert "scores match the record" in capsys.readouterr().out
     line = json.loads(record.read_text().splitlines()[0])
     line["chance"] = "loaded dice"
