@@ -168,10 +168,11 @@ def add_member(
     command: str,
     notes: str = "",
     games: int | None = None,
+    commit: str | None = None,
 ) -> dict[str, Any]:
     """Add (or replace) the file member ``zoo:TASK/NAME`` from a ``primeval train`` run
     folder: copy its ``model.zip`` into the zoo, record its config, the commit it was
-    trained at, ``command`` and ``notes``, and rate it (:func:`rate_member`). Checks the
+    trained at (``commit``; default the checkout's now), ``command`` and ``notes``, and rate it (:func:`rate_member`). Checks the
     zoo's size budget. Returns the manifest entry.
 
     ``python -m primeval.training.benchmark.zoo add soup-4p ppo runs/x --command "..."``
@@ -205,7 +206,7 @@ def add_member(
         "kind": "ppo",
         "file": file,
         "config": config,
-        "commit": git_commit(),
+        "commit": commit or git_commit(),
         "command": command,
         "notes": notes,
     }
@@ -236,8 +237,11 @@ def main(argv: list[str] | None = None) -> int:
     add.add_argument("--command", required=True, help="the command that trained it")
     add.add_argument("--notes", default="")
     add.add_argument("--games", type=int, help="rating games (default: the task's)")
+    add.add_argument("--commit", help="the commit it was trained at (default: HEAD now)")
     args = parser.parse_args(argv)
-    entry = add_member(args.task, args.name, args.run_dir, args.command, args.notes, args.games)
+    entry = add_member(
+        args.task, args.name, args.run_dir, args.command, args.notes, args.games, args.commit
+    )
     print(json.dumps({k: entry[k] for k in ("task", "name", "file", "rating", "check")}, indent=2))
     return 0
 
