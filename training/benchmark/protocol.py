@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from primeval.training.benchmark.agents import _Named
+from primeval.training.benchmark.seat import EncoderFreeAgent
 
 #: The protocol's name and version, in the handshake.
 PROTOCOL = "primeval-jsonl/1"
@@ -46,7 +46,7 @@ class ProtocolError(RuntimeError):
     """An agent process broke the JSON-lines protocol (the message says how)."""
 
 
-class ProcessAgent(_Named):
+class ProcessAgent(EncoderFreeAgent):
     """The agent behind ``cmd:COMMAND``: a child process speaking :data:`PROTOCOL`.
 
     The process starts at the first decision (or :meth:`start`) and ends at :meth:`close`

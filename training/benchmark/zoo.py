@@ -4,11 +4,11 @@
 has the members that are specs, no files (:data:`SPEC_MEMBERS`): ``random``, ``heuristic``
 and plain MCTS (random rollouts) at two budgets, ``mcts-25`` and ``mcts-100``
 simulations per decision. Trained agents are files in this package's ``zoo_files/`` folder,
-each with one entry in ``zoo_files/manifest.json``: its task, name, file, kind (``ppo``), the
-config, commit and command that produced it, its rating on its task (the benchmark score,
-with the games and seed it was measured on) and notes. Adding or replacing a member is one
-manifest entry and one file; :data:`SIZE_BUDGET` bounds the files' total (the wheel ships
-them).
+each with one entry in ``zoo_files/manifest.json``: its task, name, file, kind (``ppo``),
+the config, commit and command that produced it, its rating on its task (the benchmark
+score, with the games and seed it was measured on), a short check run and notes. Adding or
+replacing a member is one manifest entry and one file (:mod:`.curate` makes both);
+:data:`SIZE_BUDGET` bounds the files' total (the wheel ships them).
 
 Files are loaded as every checkpoint is, without unpickling
 (:mod:`~primeval.training.agents.checkpoint`); a manifest path never leaves the folder.
@@ -133,133 +133,14 @@ def zoo_size() -> int:
     return sum(zoo_path(entry["file"]).stat().st_size for entry in manifest()["members"])
 
 
-def rate_member(
-    member_id: str, games: int | None = None, seed: int | None = None, check_games: int = 40
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The member's rating (its score on its task: the task's games and seed unless given)
-    and its check (a short run the slow test repeats: ``check_games`` games, the task's
-    seed)."""
-    from primeval.training.benchmark.run import run_task
-
-    member = get_member(member_id)
-    result = run_task(member.task, member.id, games=games, seed=seed)
-    task = TASKS[member.task]
-    short = run_task(member.task, member.id, games=check_games - check_games % task.players)
-    rating = {
-        "task": f"{task.id}",
-        **{
-            k: result["score"][k] for k in ("win_rate", "win_rate_ci95", "mean_rank", "mean_reward")
-        },
-        "games": result["games"],
-        "seed": result["seed"],
-        "duplicate": result["duplicate"],
-        "official": result["official"],
-        "date": result["date"],
-        "machine": {k: result["machine"][k] for k in ("platform", "cpu_count", "load")},
-    }
-    check = {"games": short["games"], "seed": short["seed"], "win_rate": short["score"]["win_rate"]}
-    return rating, check
-
-
-def add_member(
-    task: str,
-    name: str,
-    run_dir: str | Path,
-    command: str,
-    notes: str = "",
-    games: int | None = None,
-    commit: str | None = None,
-) -> dict[str, Any]:
-    """Add (or replace) the file member ``zoo:TASK/NAME`` from a ``primeval train`` run
-    folder: copy its ``model.zip`` into the zoo, record its config, the commit it was
-    trained at (``commit``; default the checkout's now), ``command`` and ``notes``, and rate it (:func:`rate_member`). Checks the
-    zoo's size budget. Returns the manifest entry.
-
-    ``python -m primeval.training.benchmark.zoo add soup-4p ppo runs/x --command "..."``
-    """
-    import shutil
-
-    import yaml
-
-    from primeval.training.benchmark.run import git_commit
-
-    task_obj = get_task(task)
-    if name in SPEC_MEMBERS:
-        raise ValueError(f"{name} is a spec member of every task; choose another name")
-    run = Path(run_dir)
-    model = run / "model.zip"
-    if not model.is_file():
-        raise ValueError(f"{run}: no model.zip (is the training run finished?)")
-    config = yaml.safe_load((run / "config.yaml").read_text(encoding="utf-8"))
-    if config.get("game") != task_obj.game or int(config.get("players", 0)) != task_obj.players:
-        raise ValueError(
-            f"{run} trained {config.get('game')} with {config.get('players')} "
-            f"players; task {task} is {task_obj.game} with {task_obj.players}"
-        )
-    file = f"{task}-{name}.zip"
-    shutil.copyfile(model, zoo_folder() / file)
-    data = manifest()
-    entries = [e for e in data["members"] if (e["task"], e["name"]) != (task, name)]
-    entry = {
-        "task": task,
-        "name": name,
-        "kind": "ppo",
-        "file": file,
-        "config": config,
-        "commit": commit or git_commit(),
-        "command": command,
-        "notes": notes,
-    }
-    data["members"] = [*entries, entry]
-    _write_manifest(data)
-    if zoo_size() > SIZE_BUDGET:
-        raise ValueError(
-            f"the zoo's files take {zoo_size()} bytes, over the budget of {SIZE_BUDGET}"
-        )
-    entry["rating"], entry["check"] = rate_member(f"zoo:{task}/{name}", games=games)
-    _write_manifest(data)
-    return entry
-
-
-def _write_manifest(data: dict[str, Any]) -> None:
-    (zoo_folder() / "manifest.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-
-
-def main(argv: list[str] | None = None) -> int:
-    import argparse
-
-    parser = argparse.ArgumentParser(description="add a trained member to the zoo")
-    sub = parser.add_subparsers(dest="what", required=True)
-    add = sub.add_parser("add", help="add or replace zoo:TASK/NAME from a training run")
-    add.add_argument("task", choices=list(TASKS))
-    add.add_argument("name")
-    add.add_argument("run_dir")
-    add.add_argument("--command", required=True, help="the command that trained it")
-    add.add_argument("--notes", default="")
-    add.add_argument("--games", type=int, help="rating games (default: the task's)")
-    add.add_argument("--commit", help="the commit it was trained at (default: HEAD now)")
-    args = parser.parse_args(argv)
-    entry = add_member(
-        args.task, args.name, args.run_dir, args.command, args.notes, args.games, args.commit
-    )
-    print(json.dumps({k: entry[k] for k in ("task", "name", "file", "rating", "check")}, indent=2))
-    return 0
-
-
 __all__ = [
     "SIZE_BUDGET",
     "SPEC_MEMBERS",
     "Member",
-    "add_member",
     "get_member",
     "manifest",
     "members",
-    "rate_member",
     "zoo_agent",
     "zoo_path",
     "zoo_size",
 ]
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
