@@ -195,8 +195,8 @@ def play_zoo(
     names = [m.name for m in chosen]
     n = task.players
     lineups = len(list(combinations(range(len(specs)), n)))
-    games = games_per_lineup * lineups
-    games += (-games) % n
+    per_lineup = games_per_lineup + (-games_per_lineup) % n  # whole duplicate blocks
+    games = per_lineup * lineups
     records: list[tuple[list[int], list[float]]] = []
     results = round_robin(
         task.game,
