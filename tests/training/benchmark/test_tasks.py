@@ -198,3 +198,9 @@ def test_unseeded_agents_do_not_touch_global_random():
     state = np.random.get_state()[1].copy()
     run_task("origin-2p", "random", games=2)
     assert np.array_equal(np.random.get_state()[1], state)
+
+
+def test_the_same_task_and_seed_give_the_same_score():
+    first = run_task("origin-2p", "random", games=2, seed=5)
+    again = run_task("origin-2p", "random", games=2, seed=5)
+    assert first["score"] == again["score"] and first["lineup"] == again["lineup"]
