@@ -198,6 +198,7 @@ def play_tournament(game: str, num_players: int, agents: list[Agent], labels: li
     """
     from openskill.models import PlackettLuce
 
+    _check_blocks(games, num_players, duplicate)
     env = make_raw_env(game, num_players, **env_kwargs)
     space = env.observation_space(env.possible_agents[0])["observation"]
     wanted = {"game": get_game(game).name, "players": num_players,
@@ -271,6 +272,7 @@ def round_robin(game: str, agent_specs: list[str], games: int, seed: int = 0,
     from openskill.models import PlackettLuce
 
     n = num_players or get_game(game).default_players
+    _check_blocks(games, n, duplicate)
     if len(agent_specs) < n:
         raise ValueError(f"a league of {n}-player games needs at least {n} agents, got "
                          f"{len(agent_specs)}: {agent_specs} (repeat a spec to fill seats)")
@@ -307,6 +309,14 @@ def round_robin(game: str, agent_specs: list[str], games: int, seed: int = 0,
     for res, rating in zip(results, ratings, strict=True):
         res.rating_mu, res.rating_sigma = float(rating.mu), float(rating.sigma)
     return results
+
+
+def _check_blocks(games: int, players: int, duplicate: bool) -> None:
+    """Duplicate games come in blocks of one seed per seat rotation: a part block would
+    give some agents a seat's luck the others never get."""
+    if duplicate and games % players:
+        raise ValueError(f"duplicate games come in blocks of {players} (one seed, every seat "
+                         f"rotation): give a multiple of {players} games, not {games}")
 
 
 def leaderboard(results: list[AgentResult]) -> str:

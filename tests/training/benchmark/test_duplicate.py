@@ -200,3 +200,46 @@ def test_a_recorded_duplicate_game_replays(tmp_path, capsys):
     bad.write_text(json.dumps(line) + "\n")
     assert cli.main(["replay", str(bad), "--render", "none"]) == 2
     assert "chance must be" in capsys.readouterr().err
+
+
+def test_a_part_block_is_refused(capsys):
+    assert (
+        cli.main(
+            [
+                "evaluate",
+                "--game",
+                "origin",
+                "--players",
+                "3",
+                "--agents",
+                "random",
+                "random",
+                "random",
+                "--games",
+                "4",
+                "--duplicate",
+                "--quiet",
+            ]
+        )
+        == 2
+    )
+    assert "give a multiple of 3 games, not 4" in capsys.readouterr().err
+    assert (
+        cli.main(
+            [
+                "league",
+                "random",
+                "random",
+                "random",
+                "--game",
+                "origin",
+                "--players",
+                "3",
+                "--games",
+                "5",
+                "--duplicate",
+                "--quiet",
+            ]
+        )
+        == 2
+    )
