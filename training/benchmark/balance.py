@@ -131,7 +131,8 @@ def balance_cli(args: Any) -> int:
     out = Path(args.out or "docs/balance.md")
     games = args.games or 400
     seed = 0 if args.seed is None else args.seed
-    configs = sorted({(t.game, t.players) for t in TASKS.values()})
+    chosen = [TASKS[name] for name in args.tasks] if args.tasks else list(TASKS.values())
+    configs = sorted({(t.game, t.players) for t in chosen})
     tables = []
     for game, players in configs:
         table = seat_balance(game, players, games, seed)
@@ -142,8 +143,11 @@ def balance_cli(args: Any) -> int:
             + f"; mean length {table['length']['mean']:.0f}",
             flush=True,
         )
-    command = f"primeval benchmark --balance --games {games} --seed {seed}" + (
-        f" --out {args.out}" if args.out else ""
+    command = (
+        "primeval benchmark --balance"
+        + (f" --tasks {' '.join(args.tasks)}" if args.tasks else "")
+        + f" --games {games} --seed {seed}"
+        + (f" --out {args.out}" if args.out else "")
     )
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(balance_markdown(tables, command) + "\n", encoding="utf-8")

@@ -63,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--tasks",
         nargs="+",
         choices=list(TASKS),
-        help="--leaderboard: these tasks only (default: all)",
+        help="--leaderboard, --balance: these tasks only (default: all)",
     )
     parser.add_argument(
         "--json",

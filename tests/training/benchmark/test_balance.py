@@ -23,13 +23,16 @@ def test_seat_balance_counts_every_game_once_per_seat():
 
 
 @pytest.mark.slow
-def test_the_balance_command_writes_the_page(tmp_path, monkeypatch):
-    import primeval.training.benchmark.tasks as tasks
-
-    monkeypatch.setattr(tasks, "TASKS", {"origin-2p": tasks.TASKS["origin-2p"]})
+def test_the_balance_command_writes_the_page(tmp_path):
     out = tmp_path / "balance.md"
-    assert cli.main(["benchmark", "--balance", "--games", "2", "--out", str(out)]) == 0
+    assert (
+        cli.main(
+            ["benchmark", "--balance", "--tasks", "origin-2p", "--games", "2", "--out", str(out)]
+        )
+        == 0
+    )
     text = out.read_text()
-    assert "primeval benchmark --balance --games 2 --seed 0" in text
+    assert "primeval benchmark --balance --tasks origin-2p --games 2 --seed 0" in text
+    assert "## primordial_soup" not in text
     assert "## origin, 2 players" in text and "| 1 (player_1) |" in text
     assert json.loads(out.with_suffix(".json").read_text())["tables"][0]["games"] == 2
