@@ -441,6 +441,9 @@ class TurnBasedAECEnv(AECEnv):
         (:meth:`script_chance`) still comes first. Duplicate games use it
         (:class:`~primeval.envs.core.chance.DuplicateChance`). A source with ``get_state()``
         and ``set_state()`` is put back as it was when a step fails."""
+        if source is not None and not callable(getattr(source, "draw", None)):
+            raise TypeError(f"use_chance takes a ChanceSource (with draw(event)) or None, "
+                            f"got {type(source).__name__}")
         self._source = source
 
     def _chance_source(self) -> Any:

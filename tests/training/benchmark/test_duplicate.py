@@ -243,3 +243,16 @@ def test_a_part_block_is_refused(capsys):
         )
         == 2
     )
+
+
+def test_use_chance_refuses_what_is_no_chance_source():
+    env = make_raw_env("origin", 2)
+    with pytest.raises(TypeError, match="use_chance takes a ChanceSource.*got int"):
+        env.unwrapped.use_chance(7)
+    env.reset(seed=1)  # still the env's own generator
+    env.unwrapped.use_chance(DuplicateChance(1))
+    env.reset(seed=1)
+    dealt = env.unwrapped.game_state.to_dict()
+    env.unwrapped.use_chance(None)
+    env.reset(seed=1)
+    assert env.unwrapped.game_state.to_dict() != dealt  # the generator deals otherwise
