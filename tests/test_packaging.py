@@ -72,3 +72,10 @@ def test_the_wheel_ships_every_package_and_its_data(tmp_path):
                  "primeval/configs/primordial_soup/default.yaml",
                  "primeval/envs/origin/data/map.yaml"):
         assert data in names, data
+    # The benchmark's zoo: its manifest and every member file it names.
+    import json
+
+    zoo = ROOT / "training" / "benchmark" / "zoo_files"
+    assert "primeval/training/benchmark/zoo_files/manifest.json" in names
+    for entry in json.loads((zoo / "manifest.json").read_text())["members"]:
+        assert f"primeval/training/benchmark/zoo_files/{entry['file']}" in names, entry

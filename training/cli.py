@@ -2,7 +2,8 @@
 RLlib PPO or expert iteration), evaluate (a seat-rotated tournament), league (a round robin
 with OpenSkill ratings), play (a game against agents in the terminal), replay (a recorded
 game), render (a position as a picture), bench (speed and memory), fuzz (random games checked
-at every step), golden (the golden transcripts), list (the games, their encoders and options).
+at every step), golden (the golden transcripts), list (the games, their encoders and options),
+benchmark (an agent's score on a fixed task against the reference zoo; the leaderboard).
 ``primeval COMMAND --help`` says more."""
 
 from __future__ import annotations
@@ -237,11 +238,12 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     try:
         results = tournament(args.game, players, args.agents, args.games, seed=args.seed,
                              progress=not args.quiet, record=args.record,
-                             trust_checkpoint=args.trust_checkpoint, **env_kwargs)
+                             trust_checkpoint=args.trust_checkpoint,
+                             duplicate=args.duplicate, **env_kwargs)
     except ValueError as exc:
         raise _with_note(exc, note) from None
-    print(f"{args.game}, {players} players, {args.games} games (seats rotated), seed "
-          f"{args.seed}")
+    print(f"{args.game}, {players} players, {args.games} games (seats rotated"
+          f"{', duplicate' if args.duplicate else ''}), seed {args.seed}")
     print(format_table(results))
     if args.json:
         write_json(args.json, report(args.game, players, results, args.seed))
@@ -264,7 +266,7 @@ def cmd_league(args: argparse.Namespace) -> int:
     try:
         results = round_robin(args.game, specs, args.games, seed=args.seed, num_players=players,
                               progress=not args.quiet, trust_checkpoint=args.trust_checkpoint,
-                              **env_kwargs)
+                              duplicate=args.duplicate, **env_kwargs)
     except ValueError as exc:
         raise _with_note(exc, note) from None
     table = leaderboard(results)
@@ -279,6 +281,14 @@ def cmd_league(args: argparse.Namespace) -> int:
                                       key=lambda s: -s["rating"]["ordinal"])}
         Path(args.json).write_text(json.dumps(data, indent=2), encoding="utf-8")
     return 0
+
+
+def cmd_benchmark(args: argparse.Namespace) -> int:
+    """``benchmark``: score an agent on a task, or the zoo's leaderboard, or the balance
+    page (:mod:`primeval.training.benchmark`)."""
+    from primeval.training.benchmark.cli import benchmark_cli
+
+    return benchmark_cli(args)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -367,6 +377,12 @@ def cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+#: ``--duplicate``'s help, in evaluate and league.
+DUPLICATE_HELP = ("duplicate games: each seed is played in every seat rotation with the same "
+                  "deal and dice (chance fixed per event), so luck cancels across seats; "
+                  "give a multiple of the players as --games")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="primeval", description=__doc__.replace("``", "'"))
     sub = parser.add_subparsers(dest="command", required=True)
@@ -428,6 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--record", help="also write every game (actions, seed, scores) as one "
                    "JSON line to this file, for `primeval replay`")
     e.add_argument("--quiet", action="store_true")
+    e.add_argument("--duplicate", action="store_true", help=DUPLICATE_HELP)
     e.add_argument("--trust-checkpoint", action="store_true",
                    help="load ppo:/rllib: checkpoints that need unpickling (only files you "
                    "made or trust: unpickling can run any code; see SECURITY.md)")
@@ -449,10 +466,18 @@ def build_parser() -> argparse.ArgumentParser:
     lg.add_argument("--json", help="also write the leaderboard to this JSON file")
     lg.add_argument("--markdown", help="also write the leaderboard to this Markdown file")
     lg.add_argument("--quiet", action="store_true")
+    lg.add_argument("--duplicate", action="store_true", help=DUPLICATE_HELP)
     lg.add_argument("--trust-checkpoint", action="store_true",
                    help="load ppo:/rllib: checkpoints that need unpickling (only files you "
                    "made or trust: unpickling can run any code; see SECURITY.md)")
     lg.set_defaults(fn=cmd_league)
+
+    bm = sub.add_parser("benchmark", help="score an agent on a benchmark task against the "
+                        "reference zoo (docs/benchmark.md)")
+    from primeval.training.benchmark.cli import add_arguments as benchmark_arguments
+
+    benchmark_arguments(bm)
+    bm.set_defaults(fn=cmd_benchmark)
 
     b = sub.add_parser("bench", help="throughput and memory, beside PettingZoo's classic games")
     from primeval.envs.testing import bench as bench_module

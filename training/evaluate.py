@@ -6,6 +6,11 @@ heuristic random random --games 400 --seed 0 [--json out.json] [--record games.j
 With ``record`` every game is written as one JSON line (see :func:`game_record`); ``primeval
 replay`` plays such a line again.
 
+``--duplicate`` (both commands; :func:`play_game`'s ``duplicate``) plays duplicate games:
+each seed is played once per seat rotation of the same agents with the same chance outcomes
+(:class:`~primeval.envs.core.chance.DuplicateChance`), so that the luck of the deal and the
+dice cancels across seats (``docs/benchmark.md`` measures what it buys).
+
 ``primeval league runs/a/model.zip runs/b/model.zip heuristic random --game origin
 --games 300`` plays a round robin among any number of agents (:func:`round_robin`) and
 prints the leaderboard with OpenSkill ratings (:func:`leaderboard`; ``--json``, ``--markdown``
@@ -33,6 +38,8 @@ class AgentResult:
     wins: float = 0.0
     ranks: list[float] = field(default_factory=list)
     scores: list[float] = field(default_factory=list)
+    #: The share of the win of each game, in order (1, 0, or 1/k in a k-way tie for first).
+    win_shares: list[float] = field(default_factory=list)
     rating_mu: float = 0.0
     rating_sigma: float = 0.0
 
@@ -78,23 +85,34 @@ def ranks_of(scores: list[float]) -> list[float]:
 
 
 def play_game(env, seat_agents: list[Agent], seed: int,
-              actions: list[int] | None = None) -> list[float]:
+              actions: list[int] | None = None, duplicate: bool = False) -> list[float]:
     """One game; returns the final scores per seat.
 
     Args:
         actions: If given, every action taken (in order, without the ``None`` steps of
             finished agents) is appended to it, so ``reset(seed=seed)`` and these actions
             replay the game.
+        duplicate: Fix chance per event by ``seed`` (:class:`DuplicateChance`, its context
+            the acting seat): every game with this seed has the same deal, and the same
+            ``k``-th die, card or tile of each kind in each seat's steps as far as play lets
+            them. (``use_chance`` on the env; ``False`` gives chance back to the env's
+            generator.)
     """
-    env.reset(seed=seed)
+    from primeval.envs.core.chance import DuplicateChance
+
     game = env.unwrapped
+    source = DuplicateChance(seed) if duplicate else None
+    game.use_chance(source)
+    env.reset(seed=seed)
     for agent_name in game.agent_iter():
         _obs, _reward, termination, truncation, _info = game.last(observe=False)
         if termination or truncation:
             game.step(None)
             continue
-        action = agent_action(seat_agents[game.possible_agents.index(agent_name)], game,
-                              agent_name)
+        seat = game.possible_agents.index(agent_name)
+        action = agent_action(seat_agents[seat], game, agent_name)
+        if source is not None:
+            source.context = seat  # the luck of a step is the acting seat's
         game.step(action)
         if actions is not None:
             actions.append(int(action))
@@ -114,8 +132,9 @@ def count_game(results: list[AgentResult], ratings: list, model: Any,
         res.games += 1
         res.ranks.append(ranks[seat])
         res.scores.append(scores[seat])
-        if ranks[seat] == best:
-            res.wins += 1.0 / winners
+        share = 1.0 / winners if ranks[seat] == best else 0.0
+        res.wins += share
+        res.win_shares.append(share)
     players = list(seat_of)
     new = model.rate([[ratings[i]] for i in players], ranks=[ranks[seat_of[i]] for i in players])
     for i, (rating,) in zip(players, new, strict=True):
@@ -123,12 +142,14 @@ def count_game(results: list[AgentResult], ratings: list, model: Any,
 
 
 def game_record(env, agents_by_seat: list[str], seed: int, actions: list[int],
-                scores: list[float]) -> dict[str, Any]:
+                scores: list[float], duplicate: bool = False) -> dict[str, Any]:
     """One game as a JSON-ready dict: ``game``, ``players``, ``config`` (the rules config's
     ``to_dict()``), ``max_steps`` (the env's truncation limit), ``seed``, ``agents`` (by seat),
-    ``actions`` and ``scores``. ``primeval replay`` rebuilds the game from it."""
+    ``actions`` and ``scores`` (and ``"chance": "duplicate"`` for a duplicate game).
+    ``primeval replay`` rebuilds the game from it."""
     game = env.unwrapped
-    return {
+    extra = {"chance": "duplicate"} if duplicate else {}
+    return {**extra,
         "game": game.rules.name,
         "players": len(game.possible_agents),
         "config": game.rules.config.to_dict(),
@@ -142,11 +163,12 @@ def game_record(env, agents_by_seat: list[str], seed: int, actions: list[int],
 
 def tournament(game: str, num_players: int, agent_specs: list[str], games: int,
                seed: int = 0, progress: bool = False, record: str | Path | None = None,
-               trust_checkpoint: bool = False, **env_kwargs: Any) -> list[AgentResult]:
+               trust_checkpoint: bool = False, duplicate: bool = False,
+               **env_kwargs: Any) -> list[AgentResult]:
     """Play ``games`` games between agents named by spec (see :func:`make_agent`;
     ``trust_checkpoint`` as it takes it).
 
-    ``record``: write every game to this JSON-lines file (see :func:`play_tournament`).
+    ``record``, ``duplicate``: see :func:`play_tournament`.
     """
     if len(agent_specs) != num_players:
         raise ValueError(f"{num_players} players need {num_players} agents, got "
@@ -154,25 +176,31 @@ def tournament(game: str, num_players: int, agent_specs: list[str], games: int,
     agents = [make_agent(spec, game, seed=seed + 1000 * i, trust_checkpoint=trust_checkpoint)
               for i, spec in enumerate(agent_specs)]
     return play_tournament(game, num_players, agents, _labels(agent_specs), games, seed,
-                           progress, record=record, record_agents=agent_specs, **env_kwargs)
+                           progress, record=record, record_agents=agent_specs,
+                           duplicate=duplicate, **env_kwargs)
 
 
 def play_tournament(game: str, num_players: int, agents: list[Agent], labels: list[str],
                     games: int, seed: int = 0, progress: bool | str = False,
                     record: str | Path | None = None, record_agents: list[str] | None = None,
-                    **env_kwargs: Any) -> list[AgentResult]:
+                    duplicate: bool = False, **env_kwargs: Any) -> list[AgentResult]:
     """Play ``games`` games; agent ``i`` takes seat ``(i + g) % n`` in game ``g``.
 
     Args:
         progress: Show a progress bar (tqdm), labelled with this text if it is one
             (``True``: "evaluate").
         record: If given, this file is overwritten with one JSON line per game, in order
-            (game ``g`` used seed ``seed + g``); see :func:`game_record`.
+            (see :func:`game_record`).
         record_agents: The names written in the records' ``agents`` (per agent, default
             ``labels``); :func:`tournament` passes the specs.
+        duplicate: Duplicate games: game ``g`` uses seed ``seed + g // n`` with chance fixed
+            per event (:func:`play_game`), so each seed is played in the ``n`` seat
+            rotations with the same deal and dice (give a multiple of ``n`` games). Without
+            it game ``g`` uses seed ``seed + g``.
     """
     from openskill.models import PlackettLuce
 
+    _check_blocks(games, num_players, duplicate)
     env = make_raw_env(game, num_players, **env_kwargs)
     space = env.observation_space(env.possible_agents[0])["observation"]
     wanted = {"game": get_game(game).name, "players": num_players,
@@ -200,12 +228,15 @@ def play_tournament(game: str, num_players: int, agents: list[Agent], labels: li
             for i, seat in enumerate(seats):
                 seat_agents[seat] = agents[i]
             actions: list[int] | None = [] if out is not None else None
-            scores = play_game(env, seat_agents, seed=seed + g, actions=actions)
+            game_seed = seed + (g // num_players if duplicate else g)
+            scores = play_game(env, seat_agents, seed=game_seed, actions=actions,
+                               duplicate=duplicate)
             if out is not None:
                 by_seat = [""] * num_players
                 for i, seat in enumerate(seats):
                     by_seat[seat] = names[i]
-                out.write(json.dumps(game_record(env, by_seat, seed + g, actions, scores)) + "\n")
+                out.write(json.dumps(game_record(env, by_seat, game_seed, actions, scores,
+                                                 duplicate)) + "\n")
                 out.flush()
             count_game(results, ratings, model, dict(enumerate(seats)), scores)
     finally:
@@ -218,7 +249,8 @@ def play_tournament(game: str, num_players: int, agents: list[Agent], labels: li
 
 def round_robin(game: str, agent_specs: list[str], games: int, seed: int = 0,
                 num_players: int | None = None, progress: bool = False,
-                trust_checkpoint: bool = False, **env_kwargs: Any) -> list[AgentResult]:
+                trust_checkpoint: bool = False, duplicate: bool = False,
+                on_game: Any = None, **env_kwargs: Any) -> list[AgentResult]:
     """A league: ``games`` games among any number of agents (at least one per seat), with
     OpenSkill ratings (Plackett-Luce over the final ranks).
 
@@ -226,6 +258,14 @@ def round_robin(game: str, agent_specs: list[str], games: int, seed: int = 0,
     agents, in order, rotated by ``g div L`` seats: every lineup is played, and in every
     lineup each agent takes every seat in turn. Agent ``i`` is seeded ``seed + 1000 i``;
     game ``g`` uses seed ``seed + g``.
+
+    ``duplicate``: games come in blocks of ``n``: block ``b = g div n`` seats lineup
+    ``b mod L`` rotated by ``g mod n`` seats, all with seed ``seed + b`` and chance fixed
+    per event (:func:`play_game`), so each lineup meets the same deal and dice in every
+    rotation.
+
+    ``on_game(by_seat, scores)``, if given, is called after every game with the agents'
+    indices by seat and the scores by seat (the benchmark's head-to-head matrix reads it).
 
     Returns:
         One result per agent, in the order given (see :func:`leaderboard` for the table).
@@ -235,6 +275,7 @@ def round_robin(game: str, agent_specs: list[str], games: int, seed: int = 0,
     from openskill.models import PlackettLuce
 
     n = num_players or get_game(game).default_players
+    _check_blocks(games, n, duplicate)
     if len(agent_specs) < n:
         raise ValueError(f"a league of {n}-player games needs at least {n} agents, got "
                          f"{len(agent_specs)}: {agent_specs} (repeat a spec to fill seats)")
@@ -256,15 +297,29 @@ def round_robin(game: str, agent_specs: list[str], games: int, seed: int = 0,
 
         iterator = tqdm(iterator, desc="league", unit="game")
     for g in iterator:
-        lineup = lineups[g % len(lineups)]
-        shift = (g // len(lineups)) % n
+        if duplicate:
+            lineup, shift, game_seed = lineups[(g // n) % len(lineups)], g % n, seed + g // n
+        else:
+            lineup, shift = lineups[g % len(lineups)], (g // len(lineups)) % n
+            game_seed = seed + g
         by_seat = [lineup[(seat - shift) % n] for seat in range(n)]
-        scores = play_game(env, [agents[i] for i in by_seat], seed=seed + g)
+        scores = play_game(env, [agents[i] for i in by_seat], seed=game_seed,
+                           duplicate=duplicate)
         count_game(results, ratings, model, {i: seat for seat, i in enumerate(by_seat)},
                    scores)
+        if on_game is not None:
+            on_game(list(by_seat), list(scores))
     for res, rating in zip(results, ratings, strict=True):
         res.rating_mu, res.rating_sigma = float(rating.mu), float(rating.sigma)
     return results
+
+
+def _check_blocks(games: int, players: int, duplicate: bool) -> None:
+    """Duplicate games come in blocks of one seed per seat rotation: a part block would
+    give some agents a seat's luck the others never get."""
+    if duplicate and games % players:
+        raise ValueError(f"duplicate games come in blocks of {players} (one seed, every seat "
+                         f"rotation): give a multiple of {players} games, not {games}")
 
 
 def leaderboard(results: list[AgentResult]) -> str:

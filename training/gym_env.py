@@ -1,4 +1,6 @@
-"""The Gymnasium entry point of ``primeval/PrimordialSoup-v1`` and ``primeval/Origin-v0``."""
+"""The Gymnasium entry points of ``primeval/PrimordialSoup-v1`` and ``primeval/Origin-v0``
+(:func:`make`) and of the benchmark ids ``primeval/PrimordialSoup-vsZoo-v1`` and
+``primeval/Origin-vsZoo-v0`` (:func:`make_vs_zoo`)."""
 
 from __future__ import annotations
 
@@ -54,3 +56,32 @@ def check_opponents(agents: list[Any], specs: list[str], aec: Any, game: str,
                                    aec.action_space(agent_id))
         except CheckpointError as exc:
             raise CheckpointError(f"opponent {spec!r} cannot play this env: {exc}") from None
+
+
+def make_vs_zoo(game: str, task: str | None = None, obs_encoder: str = "flat",
+                learner_seat: int | None = None, seed: int = 0,
+                render_mode: str | None = None, illegal_action: str = "lose",
+                illegal_reward: float = -1.0) -> SingleAgentEnv:
+    """The entry point of ``primeval/PrimordialSoup-vsZoo-v1`` and ``primeval/Origin-vsZoo-v0``:
+    a single-agent env whose other seats are the opponents of a benchmark task
+    (:mod:`primeval.training.benchmark.tasks`; default the game's task at its default player
+    count, ``soup-4p`` and ``origin-3p``), each seat drawn per episode from them, seeded
+    ``seed + 1000 (j + 1)`` as in the task. The game's rules are the standard ones (no config
+    overrides): a harness that only knows Gymnasium scores the task's conditions."""
+    from primeval.training.benchmark.run import opponent_agents
+    from primeval.training.benchmark.tasks import TASKS, get_task
+
+    entry = get_game(game)
+    if task is None:
+        task = next(t.name for t in TASKS.values()
+                    if t.game == entry.name and t.players == entry.default_players)
+    chosen = get_task(task)
+    if chosen.game != entry.name:
+        tasks = [t.name for t in TASKS.values() if t.game == entry.name]
+        raise ValueError(f"task {chosen.name} plays {chosen.game}, not {entry.name}; "
+                         f"{entry.name}'s tasks are {', '.join(tasks)}")
+    agents = opponent_agents(chosen, seed)
+    aec = entry.raw_env(chosen.players, obs_encoder=obs_encoder, render_mode=render_mode)
+    return SingleAgentEnv(aec, opponents=agents if len(agents) > 1 else agents[0],
+                          learner_seat=learner_seat, illegal_action=illegal_action,
+                          illegal_reward=illegal_reward)

@@ -121,6 +121,10 @@ def load_record(path: str | Path, index: int, game: str | None = None) -> dict[s
                           f"{short_repr(record['finished'])}")
     if record["seed"] is not None and not _is_int(record["seed"]):
         raise ReplayError(f"{where}: seed must be an int, got {short_repr(record['seed'])}")
+    if record.get("chance", "duplicate") != "duplicate" or (
+            record.get("chance") == "duplicate" and record["seed"] is None):
+        raise ReplayError(f"{where}: chance must be \"duplicate\" (with an int seed) or "
+                          f"absent, got {short_repr(record.get('chance'))}")
     if not isinstance(record["actions"], list) or not all(_is_int(a) for a in record["actions"]):
         raise ReplayError(f"{where}: actions must be a list of ints")
     scores = record["scores"]
@@ -256,6 +260,12 @@ def replay_record(record: dict[str, Any], *, where: str = "record", render: str 
             print(f"--- {title}: {file} ---", file=stdout)
 
     actions = record["actions"]
+    source = None
+    if record.get("chance") == "duplicate":  # evaluate --duplicate: chance fixed per event
+        from primeval.envs.core.chance import DuplicateChance
+
+        source = DuplicateChance(record["seed"])
+        env.unwrapped.use_chance(source)
     env.reset(seed=record["seed"])
     print(f"{where}: {record['game']}, {record['players']} players, seed {record['seed']}, "
           f"{len(actions)} actions"
@@ -282,6 +292,8 @@ def replay_record(record: dict[str, Any], *, where: str = "record", render: str 
                               f"for {agent} (decision: {view.describe_decision(state)}); "
                               f"legal: {some}{more}")
         print(f"step {step}: {agent}: {name}", file=stdout)
+        if source is not None:
+            source.context = env.possible_agents.index(agent)  # as evaluate.play_game
         env.step(action)
         if step % every == 0 and step < len(actions):
             show(step, f"after step {step}")

@@ -6,7 +6,8 @@
   ``primeval/origin-v0`` (each game's ``env()``, with PettingZoo's safety wrappers);
 * Gymnasium (``gymnasium.make(id, **kwargs)``): ``primeval/PrimordialSoup-v1``,
   ``primeval/Origin-v0``, the single-agent view with opponents inside ``step()``
-  (``primeval.training.gym_env``).
+  (``primeval.training.gym_env``); and the benchmark's ``primeval/PrimordialSoup-vsZoo-v1``,
+  ``primeval/Origin-vsZoo-v0``, whose other seats are a benchmark task's zoo opponents.
 
 Registration waits for the registry's library: ``import primeval`` registers with
 Gymnasium and PettingZoo at once when they are already imported, and otherwise as soon as
@@ -53,6 +54,13 @@ ENTRIES: tuple[EnvEntry, ...] = (
                "(or a list, one per seat), obs_encoder, learner_seat=None (random), "
                "shaping=0.0, illegal_action='lose'|'random'|'raise', render_mode, "
                f"**{g.title.replace(' ', '')}Config fields")
+      for g in GAMES.values()),
+    *(EnvEntry(f"primeval/{g.gym_name}-vsZoo-v{g.version}", "gymnasium",
+               "primeval.training.gym_env:make_vs_zoo", {"game": g.name},
+               f"task=the game's {g.default_players}-player benchmark task (e.g. "
+               "'soup-3p', 'origin-2p'): the other seats are that task's zoo opponents; "
+               "obs_encoder, learner_seat=None (random), seed=0 (the opponents'), "
+               "illegal_action, render_mode")
       for g in GAMES.values()),
 )
 BY_ID = {e.id: e for e in ENTRIES}

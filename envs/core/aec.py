@@ -258,6 +258,7 @@ class TurnBasedAECEnv(AECEnv):
         self._num_steps = 0
         self._mask: np.ndarray | None = None  # legal mask of _state, computed on demand
         self._script: Any = None  # a ScriptedChance fixing the next chance events
+        self._source: Any = None  # a ChanceSource deciding every event (use_chance)
         # Rules that return the next state's mask with the state (FrameRules.transition)
         # spare the adapter computing it again.
         self._transition = getattr(rules, "transition", None)
@@ -324,6 +325,7 @@ class TurnBasedAECEnv(AECEnv):
         script = None if self._script is None else (self._script.used,
                                                     len(self._script.events))
         rng = self._chance_source()
+        source_state = getattr(self._source, "get_state", lambda: None)()
         try:
             if self._transition is not None:
                 new_state, new_mask = self._transition(self._state, action_id, rng, self._mask)
@@ -333,6 +335,8 @@ class TurnBasedAECEnv(AECEnv):
             self._rng.bit_generator.state = rng_state  # leave everything as it was
             if script is not None:
                 self._script.used, self._script.events[script[1]:] = script[0], []
+            if source_state is not None:
+                self._source.set_state(source_state)
             raise
         self._end_of_script()
         self._state = new_state
@@ -452,9 +456,21 @@ class TurnBasedAECEnv(AECEnv):
         self._script = ScriptedChance(outcomes, then=self._rng)
         return self._script
 
+    def use_chance(self, source: Any) -> None:
+        """Let ``source``, a :class:`~primeval.envs.core.chance.ChanceSource`, decide every
+        chance event of this env's games from now on (the next ``reset()``'s setup included)
+        instead of the env's generator; ``None`` gives them back to the generator. A script
+        (:meth:`script_chance`) still comes first. Duplicate games use it
+        (:class:`~primeval.envs.core.chance.DuplicateChance`). A source with ``get_state()``
+        and ``set_state()`` is put back as it was when a step fails."""
+        if source is not None and not callable(getattr(source, "draw", None)):
+            raise TypeError(f"use_chance takes a ChanceSource (with draw(event)) or None, "
+                            f"got {type(source).__name__}")
+        self._source = source
+
     def _chance_source(self) -> Any:
         if self._script is None:
-            return self._rng
+            return self._rng if self._source is None else self._source
         self._script.then = self._rng  # after the script: this env's generator
         return self._script
 

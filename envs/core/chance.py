@@ -37,6 +37,7 @@ __all__ = [
     "ChanceExhaustedError",
     "ChanceNode",
     "ChanceSource",
+    "DuplicateChance",
     "ExplicitChance",
     "SampledChance",
     "ScriptedChance",
@@ -161,6 +162,65 @@ class ScriptedChance(ChanceSource):
                 f"the script's {len(self.outcomes)} outcome(s) are used up; next event: "
                 f"{event.label!r} with outcomes {list(event._possible())[:12]}")
         return event.sample(self.then)
+
+
+class DuplicateChance(ChanceSource):
+    """Chance fixed per event, for duplicate games: the ``k``-th event with a given label
+    (``"die"``, ``"environment card"``, ``"deck (3 of 40)"``, ...) in a given ``context`` of a
+    game seeded ``seed`` draws the ``k``-th uniform number ``u`` of a stream fixed by
+    ``(seed, context, label)``, and its outcome is the one whose share of the probability
+    holds ``u``.
+
+    ``context`` is whatever the game loop sets before a step (``None`` at the setup);
+    :func:`~primeval.training.evaluate.play_game` sets the seat that acts, so that the
+    ``k``-th die rolled during seat 2's decisions is the same in every game of this seed,
+    whoever sits there and whatever happened elsewhere. So two games with the same seed get
+    the same setup (deal, start player) and, as far as play lets them, the same luck per
+    seat (an event whose possible outcomes differ between the games, a deck already thinned
+    otherwise, say, may fall differently). Tournaments replay each seed for every seat
+    rotation of the same agents (``duplicate=True``), so that luck cancels across seats.
+    The env's generator is not used (``env.unwrapped.use_chance(DuplicateChance(seed))``).
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.seed = int(seed)
+        self.context: Any = None
+        self._streams: dict[tuple[Any, str], np.random.Generator] = {}
+        self._counts: dict[tuple[Any, str], int] = {}
+
+    def draw(self, event: ChanceEvent) -> int:
+        key = (self.context, event.label)
+        stream = self._streams.get(key)
+        if stream is None:
+            import zlib
+
+            words = [zlib.crc32(repr(part).encode("utf-8")) for part in key]
+            stream = self._streams[key] = np.random.default_rng([self.seed, *words])
+        self._counts[key] = self._counts.get(key, 0) + 1
+        u = float(stream.random())
+        weights = event.weights or (1,) * len(event.outcomes)
+        target = u * sum(weights)
+        for outcome, weight in zip(event.outcomes, weights, strict=True):
+            if target < weight:
+                return outcome
+            target -= weight
+        return next(o for o, w in zip(event.outcomes[::-1], weights[::-1], strict=True) if w)
+
+    def get_state(self) -> dict[tuple[Any, str], int]:
+        """How many events of each (context, label) were drawn, and the context
+        (:meth:`set_state` rewinds to it)."""
+        return {**self._counts, "context": self.context}
+
+    def set_state(self, state: dict) -> None:
+        """Rewind to :meth:`get_state`'s counts (the env does, when a step fails)."""
+        self._streams, self._counts = {}, {}
+        for key, count in state.items():
+            if key == "context":
+                continue
+            self.context = key[0]
+            for _ in range(count):
+                self.draw(ChanceEvent("pick", key[1], (0,)))
+        self.context = state.get("context")
 
 
 # -- the three kinds of event, as the rules call them ----------------------------------

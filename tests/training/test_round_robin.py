@@ -17,9 +17,9 @@ def test_every_lineup_is_played_and_every_agent_takes_every_seat(monkeypatch):
     seen = []
     play = evaluate.play_game
 
-    def spy(env, seat_agents, seed, actions=None):
+    def spy(env, seat_agents, seed, actions=None, duplicate=False):
         seen.append(tuple(id(a) for a in seat_agents))
-        return play(env, seat_agents, seed, actions)
+        return play(env, seat_agents, seed, actions, duplicate)
 
     monkeypatch.setattr(evaluate, "play_game", spy)
     specs = ["random", "random", "heuristic", "random"]
