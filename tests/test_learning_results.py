@@ -48,5 +48,10 @@ def test_the_saved_runs_are_of_the_shipped_default_configs(path):
     saved = load_config(path.parent / "config.yaml")
     shipped = load_config(ROOT / "configs" / result["game"] / "default.yaml",
                           seed=result["seed"])
-    assert saved.to_dict() == shipped.to_dict()
+    # vec_env and workers choose how the games are stepped, not which: batched (the saved
+    # runs') and vector (today's default) train the same weights
+    # (tests/training/ppo/test_games_vec_env.py::test_batched_and_vector_train_the_same_weights)
+    execution = ("vec_env", "workers")
+    assert ({k: v for k, v in saved.to_dict().items() if k not in execution}
+            == {k: v for k, v in shipped.to_dict().items() if k not in execution})
     assert result["total_steps"] >= shipped.total_steps

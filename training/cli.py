@@ -232,21 +232,46 @@ def _with_note(exc: ValueError, note: str | None) -> ValueError:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from primeval.training.evaluate import format_table, report, tournament, write_json
+    from primeval.training.evaluate import (
+        evaluation_seeds,
+        format_table,
+        pool_results,
+        report,
+        tournament,
+        write_json,
+    )
 
     players, env_kwargs, note = _agents_env(args, args.agents)
-    try:
-        results = tournament(args.game, players, args.agents, args.games, seed=args.seed,
-                             progress=not args.quiet, record=args.record,
-                             trust_checkpoint=args.trust_checkpoint,
-                             duplicate=args.duplicate, **env_kwargs)
-    except ValueError as exc:
-        raise _with_note(exc, note) from None
-    print(f"{args.game}, {players} players, {args.games} games (seats rotated"
-          f"{', duplicate' if args.duplicate else ''}), seed {args.seed}")
-    print(format_table(results))
+    seeds = evaluation_seeds(args.seed, args.seeds)
+    per_seed = []
+    for k, seed in enumerate(seeds):
+        try:
+            results = tournament(args.game, players, args.agents, args.games, seed=seed,
+                                 progress=(f"seed {seed}" if len(seeds) > 1 else True)
+                                 if not args.quiet else False,
+                                 record=args.record, record_append=k > 0,
+                                 trust_checkpoint=args.trust_checkpoint,
+                                 duplicate=args.duplicate, **env_kwargs)
+        except ValueError as exc:
+            raise _with_note(exc, note) from None
+        per_seed.append(results)
+        print(f"{args.game}, {players} players, {args.games} games (seats rotated"
+              f"{', duplicate' if args.duplicate else ''}), seed {seed}")
+        print(format_table(results))
+    if len(seeds) == 1:
+        if args.json:
+            write_json(args.json, report(args.game, players, per_seed[0], args.seed))
+        return 0
+    pooled = pool_results(per_seed)
+    print(f"\npooled over {len(seeds)} seeds ({', '.join(map(str, seeds))}), "
+          f"{len(seeds) * args.games} games")
+    print(format_table(pooled))
     if args.json:
-        write_json(args.json, report(args.game, players, results, args.seed))
+        data = report(args.game, players, pooled, args.seed)
+        data["seeds"] = seeds
+        data["per_seed"] = [report(args.game, players, results, seed)
+                            for results, seed in zip(per_seed, seeds, strict=True)]
+        write_json(args.json, data)
     return 0
 
 
@@ -435,11 +460,14 @@ def build_parser() -> argparse.ArgumentParser:
                    "mcts[:KEY=VALUE,...] "
                    "(keys sims, time, rollout, depth, c, eval, prior, net, batch; e.g. "
                    "mcts:sims=200,depth=0,prior=1 or mcts:sims=100,net=RUN/network.json), "
-                   "net:PATH (a network's raw policy)")
+                   "net:PATH (a network's raw policy), zoo:TASK/MEMBER (a shipped zoo agent)")
     e.add_argument("--games", type=_games_count, default=400,
                    help="games to play (at least 1; seats rotate across them)")
     e.add_argument("--seed", type=int, default=0,
                    help="agent i is seeded seed + 1000 i, game g seed + g (default 0)")
+    e.add_argument("--seeds", type=_games_count, default=1, metavar="K",
+                   help="play the tournament at K independent seeds (seed + 1,000,000 k) and "
+                   "report each and the pooled win rates and intervals (default 1)")
     e.add_argument("--json", help="also write the numbers to this JSON file")
     e.add_argument("--record", help="also write every game (actions, seed, scores) as one "
                    "JSON line to this file, for `primeval replay`")

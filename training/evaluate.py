@@ -19,8 +19,10 @@ write it to files).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -161,14 +163,57 @@ def game_record(env, agents_by_seat: list[str], seed: int, actions: list[int],
     }
 
 
+#: ``evaluate --seeds K`` plays seed ``seed + SEED_STRIDE * k`` for ``k < K``: games and
+#: agents of one seed never share a seed with another's (games ``seed + g``, agents
+#: ``seed + 1000 i``, for fewer than a million games).
+SEED_STRIDE = 1_000_000
+
+
+def evaluation_seeds(seed: int, count: int) -> list[int]:
+    """The ``count`` independent evaluation seeds that start at ``seed``."""
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ValueError(f"seeds must be a whole number of at least 1, got {count!r}")
+    return [seed + SEED_STRIDE * k for k in range(count)]
+
+
+def pool_results(per_seed: list[list[AgentResult]]) -> list[AgentResult]:
+    """One result per agent over the games of every seed's tournament (same agents, same
+    order): games, wins, ranks and scores added up, so the win-rate interval is the pooled
+    one; the OpenSkill rating is rated afresh over all the games, seed by seed in order."""
+    from openskill.models import PlackettLuce
+
+    if not per_seed:
+        raise ValueError("no results to pool")
+    names = [r.name for r in per_seed[0]]
+    if any([r.name for r in results] != names for results in per_seed):
+        raise ValueError("pooled tournaments must have the same agents in the same order")
+    pooled = [AgentResult(name) for name in names]
+    model = PlackettLuce()
+    ratings = [model.rating(name=name) for name in names]
+    for results in per_seed:
+        for mine, theirs in zip(pooled, results, strict=True):
+            mine.games += theirs.games
+            mine.wins += theirs.wins
+            mine.ranks += theirs.ranks
+            mine.scores += theirs.scores
+            mine.win_shares += theirs.win_shares
+        for g in range(results[0].games):
+            new = model.rate([[rating] for rating in ratings],
+                             ranks=[r.ranks[g] for r in results])
+            ratings = [rating for (rating,) in new]
+    for res, rating in zip(pooled, ratings, strict=True):
+        res.rating_mu, res.rating_sigma = float(rating.mu), float(rating.sigma)
+    return pooled
+
+
 def tournament(game: str, num_players: int, agent_specs: list[str], games: int,
                seed: int = 0, progress: bool = False, record: str | Path | None = None,
                trust_checkpoint: bool = False, duplicate: bool = False,
-               **env_kwargs: Any) -> list[AgentResult]:
+               record_append: bool = False, **env_kwargs: Any) -> list[AgentResult]:
     """Play ``games`` games between agents named by spec (see :func:`make_agent`;
     ``trust_checkpoint`` as it takes it).
 
-    ``record``, ``duplicate``: see :func:`play_tournament`.
+    ``record``, ``duplicate``, ``record_append``: see :func:`play_tournament`.
     """
     if len(agent_specs) != num_players:
         raise ValueError(f"{num_players} players need {num_players} agents, got "
@@ -177,20 +222,25 @@ def tournament(game: str, num_players: int, agent_specs: list[str], games: int,
               for i, spec in enumerate(agent_specs)]
     return play_tournament(game, num_players, agents, _labels(agent_specs), games, seed,
                            progress, record=record, record_agents=agent_specs,
-                           duplicate=duplicate, **env_kwargs)
+                           duplicate=duplicate, record_append=record_append, **env_kwargs)
 
 
 def play_tournament(game: str, num_players: int, agents: list[Agent], labels: list[str],
                     games: int, seed: int = 0, progress: bool | str = False,
                     record: str | Path | None = None, record_agents: list[str] | None = None,
-                    duplicate: bool = False, **env_kwargs: Any) -> list[AgentResult]:
-    """Play ``games`` games; agent ``i`` takes seat ``(i + g) % n`` in game ``g``.
+                    duplicate: bool = False, record_append: bool = False,
+                    **env_kwargs: Any) -> list[AgentResult]:
+    """Play ``games`` games; agent ``i`` takes seat ``(i + g) % n`` in game ``g``. A policy
+    network decides one position at a time, so torch (when loaded) runs on one thread here:
+    more threads only wait on each other, and on a busy machine cost many times the time.
 
     Args:
         progress: Show a progress bar (tqdm), labelled with this text if it is one
             (``True``: "evaluate").
         record: If given, this file is overwritten with one JSON line per game, in order
             (see :func:`game_record`).
+        record_append: Add the records to the end of ``record`` instead of overwriting it
+            (``evaluate --seeds K`` writes its seeds' games to one file).
         record_agents: The names written in the records' ``agents`` (per agent, default
             ``labels``); :func:`tournament` passes the specs.
         duplicate: Duplicate games: game ``g`` uses seed ``seed + g // n`` with chance fixed
@@ -214,7 +264,13 @@ def play_tournament(game: str, num_players: int, agents: list[Agent], labels: li
     model = PlackettLuce()
     ratings = [model.rating(name=label) for label in labels]
     names = list(record_agents if record_agents is not None else labels)
-    out = open(record, "w", encoding="utf-8") if record is not None else None  # noqa: SIM115
+    out = (open(record, "a" if record_append else "w", encoding="utf-8")  # noqa: SIM115
+           if record is not None else None)
+    threads = contextlib.ExitStack()
+    if "torch" in sys.modules:
+        from primeval.training.ppo.torch_runtime import torch_threads
+
+        threads.enter_context(torch_threads(1))
     try:
         iterator = range(games)
         if progress:
@@ -240,6 +296,7 @@ def play_tournament(game: str, num_players: int, agents: list[Agent], labels: li
                 out.flush()
             count_game(results, ratings, model, dict(enumerate(seats)), scores)
     finally:
+        threads.close()
         if out is not None:
             out.close()
     for res, rating in zip(results, ratings, strict=True):
@@ -371,5 +428,5 @@ def write_json(path: str, data: dict) -> None:
         json.dump(data, f, indent=2)
 
 
-__all__ = ["AgentResult", "format_table", "leaderboard", "play_tournament", "round_robin",
-           "tournament"]
+__all__ = ["SEED_STRIDE", "AgentResult", "evaluation_seeds", "format_table", "leaderboard",
+           "play_tournament", "pool_results", "round_robin", "tournament"]

@@ -400,14 +400,33 @@ def load_model(path: str | Path, env: Any = None, device: str = "cpu",
 
 
 def agent_env_spec(spec: str) -> dict[str, Any] | None:
-    """The env spec an agent spec's checkpoint carries: ``ppo:PATH`` (its ``primeval.json``)
-    or ``rllib:PATH`` (the checkpoint folder's ``primeval.json``, which ``primeval train
+    """The env spec an agent spec's checkpoint carries: ``ppo:PATH`` (its ``primeval.json``),
+    ``net:PATH`` and ``mcts:...,net=PATH`` (the network's JSON, or a PPO zip's),
+    ``zoo:TASK/MEMBER`` (its task's game and players, and its file's spec), or
+    ``rllib:PATH`` (the checkpoint folder's ``primeval.json``, which ``primeval train
     --backend rllib`` writes beside RLlib's files); ``None`` for any other agent or
     a checkpoint that does not say. Reads JSON only; a missing or broken file says nothing
     here (loading the agent names the problem)."""
     try:
+        if spec.startswith("zoo:"):
+            from primeval.training.benchmark.tasks import TASKS
+            from primeval.training.benchmark.zoo import get_member
+
+            member = get_member(spec)
+            task = TASKS[member.task]
+            return {"game": task.game, "players": task.players,
+                    **(agent_env_spec(member.agent_spec()) or {})}
         if spec.startswith("ppo:"):
             return read_env_spec(spec[4:])
+        if spec.startswith("net:"):
+            return _network_env_spec(spec[4:])
+        if spec.startswith("mcts:"):
+            from primeval.training.agents.mcts import parse_mcts_spec
+
+            net = parse_mcts_spec(spec).net
+            if not net:
+                return None
+            return read_env_spec(net) if str(net).endswith(".zip") else _network_env_spec(net)
         if spec.startswith("rllib:"):
             folder = Path(spec[6:])
             for candidate in (folder / ENTRY, folder / "checkpoint" / ENTRY):
@@ -417,6 +436,18 @@ def agent_env_spec(spec: str) -> dict[str, Any] | None:
     except (CheckpointError, OSError, ValueError, RecursionError, AttributeError):
         return None
     return None
+
+
+def _network_env_spec(path: str | Path) -> dict[str, Any] | None:
+    """The env spec in a policy-value network's JSON (``net:PATH``, ``mcts:net=PATH``; the
+    folder holding ``network.json`` too); reads that JSON only, never the weights."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / "network.json"
+    if not path.is_file() or path.stat().st_size > MAX_JSON_BYTES:
+        return None
+    found = json.loads(path.read_text(encoding="utf-8")).get("env_spec")
+    return found if isinstance(found, dict) else None
 
 
 def infer_env(agent_specs: list[str], game: str | None, players: int | None,

@@ -235,3 +235,31 @@ def test_a_workers_error_is_raised_naming_the_worker():
             vec.step(actions)
     finally:
         vec.close()
+
+
+@pytest.mark.slow
+def test_batched_and_vector_train_the_same_weights(tmp_path):
+    """vec_env only chooses how the games are stepped: Origin's default config (heuristic
+    opponents, self-play answered in one forward pass) trains byte-equal weights with
+    ``batched`` (the default the saved learning runs used) and ``vector`` (today's default),
+    which is why tests/test_learning_results.py compares configs without vec_env and workers."""
+    overrides = {
+        "total_steps": 512,
+        "n_envs": 4,
+        "ppo.n_steps": 64,
+        "ppo.batch_size": 128,
+        "ppo.n_epochs": 1,
+        "network.net_arch": [16],
+        "eval.every": 10**9,
+        "eval.games": 1,
+        "eval.final_games": 3,
+        "league.rating_games": 0,
+        "torch_threads": 1,
+    }
+    params = []
+    for kind in ("batched", "vector"):
+        config = load_config("configs/origin/default.yaml", vec_env=kind, **overrides)
+        train(config, tmp_path / kind, progress=False)
+        params.append(PolicyAgent(tmp_path / kind / "model.zip").model.policy.state_dict())
+    for key in params[0]:
+        assert np.array_equal(params[0][key].numpy(), params[1][key].numpy()), key
