@@ -213,8 +213,15 @@ def _agents_env(args: argparse.Namespace, specs: list[str]) -> tuple[int, dict, 
     return the player count, the env keywords of the checkpoints (encoder, env options)
     and the note saying the game was assumed (``None`` if it was not), which errors add."""
     from primeval.training.agents.checkpoint import infer_env
+    from primeval.training.evaluate import zoo_env_spec, zoo_spec
 
-    env, note = infer_env(specs, args.game, args.players, DEFAULT_GAME)
+    for spec in specs:  # a zoo member plays its task's game and players unless told
+        task = zoo_env_spec(spec)
+        if task is not None and args.game is None:
+            args.game = task["game"]
+            if args.players is None:
+                args.players = task["players"]
+    env, note = infer_env([zoo_spec(s) for s in specs], args.game, args.players, DEFAULT_GAME)
     args.game = env["game"]
     kwargs = dict(env["env"] or {})
     if env["encoder"] is not None:
@@ -466,7 +473,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--seed", type=int, default=0,
                    help="agent i is seeded seed + 1000 i, game g seed + g (default 0)")
     e.add_argument("--seeds", type=_games_count, default=1, metavar="K",
-                   help="play the tournament at K independent seeds (seed + 1,000,000 k) and "
+                   help="play the tournament at K independent seeds (seed, then seed plus k million) and "
                    "report each and the pooled win rates and intervals (default 1)")
     e.add_argument("--json", help="also write the numbers to this JSON file")
     e.add_argument("--record", help="also write every game (actions, seed, scores) as one "

@@ -206,6 +206,34 @@ def pool_results(per_seed: list[list[AgentResult]]) -> list[AgentResult]:
     return pooled
 
 
+def zoo_spec(spec: str) -> str:
+    """``spec``, or for ``zoo:TASK/MEMBER`` (a member of the shipped reference zoo,
+    :mod:`primeval.training.benchmark.zoo`) the spec that plays it: a shipped file's path
+    inside the package, or heuristic/mcts settings."""
+    if isinstance(spec, str) and spec.startswith("zoo:"):
+        from primeval.training.benchmark.zoo import get_member
+
+        return get_member(spec).agent_spec()
+    return spec
+
+
+def zoo_env_spec(spec: str) -> dict[str, Any] | None:
+    """The game and player count of a zoo member's task (``None`` for another spec)."""
+    if not (isinstance(spec, str) and spec.startswith("zoo:")):
+        return None
+    from primeval.training.benchmark.tasks import TASKS
+    from primeval.training.benchmark.zoo import get_member
+
+    task = TASKS[get_member(spec).task]
+    return {"game": task.game, "players": task.players}
+
+
+def agent_from_spec(spec: str, game: str, seed: int | None = None,
+                    trust_checkpoint: bool = False) -> Agent:
+    """:func:`make_agent`, and members of the reference zoo by name (``zoo:soup-4p/ppo``)."""
+    return make_agent(zoo_spec(spec), game, seed=seed, trust_checkpoint=trust_checkpoint)
+
+
 def tournament(game: str, num_players: int, agent_specs: list[str], games: int,
                seed: int = 0, progress: bool = False, record: str | Path | None = None,
                trust_checkpoint: bool = False, duplicate: bool = False,
@@ -218,7 +246,8 @@ def tournament(game: str, num_players: int, agent_specs: list[str], games: int,
     if len(agent_specs) != num_players:
         raise ValueError(f"{num_players} players need {num_players} agents, got "
                          f"{len(agent_specs)}: {agent_specs}")
-    agents = [make_agent(spec, game, seed=seed + 1000 * i, trust_checkpoint=trust_checkpoint)
+    agents = [agent_from_spec(spec, game, seed=seed + 1000 * i,
+                              trust_checkpoint=trust_checkpoint)
               for i, spec in enumerate(agent_specs)]
     return play_tournament(game, num_players, agents, _labels(agent_specs), games, seed,
                            progress, record=record, record_agents=agent_specs,
@@ -336,7 +365,8 @@ def round_robin(game: str, agent_specs: list[str], games: int, seed: int = 0,
     if len(agent_specs) < n:
         raise ValueError(f"a league of {n}-player games needs at least {n} agents, got "
                          f"{len(agent_specs)}: {agent_specs} (repeat a spec to fill seats)")
-    agents = [make_agent(spec, game, seed=seed + 1000 * i, trust_checkpoint=trust_checkpoint)
+    agents = [agent_from_spec(spec, game, seed=seed + 1000 * i,
+                              trust_checkpoint=trust_checkpoint)
               for i, spec in enumerate(agent_specs)]
     labels = _labels(agent_specs)
     env = make_raw_env(game, n, **env_kwargs)
@@ -428,5 +458,5 @@ def write_json(path: str, data: dict) -> None:
         json.dump(data, f, indent=2)
 
 
-__all__ = ["SEED_STRIDE", "AgentResult", "evaluation_seeds", "format_table", "leaderboard",
+__all__ = ["SEED_STRIDE", "AgentResult", "agent_from_spec", "evaluation_seeds", "format_table", "leaderboard",
            "play_tournament", "pool_results", "round_robin", "tournament"]

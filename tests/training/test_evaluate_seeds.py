@@ -10,13 +10,16 @@ import pytest
 
 from primeval.training import cli
 from primeval.training.agents import make_agent
-from primeval.training.agents.checkpoint import agent_env_spec, env_spec, infer_env
+from primeval.training.agents.checkpoint import env_spec, infer_env
 from primeval.training.evaluate import (
     SEED_STRIDE,
     AgentResult,
+    agent_from_spec,
     evaluation_seeds,
     pool_results,
     tournament,
+    zoo_env_spec,
+    zoo_spec,
 )
 
 
@@ -76,17 +79,19 @@ def test_seeds_must_be_at_least_one(capsys):
     assert "--seeds: must be at least 1" in capsys.readouterr().err
 
 
-def test_a_zoo_member_by_name_plays_and_names_its_env():
-    spec = agent_env_spec("zoo:origin-3p/ppo")
-    assert spec["game"] == "origin" and spec["players"] == 3
-    env, note = infer_env(["zoo:origin-3p/ppo", "heuristic", "heuristic"], None, None,
-                          "primordial_soup")
-    assert (env["game"], env["players"], note) == ("origin", 3, None)
-    assert agent_env_spec("zoo:soup-4p/heuristic") == {"game": "primordial_soup", "players": 4}
+def test_a_zoo_member_by_name_plays_and_names_its_env(capsys):
+    assert zoo_env_spec("zoo:origin-3p/ppo") == {"game": "origin", "players": 3}
+    assert zoo_env_spec("heuristic") is None
+    assert zoo_spec("zoo:soup-4p/heuristic") == "heuristic"
+    assert zoo_spec("zoo:origin-3p/ppo").startswith("ppo:")
     results = tournament("origin", 3, ["zoo:origin-3p/ppo", "heuristic", "heuristic"], 3)
-    assert results[0].games == 3
+    assert results[0].name == "zoo:origin-3p/ppo" and results[0].games == 3
     with pytest.raises(ValueError, match="zoo member 'zoo:origin-3p/nobody': task origin-3p"):
-        make_agent("zoo:origin-3p/nobody", "origin")
+        agent_from_spec("zoo:origin-3p/nobody", "origin")
+    # the CLI plays the member's game without --game
+    assert cli.main(["evaluate", "--agents", "zoo:origin-3p/ppo", "heuristic", "heuristic",
+                     "--games", "2", "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith("origin, 3 players, 2 games")
 
 
 def test_a_networks_env_is_inferred_for_net_and_mcts_specs(tmp_path):

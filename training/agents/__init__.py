@@ -28,7 +28,7 @@ from primeval.envs.games import get_game
 #: The agent specs :func:`make_agent` takes (``ppo:`` is followed by a checkpoint path,
 #: ``mcts:`` by the search's settings, e.g. ``mcts:sims=400,rollout=heuristic``).
 AGENT_SPECS = ("random", "heuristic", "ppo:PATH", "rllib:PATH", "mcts[:KEY=VALUE,...]",
-               "net:PATH", "zoo:TASK/MEMBER")
+               "net:PATH")
 
 
 def make_heuristic(game: str, seed: int | None = None) -> Agent:
@@ -52,9 +52,9 @@ def make_heuristic(game: str, seed: int | None = None) -> Agent:
 def make_agent(spec: str, game: str, seed: int | None = None,
                trust_checkpoint: bool = False) -> Agent:
     """An agent from its spec: ``random``, ``heuristic``, ``ppo:PATH`` (a checkpoint),
-    ``rllib:PATH``, ``mcts[:KEY=VALUE,...]`` (see :func:`~.mcts.parse_mcts_spec`),
-    ``net:PATH`` (a policy-value network's raw policy) or ``zoo:TASK/MEMBER`` (a member of
-    the shipped reference zoo, :mod:`primeval.training.benchmark.zoo`).
+    ``rllib:PATH``, ``mcts[:KEY=VALUE,...]`` (see :func:`~.mcts.parse_mcts_spec`)
+    or ``net:PATH`` (a policy-value network's raw policy). Members of the reference zoo
+    (``zoo:TASK/MEMBER``) are named by :func:`primeval.training.evaluate.agent_from_spec`.
 
     ``trust_checkpoint``: load ``ppo:`` and ``rllib:`` checkpoints that need unpickling
     (which can run any code they hold); by default they are refused
@@ -87,12 +87,6 @@ def make_agent(spec: str, game: str, seed: int | None = None,
         from primeval.training.agents.mcts import MCTSAgent
 
         return MCTSAgent(game, spec, seed=seed, trust_checkpoint=trust_checkpoint)
-    if isinstance(spec, str) and spec.startswith("zoo:"):
-        from primeval.training.benchmark.zoo import get_member
-
-        # a member of the shipped reference zoo, by name: its own spec (a shipped file's
-        # path inside the package, or heuristic/mcts settings) plays it
-        return make_agent(get_member(spec).agent_spec(), game, seed=seed)
     if isinstance(spec, str) and spec.startswith("net:"):
         from primeval.training.expert.network import NetworkAgent
 
@@ -100,8 +94,8 @@ def make_agent(spec: str, game: str, seed: int | None = None,
         agent.network.check_env(game, agent.network.spec["players"])
         return agent
     raise ValueError(f"unknown agent {spec!r}; use random, heuristic, ppo:PATH/model.zip, "
-                     "rllib:PATH, mcts[:KEY=VALUE,...], net:PATH/network.json or "
-                     "zoo:TASK/MEMBER")
+                     "rllib:PATH, mcts[:KEY=VALUE,...], net:PATH/network.json (or, in "
+                     "evaluate, league and benchmark, zoo:TASK/MEMBER)")
 
 
 __all__ = ["AGENT_SPECS", "Agent", "RandomAgent", "Suggestion", "agent_action", "make_agent",

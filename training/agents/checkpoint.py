@@ -401,31 +401,23 @@ def load_model(path: str | Path, env: Any = None, device: str = "cpu",
 
 def agent_env_spec(spec: str) -> dict[str, Any] | None:
     """The env spec an agent spec's checkpoint carries: ``ppo:PATH`` (its ``primeval.json``),
-    ``net:PATH`` and ``mcts:...,net=PATH`` (the network's JSON, or a PPO zip's),
-    ``zoo:TASK/MEMBER`` (its task's game and players, and its file's spec), or
+    ``net:PATH`` and ``mcts:...,net=PATH`` (the network's JSON, or a PPO zip's), or
     ``rllib:PATH`` (the checkpoint folder's ``primeval.json``, which ``primeval train
     --backend rllib`` writes beside RLlib's files); ``None`` for any other agent or
     a checkpoint that does not say. Reads JSON only; a missing or broken file says nothing
     here (loading the agent names the problem)."""
     try:
-        if spec.startswith("zoo:"):
-            from primeval.training.benchmark.tasks import TASKS
-            from primeval.training.benchmark.zoo import get_member
-
-            member = get_member(spec)
-            task = TASKS[member.task]
-            return {"game": task.game, "players": task.players,
-                    **(agent_env_spec(member.agent_spec()) or {})}
         if spec.startswith("ppo:"):
             return read_env_spec(spec[4:])
         if spec.startswith("net:"):
             return _network_env_spec(spec[4:])
         if spec.startswith("mcts:"):
-            from primeval.training.agents.mcts import parse_mcts_spec
-
-            net = parse_mcts_spec(spec).net
-            if not net:
+            # the net= value alone (parse_mcts_spec checks the rest when the agent is made;
+            # importing it here would close an import cycle through the network module)
+            nets = [part[4:] for part in spec[5:].split(",") if part.startswith("net=")]
+            if len(nets) != 1 or not nets[0]:
                 return None
+            net = nets[0]
             return read_env_spec(net) if str(net).endswith(".zip") else _network_env_spec(net)
         if spec.startswith("rllib:"):
             folder = Path(spec[6:])
