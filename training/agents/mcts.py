@@ -401,27 +401,12 @@ class MCTSAgent:
 
     def _simulate(self, rules: Any, chance: ExplicitChance, root: _Node, state: Any,
                   cache: bool) -> None:
-        rng = self.rng
-        c = self.config.c
         prior = self.config.prior
-        num_players = len(root.w)
         node = root
         path = [root]
         expanded = False
         while True:
-            while isinstance(state, ChanceNode):
-                outcome = state.event.sample(rng)
-                child = node.outcomes.get(outcome)
-                if child is None:
-                    child = node.outcomes[outcome] = _Node(num_players)
-                if cache and child.state is not None:
-                    state = child.state
-                else:
-                    state = chance.apply_chance(state, outcome)
-                    if cache:
-                        child.state = state
-                node = child
-                path.append(node)
+            node, state = self._through_chance(chance, node, state, path, cache)
             if expanded or rules.is_terminal(state):
                 break
             if cache and node.legal is not None:
@@ -436,30 +421,51 @@ class MCTSAgent:
                         None, mask, state=state, seat=rules.current_player(state))
             if len(legal) == 1:
                 action = legal[0]
-                child = node.actions.get(action)
-                if child is None:
-                    child = node.actions[action] = _Node(num_players)
             else:
-                action, child = self._select(node, legal, rules.current_player(state), c,
-                                             prior)
+                action, child = self._select(node, legal, rules.current_player(state),
+                                             self.config.c, prior)
                 if child is None:
-                    child = node.actions[action] = _Node(num_players)
-                    child.avail = 1
+                    node.actions[action] = _Node(len(root.w))
+                    node.actions[action].avail = 1
                     expanded = True
+            node, state = self._child(chance, node, state, action, path, cache)
+        _backup(path, self._rollout(rules, state))
+
+    def _through_chance(self, chance: ExplicitChance, node: _Node, state: Any,
+                        path: list[_Node], cache: bool) -> tuple[_Node, Any]:
+        """Walk the chance nodes from ``state`` (an outcome sampled by its probability at
+        each), adding their tree nodes to ``path``; the first decision or end reached."""
+        while isinstance(state, ChanceNode):
+            outcome = state.event.sample(self.rng)
+            child = node.outcomes.get(outcome)
+            if child is None:
+                child = node.outcomes[outcome] = _Node(len(node.w))
             if cache and child.state is not None:
                 state = child.state
             else:
-                state = chance.apply(state, action)
+                state = chance.apply_chance(state, outcome)
                 if cache:
                     child.state = state
             node = child
             path.append(node)
-        value = self._rollout(rules, state)
-        for node in path:
-            node.n += 1
-            w = node.w
-            for i in range(num_players):
-                w[i] += value[i]
+        return node, state
+
+    @staticmethod
+    def _child(chance: ExplicitChance, node: _Node, state: Any, action: int,
+               path: list[_Node], cache: bool) -> tuple[_Node, Any]:
+        """Take ``action``: its tree node (made if new, added to ``path``) and its state
+        (kept on the node when the tree caches states)."""
+        child = node.actions.get(action)
+        if child is None:
+            child = node.actions[action] = _Node(len(node.w))
+        if cache and child.state is not None:
+            state = child.state
+        else:
+            state = chance.apply(state, action)
+            if cache:
+                child.state = state
+        path.append(child)
+        return child, state
 
     def _select(self, node: _Node, legal: list[int], player: int, c: float, prior: float
                 ) -> tuple[int, _Node | None]:
@@ -570,24 +576,10 @@ class MCTSAgent:
                      cache: bool) -> tuple[list[_Node], _Node, Any, list[float] | None]:
         """One descent: the path, the node it stops at, that node's state, and the value of
         a finished game (``None``: a decision not evaluated yet, for the network)."""
-        rng = self.rng
-        num_players = len(root.w)
         node = root
         path = [root]
         while True:
-            while isinstance(state, ChanceNode):
-                outcome = state.event.sample(rng)
-                child = node.outcomes.get(outcome)
-                if child is None:
-                    child = node.outcomes[outcome] = _Node(num_players)
-                if cache and child.state is not None:
-                    state = child.state
-                else:
-                    state = chance.apply_chance(state, outcome)
-                    if cache:
-                        child.state = state
-                node = child
-                path.append(node)
+            node, state = self._through_chance(chance, node, state, path, cache)
             if rules.is_terminal(state):
                 return path, node, state, rank_rewards(rules.scores(state))
             if cache and node.legal is not None:
@@ -602,17 +594,7 @@ class MCTSAgent:
                 return path, node, state, None
             else:
                 action = self._select_puct(node, legal, rules.current_player(state))
-            child = node.actions.get(action)
-            if child is None:
-                child = node.actions[action] = _Node(num_players)
-            if cache and child.state is not None:
-                state = child.state
-            else:
-                state = chance.apply(state, action)
-                if cache:
-                    child.state = state
-            node = child
-            path.append(node)
+            node, state = self._child(chance, node, state, action, path, cache)
 
     def _select_puct(self, node: _Node, legal: list[int], player: int) -> int:
         """The legal action with the best ``Q + c * P * sqrt(N) / (1 + n)`` for ``player``:
