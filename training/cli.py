@@ -14,20 +14,10 @@ from importlib import resources
 from pathlib import Path
 
 from primeval.envs.games import GAMES, get_game
+from primeval.training.argtypes import count
 
 #: The game of a command that names none: the first of the catalogue.
 DEFAULT_GAME = next(iter(GAMES))
-
-
-def _games_count(text: str) -> int:
-    """``--games``: a whole number of at least 1 (0 games would print a table of nan)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 def _default_config(game: str, backend: str = "sb3", algo: str | None = None) -> str:
@@ -432,7 +422,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="learner steps to train (sets total_steps; --set does the same)")
     t.add_argument("--seed", type=int, help="the run's seed: every stream of the run is "
                    "spawned from it (sets seed)")
-    t.add_argument("--eval-games", type=_games_count, metavar="N",
+    t.add_argument("--eval-games", type=count, metavar="N",
                    help="games per table of the final evaluation (sets eval.final_games; "
                    "default 400) and at most N in the evaluations during training "
                    "(eval.games): a short trial run ends sooner")
@@ -468,11 +458,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "(keys sims, time, rollout, depth, c, eval, prior, net, batch; e.g. "
                    "mcts:sims=200,depth=0,prior=1 or mcts:sims=100,net=RUN/network.json), "
                    "net:PATH (a network's raw policy), zoo:TASK/MEMBER (a shipped zoo agent)")
-    e.add_argument("--games", type=_games_count, default=400,
+    e.add_argument("--games", type=count, default=400,
                    help="games to play (at least 1; seats rotate across them)")
     e.add_argument("--seed", type=int, default=0,
                    help="agent i is seeded seed + 1000 i, game g seed + g (default 0)")
-    e.add_argument("--seeds", type=_games_count, default=1, metavar="K",
+    e.add_argument("--seeds", type=count, default=1, metavar="K",
                    help="play the tournament at K independent seeds (seed, then seed plus k million) and "
                    "report each and the pooled win rates and intervals (default 1)")
     e.add_argument("--json", help="also write the numbers to this JSON file")
@@ -494,8 +484,9 @@ def build_parser() -> argparse.ArgumentParser:
                    f"{DEFAULT_GAME}")
     lg.add_argument("--players", type=int,
                    help="seats (default: what the agents were trained on, else the game's default)")
-    lg.add_argument("--games", type=_games_count, default=200,
-                    help="games per lineup (at least 1)")
+    lg.add_argument("--games", type=count, default=200,
+                    help="games in all (at least 1): the lineups of distinct agents in turn, "
+                         "seats rotated")
     lg.add_argument("--seed", type=int, default=0,
                    help="agent i is seeded seed + 1000 i, game g seed + g (default 0)")
     lg.add_argument("--json", help="also write the leaderboard to this JSON file")
@@ -525,7 +516,7 @@ def build_parser() -> argparse.ArgumentParser:
     fz = sub.add_parser("fuzz", help="random games with every invariant checked")
     fz.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME)
     fz.add_argument("--players", type=int, help="seats (default: the game's default)")
-    fz.add_argument("--games", type=_games_count, default=100, help="games (at least 1)")
+    fz.add_argument("--games", type=count, default=100, help="games (at least 1)")
     fz.add_argument("--seed", type=int, default=0)
     fz.add_argument("--illegal-rate", type=float, default=0.05)
     fz.set_defaults(fn=cmd_fuzz)

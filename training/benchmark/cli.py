@@ -15,17 +15,8 @@ import argparse
 import json
 from pathlib import Path
 
+from primeval.training.argtypes import count
 from primeval.training.benchmark.tasks import TASKS
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--games",
-        type=_positive,
+        type=count,
         help="games (default: the task's; another number is not citable); "
         "--leaderboard: games per lineup; --balance: games per player count",
     )
