@@ -42,6 +42,36 @@ def positive(config: Any, *names: str) -> None:
             raise ConfigError(f"{name}={value!r}: must be > 0")
 
 
+def check_env_fields(config: Any, *, no_files: bool = False) -> None:
+    """The checks every training config shares: ``game`` in the catalogue, ``players`` and
+    ``encoder`` among the game's, ``seed`` at least 0, and ``env`` (rules overrides) accepted
+    by the game's env, whose own checks name a bad field or value. ``no_files``: refuse
+    ``*_file`` options in ``env`` (a config whose env spec is saved beside a network)."""
+    from primeval.envs.games import GAMES, make_raw_env
+
+    if config.game not in GAMES:
+        raise ConfigError(f"game={config.game!r}: allowed {sorted(GAMES)}")
+    game = GAMES[config.game]
+    if config.players not in game.player_counts:
+        raise ConfigError(f"players={config.players!r}: {config.game} allows "
+                          f"{game.player_counts}")
+    if config.encoder not in game.encoders:
+        raise ConfigError(f"encoder={config.encoder!r}: {config.game} allows "
+                          f"{game.encoders}")
+    if config.seed < 0:
+        raise ConfigError(f"seed={config.seed!r}: must be >= 0")
+    if not config.env:
+        return
+    if no_files:
+        files = sorted(k for k in config.env if str(k).endswith("_file"))
+        if files:
+            raise ConfigError(f"env: {files}: a network's env spec cannot name data files")
+    try:
+        make_raw_env(config.game, config.players, obs_encoder=config.encoder, **config.env)
+    except (ValueError, TypeError) as exc:
+        raise ConfigError(f"env: {exc}") from None
+
+
 def did_you_mean(name: str, allowed: Iterable[str]) -> str:
     """``"; did you mean 'x'?"`` for the closest allowed name, or an empty string."""
     close = difflib.get_close_matches(name, list(allowed), n=1, cutoff=0.6)

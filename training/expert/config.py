@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from primeval.envs.games import GAMES
 from primeval.training import config as loader
 from primeval.training.config import ConfigError
 from primeval.training.config import positive as _positive
@@ -160,28 +159,10 @@ class ExpertConfig:
     def __post_init__(self) -> None:
         if self.algo != ALGO:
             raise ConfigError(f"algo={self.algo!r}: this config is for {ALGO!r}")
-        if self.game not in GAMES:
-            raise ConfigError(f"game={self.game!r}: allowed {sorted(GAMES)}")
-        game = GAMES[self.game]
-        if self.players not in game.player_counts:
-            raise ConfigError(f"players={self.players!r}: {self.game} allows {game.player_counts}")
-        if self.encoder not in game.encoders:
-            raise ConfigError(f"encoder={self.encoder!r}: {self.game} allows {game.encoders}")
+        loader.check_env_fields(self, no_files=True)
         _positive(self, "iterations", "games_per_iteration", "torch_threads")
         if self.workers < 0:
             raise ConfigError(f"workers={self.workers!r}: must be >= 0")
-        if self.seed < 0:
-            raise ConfigError(f"seed={self.seed!r}: must be >= 0")
-        if self.env:
-            files = sorted(k for k in self.env if str(k).endswith("_file"))
-            if files:
-                raise ConfigError(f"env: {files}: a network's env spec cannot name data files")
-            from primeval.envs.games import make_raw_env
-
-            try:
-                make_raw_env(self.game, self.players, obs_encoder=self.encoder, **self.env)
-            except (ValueError, TypeError) as exc:
-                raise ConfigError(f"env: {exc}") from None
 
 
 def load_expert_config(path: str | Path | Any | None = None, **overrides: Any) -> ExpertConfig:

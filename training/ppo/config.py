@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from primeval.envs.games import GAMES
 from primeval.training import config as loader
 from primeval.training.agents.prior import PRIOR_AGENTS
 from primeval.training.config import ConfigError
@@ -319,15 +318,7 @@ class TrainConfig:
     """MaskablePPO's settings."""
 
     def __post_init__(self) -> None:
-        if self.game not in GAMES:
-            raise ConfigError(f"game={self.game!r}: allowed {sorted(GAMES)}")
-        game = GAMES[self.game]
-        if self.players not in game.player_counts:
-            raise ConfigError(f"players={self.players!r}: {self.game} allows "
-                              f"{game.player_counts}")
-        if self.encoder not in game.encoders:
-            raise ConfigError(f"encoder={self.encoder!r}: {self.game} allows "
-                              f"{game.encoders}")
+        loader.check_env_fields(self)
         if self.vec_env not in VEC_ENVS:
             raise ConfigError(f"vec_env={self.vec_env!r}: allowed "
                               + ", ".join(map(repr, VEC_ENVS)))
@@ -344,8 +335,6 @@ class TrainConfig:
                               "processes cannot play the policy being trained; set "
                               "workers: 1, or self_play: 0 in opponents and in every "
                               "league.schedule phase")
-        if self.seed < 0:
-            raise ConfigError(f"seed={self.seed!r}: must be >= 0")
         _check_weights(self.opponents, "opponents")
         if self.uses_self_play and self.vec_env == "subproc":
             raise ConfigError("vec_env='subproc' with self-play opponents: they share the "
@@ -362,13 +351,6 @@ class TrainConfig:
         if self.prior.agent != "none" and self.network.policy != "primeval":
             raise ConfigError("prior.agent needs network.policy: primeval (the prior is a "
                               "bias on that policy's logits)")
-        if self.env:  # the env's own checks name a bad field or value
-            from primeval.envs.games import make_raw_env
-
-            try:
-                make_raw_env(self.game, self.players, obs_encoder=self.encoder, **self.env)
-            except (ValueError, TypeError) as exc:
-                raise ConfigError(f"env: {exc}") from None
 
     def to_dict(self) -> dict[str, Any]:
         return loader.to_dict(self)
