@@ -35,7 +35,9 @@ def test_alpharank_puts_the_mass_on_the_strongest():
 def test_nash_averaging_orders_a_transitive_zoo():
     p, rating = nash_average(TRANSITIVE)
     assert p == pytest.approx([1, 0, 0, 0], abs=1e-6)  # the best member is the equilibrium
-    assert _order(rating) == [0, 1, 2, 3] and rating[0] == pytest.approx(0, abs=1e-9)
+    # the equilibrium's own rating is 0 up to the solver's tolerance (1e-9 per constraint;
+    # the last digits move with the BLAS thread count)
+    assert _order(rating) == [0, 1, 2, 3] and rating[0] == pytest.approx(0, abs=1e-7)
 
 
 def _random_zoo(rng, size):
