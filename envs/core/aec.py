@@ -443,7 +443,8 @@ class TurnBasedAECEnv(AECEnv):
         tiles drawn, shuffles), in the order they happen: a die's face, a pick's index (see
         :mod:`primeval.envs.core.chance`). The next ``reset()`` (its setup) or ``step()`` uses
         them; each is checked against its event (``ValueError`` naming it, the env left as it
-        was). Once they are used up, the env's own generator samples the events again.
+        was). Once they are used up, the env's chance source decides the events again (the
+        one given to :meth:`use_chance`, else the env's own generator).
 
         Returns:
             The :class:`~primeval.envs.core.chance.ScriptedChance`; its ``events`` list the
@@ -469,9 +470,12 @@ class TurnBasedAECEnv(AECEnv):
         self._source = source
 
     def _chance_source(self) -> Any:
+        """Who decides the next chance events: the script while it lasts, then the source
+        (:meth:`use_chance`), else this env's generator."""
+        after = self._rng if self._source is None else self._source
         if self._script is None:
-            return self._rng if self._source is None else self._source
-        self._script.then = self._rng  # after the script: this env's generator
+            return after
+        self._script.then = after
         return self._script
 
     def _end_of_script(self) -> None:

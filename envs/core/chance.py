@@ -135,12 +135,13 @@ class ScriptedChance(ChanceSource):
     Args:
         outcomes: The outcomes, in the order the events happen.
         then: Where later events come from once the script is used up: a generator or a
-            seed (sampled by each event's probabilities), or ``None`` to raise
-            :class:`ChanceExhaustedError` naming the event.
+            seed (sampled by each event's probabilities), another :class:`ChanceSource`
+            (it draws them), or ``None`` to raise :class:`ChanceExhaustedError` naming the
+            event.
     """
 
     def __init__(self, outcomes: Iterable[int],
-                 then: np.random.Generator | int | None = None) -> None:
+                 then: np.random.Generator | ChanceSource | int | None = None) -> None:
         self.outcomes = list(outcomes)
         self.used = 0
         self.events: list[ChanceEvent] = []
@@ -161,6 +162,8 @@ class ScriptedChance(ChanceSource):
             raise ChanceExhaustedError(
                 f"the script's {len(self.outcomes)} outcome(s) are used up; next event: "
                 f"{event.label!r} with outcomes {list(event._possible())[:12]}")
+        if isinstance(self.then, ChanceSource):
+            return self.then.draw(event)
         return event.sample(self.then)
 
 

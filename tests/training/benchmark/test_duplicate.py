@@ -256,3 +256,20 @@ def test_use_chance_refuses_what_is_no_chance_source():
     env.unwrapped.use_chance(None)
     env.reset(seed=1)
     assert env.unwrapped.game_state.to_dict() != dealt  # the generator deals otherwise
+
+
+def test_a_script_hands_chance_back_to_the_env_source_not_its_generator():
+    """One chance slot: what a script does not fix, the env's source decides (here the
+    duplicate source), exactly as with no script at all."""
+    dealt = []
+    for script in (None, []):
+        env = make_raw_env("primordial_soup", 4)
+        env.unwrapped.use_chance(DuplicateChance(5))
+        if script is not None:
+            env.unwrapped.script_chance(script)
+        env.reset(seed=1)
+        dealt.append(env.unwrapped.game_state.to_dict())
+    assert dealt[0] == dealt[1]
+    plain = make_raw_env("primordial_soup", 4)
+    plain.reset(seed=1)
+    assert plain.unwrapped.game_state.to_dict() != dealt[0]  # the generator deals otherwise
