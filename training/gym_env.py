@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from primeval.envs.games import get_game
-from primeval.training.agents import make_agent
+from primeval.training.evaluate import agent_from_spec
 from primeval.wrappers.single_agent import SingleAgentEnv
 
 
@@ -18,7 +18,8 @@ def make(game: str, num_players: int | None = None, opponent: str | list[str] = 
          **config_overrides: Any) -> SingleAgentEnv:
     """A single-agent env: the learner's seat (random per episode unless ``learner_seat``),
     the other seats played by ``opponent`` (one spec for all, or a list drawn from per seat
-    and episode: ``random``, ``heuristic`` or ``ppo:PATH``).
+    and episode: ``random``, ``heuristic``, ``ppo:PATH``, a zoo member ``zoo:TASK/MEMBER``, or
+    any spec of :func:`~primeval.training.agents.make_agent`).
 
     A masked-out action ends the episode with ``illegal_reward`` by default
     (``illegal_action="lose"``; or ``"random"``: a random legal action is played instead;
@@ -29,7 +30,7 @@ def make(game: str, num_players: int | None = None, opponent: str | list[str] = 
     specs = [opponent] if isinstance(opponent, str) else list(opponent)
     if not specs:
         raise ValueError("opponent: give at least one agent spec")
-    agents = [make_agent(spec, game, trust_checkpoint=trust_checkpoint) for spec in specs]
+    agents = [agent_from_spec(spec, game, trust_checkpoint=trust_checkpoint) for spec in specs]
     aec = get_game(game).raw_env(players, obs_encoder=obs_encoder, render_mode=render_mode,
                    **config_overrides)
     check_opponents(agents, specs, aec, get_game(game).name, obs_encoder)

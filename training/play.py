@@ -60,8 +60,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from primeval.envs.games import GAMES, make_raw_env
-from primeval.training.agents import make_agent
-from primeval.training.evaluate import game_record, ranks_of
+from primeval.training.evaluate import agent_from_spec, game_record, ranks_of
 from primeval.training.seeding import RunSeeds
 
 __all__ = ["HUMAN", "PlayError", "opponent_specs", "play_cli", "read_choice", "read_command"]
@@ -219,15 +218,14 @@ class _Game:
         self.agents: list[Any] = [
             None
             if spec is None
-            else make_agent(spec, self.game, seed=self.seeds.spawn(s), trust_checkpoint=self.trust)
+            else agent_from_spec(spec, self.game, seed=self.seeds.spawn(s), trust_checkpoint=self.trust)
             for s, spec in enumerate(self.specs)
         ]
         self.hint_spec = getattr(args, "hint", None)
         self.hint_agent: Any = None
         if self.hint_spec is not None:  # a bad spec or checkpoint fails before the game
             self.hint_agent = self._make_hint_agent()
-        for agent in [*self.agents, self.hint_agent]:
-            self._check_spaces(agent)
+        self._check_agents()
         self.record_path = getattr(args, "record", None)
         self.actions: list[int] = []
         self.undo_points: list[tuple[dict[str, Any], int]] = []
@@ -242,15 +240,22 @@ class _Game:
 
     def _make_hint_agent(self) -> Any:
         spec = self.hint_spec or DEFAULT_HINT
-        return make_agent(
+        return agent_from_spec(
             spec, self.game, seed=self.seeds.spawn("hint"), trust_checkpoint=self.trust
         )
 
-    def _check_spaces(self, agent: Any) -> None:
-        env = self.env
-        if agent is not None and hasattr(agent, "check_spaces"):
-            first = env.possible_agents[0]
-            agent.check_spaces(env.observation_space(first)["observation"], env.action_space(first))
+    def _check_agents(self) -> None:
+        """Refuse, before the game, an opponent or hint checkpoint trained on another game,
+        player count, encoder or spaces (the message names its spec), as ``gymnasium.make``
+        and ``evaluate`` do."""
+        from primeval.training.gym_env import check_opponents
+
+        pairs = [(spec, agent) for spec, agent in zip(self.specs, self.agents, strict=True)
+                 if agent is not None]
+        if self.hint_agent is not None:
+            pairs.append((self.hint_spec or DEFAULT_HINT, self.hint_agent))
+        check_opponents([a for _s, a in pairs], [s for s, _a in pairs], self.env, self.game,
+                        self.env.unwrapped.obs_encoder.name)
 
     def _agent_action(self, agent: Any, agent_name: str, *keys: int | str) -> int:
         """``agent``'s action for ``agent_name`` now, the agent reseeded first from the

@@ -88,3 +88,16 @@ def test_the_right_model_builds_and_plays(models):
     mask = env.unwrapped.action_masks()
     env.step(int(mask.nonzero()[0][0]))
     env.close()
+
+
+def test_a_zoo_member_is_an_opponent_by_name():
+    env = gymnasium.make("primeval/PrimordialSoup-v1", num_players=4,
+                         opponent=["zoo:soup-4p/ppo", "zoo:soup-4p/heuristic"])
+    obs, info = env.reset(seed=3)
+    for _ in range(20):
+        legal = info["action_mask"].nonzero()[0]
+        obs, reward, terminated, truncated, info = env.step(int(legal[0]))
+        if terminated or truncated:
+            obs, info = env.reset()
+    with pytest.raises(CheckpointError, match="opponent 'zoo:soup-4p/ppo' cannot play"):
+        gymnasium.make("primeval/Origin-v0", opponent="zoo:soup-4p/ppo")

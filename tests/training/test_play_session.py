@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from primeval.training import cli
+from primeval.training.agents.checkpoint import CheckpointError
 from primeval.training.play import PlayError, play_cli
 from primeval.training.replay import load_record, replay_record
 
@@ -237,3 +238,19 @@ def test_ppo_opponent_and_hint_through_the_cli(untrained_checkpoint, monkeypatch
     assert len(hints) == 2
     assert re.search(rf"^\s+{hints[0][0]}\. {re.escape(hints[0][1])}$", out, flags=re.M)
     assert re.search(r"^player_[12]: \S", out, flags=re.M)  # the checkpoint played
+
+
+def test_zoo_members_as_opponents_and_hint():
+    """``zoo:TASK/MEMBER`` names work in ``play`` as they do in ``evaluate``: the opponents
+    are the member's agents and the hint is the shipped PPO agent's choice."""
+    out = run_play(
+        ["--game", "primordial_soup", "--players", "4", "--seat", "1", "--opponents",
+         "zoo:soup-4p/heuristic", "--seed", "2", "--hint",
+         "zoo:soup-4p/ppo"],
+        "h\nq\n",
+    )
+    assert re.search(r"^hint \(zoo:soup-4p/ppo\): \d+\. \S", out, flags=re.M)
+    assert "(zoo:soup-4p/heuristic)" in out
+    # a member of another task's env is refused before the game, naming it
+    with pytest.raises(CheckpointError, match="'zoo:soup-4p/ppo' cannot play this env"):
+        run_play([*SOUP, "--hint", "zoo:soup-4p/ppo"], "q\n")  # 3 seats, not 4
