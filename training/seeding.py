@@ -31,6 +31,7 @@ STREAMS = (
     "rating_games",  # the league's rating games, by step ("final" after training)
     "imitation",  # the heuristic's games and the shuffling of the imitation
     "rllib",  # RLlib's own seed (``debugging(seed=...)``)
+    "selection",  # the games choosing the shipped policy (``select``), the same for each
 )
 
 

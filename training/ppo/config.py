@@ -187,6 +187,26 @@ class EvalConfig:
         _positive(self, "every", "games", "final_games")
 
 
+@dataclass(frozen=True)
+class SelectConfig:
+    """Which of the run's policies becomes ``model.zip``
+    (:mod:`~primeval.training.ppo.select`): the final one, or an earlier snapshot that won
+    more often against the heuristic bots in games at the run's selection seeds."""
+
+    snapshots: int = 0
+    """How many of the newest snapshots taken before the end (at the evaluations) to
+    compare with the final policy; 0: ``model.zip`` is the final policy."""
+    games: int = 400
+    """Seat-rotated games against the heuristic bots per candidate (the same games for
+    each, other than the final evaluation's)."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.snapshots, int) or isinstance(self.snapshots, bool) \
+                or self.snapshots < 0:
+            raise ConfigError(f"select.snapshots={self.snapshots!r}: must be an int >= 0")
+        _positive(self, "games")
+
+
 #: The names ``network.policy`` accepts (``primeval.training.ppo.masking.POLICIES`` maps each to
 #: its policy class; named here so that checking a config needs no torch)
 POLICY_NAMES = ("primeval", "sb3")
@@ -312,6 +332,8 @@ class TrainConfig:
     """A prior agent whose choice the policy's logits start from (residual PPO)."""
     eval: EvalConfig = EvalConfig()
     """Evaluations during and after training."""
+    select: SelectConfig = SelectConfig()
+    """Which of the run's policies is shipped as ``model.zip``."""
     network: NetworkConfig = NetworkConfig()
     """The networks."""
     ppo: PPOConfig = PPOConfig()

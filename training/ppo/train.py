@@ -354,6 +354,10 @@ def summary_table(final: dict[str, Any]) -> str:
     minutes, secs = divmod(int(round(final["train_seconds"])), 60)
     lines += ["", f"training: {final['total_steps']:,} env steps in {minutes} min {secs} s "
               f"({final['env_steps_per_second']:,.0f} env steps/s)"]
+    if final.get("selection"):
+        from primeval.training.ppo.select import summary_line
+
+        lines += ["", summary_line(final["selection"]) + "; the tables above are of it"]
     return "\n".join(lines)
 
 
@@ -630,6 +634,13 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
     with torch_threads(1):
         seeds = RunSeeds(config.seed)
         label = progress and "final"
+        newest = callback.snapshot()  # the final policy, rated in the league as it is
+        rate_league(model, league, config, newest, config.league.rating_games,
+                    seeds.child("rating_games", "final"))
+        ratings = league_ratings(league, newest)
+        selection = None
+        if config.select.snapshots:
+            selection = choose_model(model, config, run_dir, progress)
         if progress:
             print(f"final evaluation: {config.eval.final_games} games per table, 3 tables "
                   "(fewer: eval.final_games, or --eval-games N)", flush=True)
@@ -637,10 +648,9 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
                                seeds.child("final_evaluation"), progress=label)
         final.update(evaluate_heuristic(config, config.eval.final_games,
                                         seeds.child("final_evaluation"), progress=label))
-        newest = callback.snapshot()
-        rate_league(model, league, config, newest, config.league.rating_games,
-                    seeds.child("rating_games", "final"))
-    final.update(league_ratings(league, newest))
+    final.update(ratings)
+    if selection is not None:
+        final["selection"] = selection
     league.save()
     append_ratings(run_dir / "ratings.csv", int(model.num_timesteps), league)
     final.update({"game": config.game, "players": config.players,
@@ -658,6 +668,27 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
                         f"{config.game}, {config.players} players: {algorithm_name(config)}",
                         players=config.players, final=final, eval_games=config.eval.games)
     return final
+
+
+def choose_model(model: Any, config: TrainConfig, run_dir: Path,
+                 progress: bool = False) -> dict[str, Any]:
+    """``select``: compare the final policy with the newest snapshots
+    (:func:`~primeval.training.ppo.select.select_policy`); if a snapshot won, load its
+    weights into ``model`` and write it as ``model.zip``. Writes ``selection.json``; the
+    checkpoint (what ``--resume`` continues) stays the final policy."""
+    from primeval.training.agents.checkpoint import load_model
+    from primeval.training.ppo.select import select_policy, summary_line
+
+    selection = select_policy(config, run_dir, model, int(model.num_timesteps),
+                              progress=progress and "select")
+    if selection["file"] is not None:
+        chosen = load_model(run_dir / selection["file"])
+        model.policy.load_state_dict(chosen.policy.state_dict())
+        _atomic_save(model, run_dir / "model.zip", config_env_spec(config))
+    _atomic_json(selection, run_dir / "selection.json")
+    if progress:
+        print(summary_line(selection), flush=True)
+    return selection
 
 
 @contextlib.contextmanager

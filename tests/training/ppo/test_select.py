@@ -1,0 +1,119 @@
+"""``select``: the run's model.zip is the final policy or a newer-than-K snapshot that won
+more selection games against the heuristic bots; ``python -m primeval.training.ppo.select``
+chooses the same for a finished run."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import pytest
+
+from primeval.training.ppo import select as select_module
+from primeval.training.ppo.config import ConfigError, load_config
+from primeval.training.ppo.select import candidates, main
+from primeval.training.ppo.train import train
+
+SMOKE = {"total_steps": 3072, "n_envs": 2, "ppo.n_steps": 512, "ppo.batch_size": 256,
+         "ppo.n_epochs": 1, "checkpoint_every": 1024, "eval.every": 1024, "eval.games": 2,
+         "eval.final_games": 4, "network.net_arch": [16], "torch_threads": 1,
+         "league.rating_games": 0, "select.snapshots": 2, "select.games": 8}
+
+
+def _weights(path) -> bytes:
+    with zipfile.ZipFile(path) as archive:
+        return archive.read("policy.pth")
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    config = load_config("configs/primordial_soup/default.yaml", **SMOKE)
+    folder = tmp_path_factory.mktemp("select") / "run"
+    final = train(config, folder, progress=False)
+    return folder, final
+
+
+@pytest.mark.slow
+def test_the_end_of_a_run_chooses_among_the_final_policy_and_its_newest_snapshots(run):
+    folder, final = run
+    selection = json.loads((folder / "selection.json").read_text())
+    assert final["selection"] == selection
+    # snapshots at the evaluations (1,024 and 2,048 steps), then the final policy (3,072)
+    assert [c["step"] for c in selection["candidates"]] == [1024, 2048, 3072]
+    best = max(selection["candidates"], key=lambda c: (c["win_rate"], c["step"]))
+    assert selection["chosen"] == best["step"] and selection["file"] == best["file"]
+    shipped = (folder / "checkpoints" / "latest.zip" if selection["file"] is None
+               else folder / selection["file"])
+    assert _weights(folder / "model.zip") == _weights(shipped)
+    assert "model.zip is the " in (folder / "summary.md").read_text()
+
+
+@pytest.mark.slow
+def test_a_finished_run_is_chosen_for_the_same_by_the_command(run, capsys):
+    """The command (final policy read from checkpoints/latest.zip) plays the games the end
+    of training played (the final policy in memory): the same rates, the same choice."""
+    folder, _final = run
+    before = json.loads((folder / "selection.json").read_text())
+    (folder / "selection.json").unlink()
+    assert main([str(folder), "--quiet"]) == 0
+    assert json.loads((folder / "selection.json").read_text()) == before
+    assert "model.zip is the " in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_a_chosen_snapshot_is_shipped_and_the_checkpoint_stays_the_end(
+        tmp_path, monkeypatch):
+    """When a snapshot wins, its weights become model.zip (and what the final evaluation
+    plays); checkpoints/latest.zip stays the final policy for --resume."""
+    real = select_module.select_policy
+
+    def snapshot_wins(config, run_dir, final, final_step, **kwargs):
+        result = real(config, run_dir, final, final_step, **kwargs)
+        first = result["candidates"][0]
+        return {**result, "chosen": first["step"], "file": first["file"]}
+
+    monkeypatch.setattr(select_module, "select_policy", snapshot_wins)
+    config = load_config("configs/primordial_soup/default.yaml",
+                         **{**SMOKE, "select.games": 4})
+    folder = tmp_path / "run"
+    final = train(config, folder, progress=False)
+    assert final["selection"]["file"] == "snapshots/step_1024.zip"
+    assert _weights(folder / "model.zip") == _weights(folder / "snapshots" / "step_1024.zip")
+    assert _weights(folder / "checkpoints" / "latest.zip") != _weights(folder / "model.zip")
+    assert final["total_steps"] == 3072
+
+
+def test_candidates_are_the_newest_snapshots_at_least_a_rollout_before_the_end(tmp_path):
+    config = load_config("configs/primordial_soup/default.yaml", **SMOKE)  # rollout 1,024
+    (tmp_path / "snapshots").mkdir()
+    for step in (0, 1024, 2048, 3000, 4000):
+        (tmp_path / "snapshots" / f"step_{step}.zip").write_bytes(b"")
+    (tmp_path / "snapshots" / "step_x.zip").write_bytes(b"")
+    assert [s for s, _p in candidates(config, tmp_path, 4000)] == [1024, 2048]
+    assert [s for s, _p in candidates(config, tmp_path, 3072)] == [1024, 2048]
+    one = load_config("configs/primordial_soup/default.yaml",
+                      **{**SMOKE, "select.snapshots": 1})
+    assert [s for s, _p in candidates(one, tmp_path, 4000)] == [2048]
+    none = load_config("configs/primordial_soup/default.yaml",
+                       **{**SMOKE, "select.snapshots": 0})
+    assert candidates(none, tmp_path, 4000) == []
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("select.snapshots", -1, "select.snapshots=-1: must be an int >= 0"),
+    ("select.games", 0, "games=0: must be > 0"),
+])
+def test_bad_select_settings_name_the_key(key, value, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config("configs/primordial_soup/default.yaml", **{key: value})
+
+
+def test_the_command_refuses_a_folder_that_is_no_finished_run(tmp_path, capsys):
+    assert main([str(tmp_path)]) == 2
+    assert "no config.yaml" in capsys.readouterr().err
+    config = load_config("configs/primordial_soup/default.yaml", **SMOKE)
+    from primeval.training.ppo.config import save_config
+
+    save_config(config, tmp_path / "config.yaml")
+    assert main([str(tmp_path)]) == 2
+    assert "no checkpoints/latest.zip" in capsys.readouterr().err
