@@ -14,7 +14,10 @@ was not chosen on. The best win rate is shipped (a tie: the later policy).
 ``python -m primeval.training.ppo.select RUN`` does the same for a finished run (one trained
 before ``select`` existed, or to try another ``--set select.snapshots=K``): the final policy
 is ``checkpoints/latest.zip``; ``model.zip`` becomes the chosen file and ``selection.json``
-says which and why. The checkpoint is not touched, so ``--resume`` goes on from the end.
+says which and why; with ``--evaluate`` the final evaluation's tables are played again with
+the chosen policy and ``eval.json``/``summary.md`` rewritten, so the folder is the one a run
+trained with ``select`` writes. The checkpoint is not touched, so ``--resume`` goes on from
+the end.
 """
 
 from __future__ import annotations
@@ -103,6 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("run", help="the run folder (config.yaml, checkpoints/, snapshots/)")
     parser.add_argument("--set", dest="sets", action="append", default=[],
                         metavar="KEY=VALUE", help="override the run's config (select.snapshots=2)")
+    parser.add_argument("--evaluate", action="store_true",
+                        help="then play the final evaluation's tables again with the chosen "
+                             "policy (the games training's end plays) and rewrite eval.json "
+                             "and summary.md, as a run trained with select writes them")
     parser.add_argument("--quiet", action="store_true")
     parser.add_argument("--trust-checkpoint", action="store_true",
                         help="load snapshots that need unpickling (only runs you made)")
@@ -139,7 +146,36 @@ def main(argv: list[str] | None = None) -> int:
     (run / "selection.json").write_text(json.dumps(selection, indent=2) + "\n",
                                         encoding="utf-8")
     print(summary_line(selection))
+    if args.evaluate:
+        with torch_threads(1):
+            final = evaluate_chosen(config, run, run / "model.zip", selection,
+                                    progress=not args.quiet)
+        print(f"eval.json and summary.md rewritten: vs {config.players - 1} heuristic "
+              f"{final['win_rate_vs_heuristic']:.3f}")
     return 0
+
+
+def evaluate_chosen(config: Any, run_dir: Path, model_path: Path, selection: dict[str, Any],
+                    progress: bool = False) -> dict[str, Any]:
+    """The final evaluation's tables for ``model_path`` (the run's ``final_evaluation``
+    seeds, as :func:`~primeval.training.ppo.train.train` plays them after ``select``),
+    merged into the run's ``eval.json`` (its training figures and ratings kept); writes
+    ``eval.json`` and ``summary.md``."""
+    from primeval.training.agents.checkpoint import load_model
+    from primeval.training.ppo.train import evaluate_heuristic, evaluate_model, summary_table
+
+    path = run_dir / "eval.json"
+    final = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    seeds = RunSeeds(config.seed).child("final_evaluation")
+    label = progress and "final"
+    model = load_model(model_path)
+    final.update(evaluate_model(model, config, config.eval.final_games, seeds, progress=label))
+    final.update(evaluate_heuristic(config, config.eval.final_games, seeds, progress=label))
+    final["selection"] = selection
+    path.write_text(json.dumps(final, indent=2), encoding="utf-8")
+    if {"game", "players", "seed", "total_steps", "train_seconds"} <= set(final):
+        (run_dir / "summary.md").write_text(summary_table(final) + "\n", encoding="utf-8")
+    return final
 
 
 if __name__ == "__main__":

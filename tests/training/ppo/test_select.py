@@ -52,12 +52,20 @@ def test_the_end_of_a_run_chooses_among_the_final_policy_and_its_newest_snapshot
 def test_a_finished_run_is_chosen_for_the_same_by_the_command(run, capsys):
     """The command (final policy read from checkpoints/latest.zip) plays the games the end
     of training played (the final policy in memory): the same rates, the same choice."""
-    folder, _final = run
+    folder, final = run
     before = json.loads((folder / "selection.json").read_text())
     (folder / "selection.json").unlink()
-    assert main([str(folder), "--quiet"]) == 0
+    (folder / "eval.json").write_text(json.dumps({
+        k: v for k, v in final.items() if not k.startswith(("vs_", "win_rate", "mean_rank",
+                                                             "heuristic_vs"))}))
+    assert main([str(folder), "--quiet", "--evaluate"]) == 0
     assert json.loads((folder / "selection.json").read_text()) == before
     assert "model.zip is the " in capsys.readouterr().out
+    # --evaluate plays the final evaluation's games with the chosen policy, as train did
+    again = json.loads((folder / "eval.json").read_text())
+    for key in ("vs_random", "vs_heuristic", "heuristic_vs_random", "win_rate_vs_heuristic"):
+        assert again[key] == json.loads(json.dumps(final[key])), key
+    assert "model.zip is the " in (folder / "summary.md").read_text()
 
 
 @pytest.mark.slow
