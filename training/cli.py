@@ -174,8 +174,11 @@ def cmd_train(args: argparse.Namespace) -> int:
         if "eval.final_games" in overrides:
             raise ConfigError("eval.final_games is given by both --set and --eval-games")
         games = {"eval.final_games": args.eval_games}
+        base = load()
         if "eval.games" not in overrides:
-            games["eval.games"] = min(load().eval.games, args.eval_games)
+            games["eval.games"] = min(base.eval.games, args.eval_games)
+        if "select.games" not in overrides:
+            games["select.games"] = min(base.select.games, args.eval_games)
         overrides.update(games)
     config = load()
     run_dir = Path(args.resume or args.out or f"runs/{config.game}_{config.players}p")
@@ -425,7 +428,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--eval-games", type=count, metavar="N",
                    help="games per table of the final evaluation (sets eval.final_games; "
                    "default 400) and at most N in the evaluations during training "
-                   "(eval.games): a short trial run ends sooner")
+                   "(eval.games) and in the choice of the shipped policy (select.games): "
+                   "a short trial run ends sooner")
     t.add_argument("--out", help="run folder (default runs/GAME_Np)")
     t.add_argument("--resume", help="continue the run in this folder from its checkpoint")
     t.add_argument("--quiet", action="store_true")

@@ -76,6 +76,10 @@ def test_a_trial_run_shows_its_evaluation_and_ends_its_bar_at_the_steps_run(tmp_
     assert (
         "eval:\n  every: 250000\n  games: 3\n  final_games: 3" in (out / "config.yaml").read_text()
     )
+    # and the choice of the shipped policy too (no snapshot before the end here: the final)
+    assert "select:\n  snapshots: 2\n  games: 3" in (out / "config.yaml").read_text()
+    assert re.search(r"select: step 256: 100%.*3/3", captured.err)
+    assert final["selection"]["chosen"] == 256 and final["selection"]["file"] is None
 
 
 def test_eval_games_and_set_cannot_both_set_the_final_games(tmp_path, capsys):
