@@ -43,42 +43,95 @@ def test_the_quoted_figures_are_the_saved_runs(path):
     assert as_table in summary and f"seed {result['seed']}" in summary
 
 
+def _same_config(folder: Path, run: dict) -> None:
+    """The folder's run is of the shipped default config (at the run's seed). ``vec_env``
+    and ``workers`` choose how the games are stepped, not which: batched (the older runs')
+    and vector (today's default) train the same weights
+    (tests/training/ppo/test_games_vec_env.py::test_batched_and_vector_train_the_same_weights).
+    ``select`` chooses among the run's policies after training, so a run without
+    ``selection.json`` (trained before it) is the shipped config's training; its
+    ``model.zip`` is its final policy, what ``select.snapshots: 0`` ships."""
+    saved = load_config(folder / "config.yaml").to_dict()
+    shipped = load_config(ROOT / "configs" / run["game"] / "default.yaml",
+                          seed=run["seed"]).to_dict()
+    ignored = {"vec_env", "workers"}
+    if (folder / "selection.json").is_file():
+        selection = json.loads((folder / "selection.json").read_text())
+        assert run["selection"] == selection
+        assert saved["select"] == shipped["select"]
+        assert len(selection["candidates"]) == shipped["select"]["snapshots"] + 1
+    else:
+        ignored.add("select")
+    assert ({k: v for k, v in saved.items() if k not in ignored}
+            == {k: v for k, v in shipped.items() if k not in ignored})
+
+
 @pytest.mark.parametrize("path", RUNS, ids=[p.parent.name for p in RUNS])
 def test_the_saved_runs_are_of_the_shipped_default_configs(path):
     result = json.loads(path.read_text())
-    saved = load_config(path.parent / "config.yaml")
-    shipped = load_config(ROOT / "configs" / result["game"] / "default.yaml",
-                          seed=result["seed"])
-    # vec_env and workers choose how the games are stepped, not which: batched (the saved
-    # runs') and vector (today's default) train the same weights
-    # (tests/training/ppo/test_games_vec_env.py::test_batched_and_vector_train_the_same_weights)
-    execution = ("vec_env", "workers")
-    assert ({k: v for k, v in saved.to_dict().items() if k not in execution}
-            == {k: v for k, v in shipped.to_dict().items() if k not in execution})
-    assert result["total_steps"] >= shipped.total_steps
+    _same_config(path.parent, result)
+    assert result["total_steps"] >= load_config(
+        ROOT / "configs" / result["game"] / "default.yaml").total_steps
 
 
 def test_every_game_has_a_held_out_run():
     assert {json.loads(p.read_text())["game"] for p in HELD_OUT} == {"primordial_soup", "origin"}
 
 
-@pytest.mark.parametrize("path", HELD_OUT, ids=[p.parent.name for p in HELD_OUT])
-def test_the_readme_quotes_held_out_pooled_figures(path):
+def _quoted(result: dict) -> str:
+    lo, hi = result["win_rate_ci95"]
+    return f"{result['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+@pytest.mark.parametrize("path", HELD_OUT, ids=[f"{p.parent.parent.name}/{p.parent.name}"
+                                                for p in HELD_OUT])
+def test_the_held_out_figures_are_quoted_and_of_the_shipped_configs(path):
     """heldout.json is ``evaluate --seeds 3`` of the run's model against the heuristic bots
-    at evaluation seeds no default was chosen on; the README and docs/learning.md quote its
-    pooled win rate, and the run is of the shipped default config."""
+    at evaluation seeds no default was chosen on; docs/learning.md quotes its pooled win
+    rate, and the run is of the shipped default config."""
     held = json.loads(path.read_text())
     agent = held["agents"][0]
     assert agent["agent"].startswith("ppo:")
     assert all(a["agent"].startswith("heuristic") for a in held["agents"][1:])
     assert len(held["seeds"]) == 3 and held["seed"] not in (0, 123456)
     assert agent["games"] == sum(p["agents"][0]["games"] for p in held["per_seed"]) >= 1200
-    lo, hi = agent["win_rate_ci95"]
-    quoted = f"{agent['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]"
-    for page in ("README.md", "docs/learning.md"):
-        assert quoted in (ROOT / page).read_text(encoding="utf-8"), (page, quoted)
+    assert _quoted(agent) in (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
     run = json.loads((path.parent / "eval.json").read_text())
-    saved = load_config(path.parent / "config.yaml")
-    shipped = load_config(ROOT / "configs" / run["game"] / "default.yaml", seed=run["seed"])
-    assert saved.to_dict() == shipped.to_dict()
+    _same_config(path.parent, run)
     assert run["game"] == held["game"]
+
+
+def _newest_held_out() -> dict[tuple[str, int], Path]:
+    """Per game and training seed, the heldout.json of the newest folder."""
+    newest: dict[tuple[str, int], Path] = {}
+    for path in HELD_OUT:  # sorted: a later date (or a suffix) sorts later
+        run = json.loads((path.parent / "eval.json").read_text())
+        newest[(run["game"], run["seed"])] = path
+    return newest
+
+
+@pytest.mark.parametrize("key", sorted(_newest_held_out()), ids=str)
+def test_the_readme_quotes_the_newest_held_out_figures(key):
+    path = _newest_held_out()[key]
+    quoted = _quoted(json.loads(path.read_text())["agents"][0])
+    assert quoted in (ROOT / "README.md").read_text(encoding="utf-8"), (path, quoted)
+
+
+def test_pooled_over_training_seeds_is_quoted_as_computed():
+    """Where a game has held-out runs of two training seeds in its newest folder, the
+    README's pooled figure over both is the Wilson interval of their summed games."""
+    from primeval.training.evaluate import AgentResult
+
+    by_folder: dict[tuple[str, str], list[dict]] = {}
+    for path in _newest_held_out().values():
+        held = json.loads(path.read_text())
+        by_folder.setdefault((path.parent.parent.name, held["game"]), []).append(held)
+    pooled = [h for h in by_folder.values() if len(h) > 1]
+    for runs in pooled:
+        both = AgentResult("pooled", games=sum(h["agents"][0]["games"] for h in runs),
+                           wins=sum(h["agents"][0]["win_rate"] * h["agents"][0]["games"]
+                                    for h in runs))
+        lo, hi = both.win_interval()
+        quoted = f"{both.win_rate:.3f} [{lo:.3f}, {hi:.3f}]"
+        for page in ("README.md", "docs/learning.md"):
+            assert quoted in (ROOT / page).read_text(encoding="utf-8"), (page, quoted)
