@@ -1,5 +1,6 @@
 """primeval: RL environments for Primordial Soup and Origin. Commands: train (MaskablePPO,
-RLlib PPO or expert iteration), evaluate (a seat-rotated tournament), league (a round robin
+RLlib PPO or expert iteration), select (a finished run's model among its last policies),
+evaluate (a seat-rotated tournament), league (a round robin
 with OpenSkill ratings), play (a game against agents in the terminal), replay (a recorded
 game), render (a position as a picture), bench (speed and memory), fuzz (random games checked
 at every step), golden (the golden transcripts), list (the games, their encoders and options),
@@ -198,6 +199,21 @@ def cmd_train(args: argparse.Namespace) -> int:
     print(summary_table(final))
     print(f"\n(also in {run_dir / 'summary.md'}; the learning curve in "
           f"{run_dir / 'learning_curve.png'})")
+    return 0
+
+
+def cmd_select(args: argparse.Namespace) -> int:
+    """``primeval select RUN``: :func:`~primeval.training.ppo.train.select_finished_run`."""
+    from primeval.training.config import parse_sets
+    from primeval.training.ppo.select import summary_line
+    from primeval.training.ppo.train import select_finished_run
+
+    selection = select_finished_run(args.run, parse_sets(args.sets), evaluate=args.evaluate,
+                                    progress=not args.quiet,
+                                    trust_checkpoint=args.trust_checkpoint)
+    print(summary_line(selection))
+    if args.evaluate:
+        print(f"eval.json and summary.md of {args.run} rewritten with the chosen policy")
     return 0
 
 
@@ -449,6 +465,19 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--workers", type=int,
                    help="expert: self-play worker processes (sets workers)")
     t.set_defaults(fn=cmd_train)
+
+    sl = sub.add_parser("select", help="choose a finished run's model.zip among its final "
+                        "policy and newest snapshots (the config's select)")
+    sl.add_argument("run", help="the run folder (config.yaml, checkpoints/, snapshots/)")
+    sl.add_argument("--set", dest="sets", action="append", default=[], metavar="KEY=VALUE",
+                    help="override the run's config (select.snapshots=2, select.games=400)")
+    sl.add_argument("--evaluate", action="store_true",
+                    help="then play the final evaluation again with the chosen policy and "
+                    "rewrite eval.json and summary.md, as a run trained with select writes")
+    sl.add_argument("--quiet", action="store_true")
+    sl.add_argument("--trust-checkpoint", action="store_true",
+                    help="load snapshots that need unpickling (only runs you made or trust)")
+    sl.set_defaults(fn=cmd_select)
 
     e = sub.add_parser("evaluate", help="seat-rotated tournament between agents")
     e.add_argument("--game", choices=list(GAMES),

@@ -691,6 +691,74 @@ def choose_model(model: Any, config: TrainConfig, run_dir: Path,
     return selection
 
 
+def select_finished_run(run_dir: str | Path, overrides: dict[str, Any] | None = None,
+                        evaluate: bool = False, progress: bool = False,
+                        trust_checkpoint: bool = False) -> dict[str, Any]:
+    """``select`` for a finished run (``primeval select RUN``): the final policy is
+    ``checkpoints/latest.zip``; ``model.zip`` becomes the chosen file and ``selection.json``
+    is written; with ``evaluate`` the final evaluation is played again with it
+    (:func:`evaluate_chosen`). Returns the selection."""
+    import shutil
+
+    from primeval.training.agents.policy import CheckpointError
+    from primeval.training.config import ConfigError
+    from primeval.training.ppo.select import select_policy
+    from primeval.training.ppo.torch_runtime import torch_threads
+
+    run = Path(run_dir)
+    if not (run / "config.yaml").is_file():
+        raise CheckpointError(f"{run}: no config.yaml (not a primeval train run folder)")
+    config = resume_config(run, **(overrides or {}))
+    progress_file = run / "checkpoints" / "progress.json"
+    final = run / "checkpoints" / "latest.zip"
+    if not final.is_file() or not progress_file.is_file():
+        raise CheckpointError(f"{run}: no checkpoints/latest.zip and progress.json (not a "
+                              "finished primeval train run)")
+    if config.select.snapshots < 1:
+        raise ConfigError("select.snapshots is 0: nothing to choose from (give --set "
+                          "select.snapshots=K)")
+    try:
+        step = json.loads(progress_file.read_text(encoding="utf-8"))["num_timesteps"]
+    except (ValueError, KeyError, TypeError):
+        step = None
+    if not isinstance(step, int) or isinstance(step, bool) or step < 0:
+        raise CheckpointError(f"{progress_file}: no whole num_timesteps")
+    with torch_threads(1):
+        selection = select_policy(config, run, final, step,
+                                  progress=progress and "select",
+                                  trust_checkpoint=trust_checkpoint)
+        chosen = final if selection["file"] is None else run / selection["file"]
+        tmp = run / "model.zip.tmp"
+        shutil.copyfile(chosen, tmp)
+        os.replace(tmp, run / "model.zip")
+        _atomic_json(selection, run / "selection.json")
+        if evaluate:
+            evaluate_chosen(config, run, run / "model.zip", selection, progress=progress)
+    return selection
+
+
+def evaluate_chosen(config: TrainConfig, run_dir: Path, model_path: Path,
+                    selection: dict[str, Any], progress: bool = False) -> dict[str, Any]:
+    """The final evaluation's tables for ``model_path`` (the run's ``final_evaluation``
+    seeds, as :func:`train` plays them after ``select``), merged into the run's
+    ``eval.json`` (its training figures and ratings kept); writes ``eval.json`` and
+    ``summary.md``."""
+    from primeval.training.agents.checkpoint import load_model
+
+    path = run_dir / "eval.json"
+    final = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    seeds = RunSeeds(config.seed).child("final_evaluation")
+    label = progress and "final"
+    model = load_model(model_path)
+    final.update(evaluate_model(model, config, config.eval.final_games, seeds, progress=label))
+    final.update(evaluate_heuristic(config, config.eval.final_games, seeds, progress=label))
+    final["selection"] = selection
+    _atomic_json(final, path)
+    if {"game", "players", "seed", "total_steps", "train_seconds"} <= set(final):
+        (run_dir / "summary.md").write_text(summary_table(final) + "\n", encoding="utf-8")
+    return final
+
+
 @contextlib.contextmanager
 def _stop_on_sigint(callback: Any):
     """While training: the first Ctrl-C asks the callback to stop (training then ends at the

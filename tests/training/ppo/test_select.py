@@ -1,5 +1,5 @@
-"""``select``: the run's model.zip is the final policy or a newer-than-K snapshot that won
-more selection games against the heuristic bots; ``python -m primeval.training.ppo.select``
+"""``select``: the run's model.zip is the final policy or one of its K newest snapshots,
+whichever won most selection games against the heuristic bots; ``primeval select RUN``
 chooses the same for a finished run."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ import zipfile
 
 import pytest
 
+from primeval.training import cli
 from primeval.training.ppo import select as select_module
 from primeval.training.ppo.config import ConfigError, load_config
-from primeval.training.ppo.select import candidates, main
+from primeval.training.ppo.select import candidates
 from primeval.training.ppo.train import train
 
 SMOKE = {"total_steps": 3072, "n_envs": 2, "ppo.n_steps": 512, "ppo.batch_size": 256,
@@ -58,7 +59,7 @@ def test_a_finished_run_is_chosen_for_the_same_by_the_command(run, capsys):
     (folder / "eval.json").write_text(json.dumps({
         k: v for k, v in final.items() if not k.startswith(("vs_", "win_rate", "mean_rank",
                                                              "heuristic_vs"))}))
-    assert main([str(folder), "--quiet", "--evaluate"]) == 0
+    assert cli.main(["select", str(folder), "--quiet", "--evaluate"]) == 0
     assert json.loads((folder / "selection.json").read_text()) == before
     assert "model.zip is the " in capsys.readouterr().out
     # --evaluate plays the final evaluation's games with the chosen policy, as train did
@@ -117,11 +118,11 @@ def test_bad_select_settings_name_the_key(key, value, message):
 
 
 def test_the_command_refuses_a_folder_that_is_no_finished_run(tmp_path, capsys):
-    assert main([str(tmp_path)]) == 2
+    assert cli.main(["select", str(tmp_path)]) == 2
     assert "no config.yaml" in capsys.readouterr().err
     config = load_config("configs/primordial_soup/default.yaml", **SMOKE)
     from primeval.training.ppo.config import save_config
 
     save_config(config, tmp_path / "config.yaml")
-    assert main([str(tmp_path)]) == 2
+    assert cli.main(["select", str(tmp_path)]) == 2
     assert "no checkpoints/latest.zip" in capsys.readouterr().err
