@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from primeval.envs.games import GAMES
 from primeval.training import config as loader
 from primeval.training.config import ConfigError
 from primeval.training.config import positive as _positive
@@ -170,27 +169,12 @@ class RLlibTrainConfig:
     """RLlib PPO's settings."""
 
     def __post_init__(self) -> None:
-        if self.game not in GAMES:
-            raise ConfigError(f"game={self.game!r}: allowed {sorted(GAMES)}")
-        game = GAMES[self.game]
-        if self.players not in game.player_counts:
-            raise ConfigError(f"players={self.players!r}: {self.game} allows "
-                              f"{game.player_counts}")
-        if self.encoder not in game.encoders:
-            raise ConfigError(f"encoder={self.encoder!r}: {self.game} allows "
-                              f"{game.encoders}")
+        loader.check_env_fields(self)
         _positive(self, "iterations", "num_envs_per_env_runner", "checkpoint_every",
                   "torch_threads")
-        for name in ("seed", "num_env_runners", "num_cpus_per_env_runner"):
+        for name in ("num_env_runners", "num_cpus_per_env_runner"):
             if getattr(self, name) < 0:
                 raise ConfigError(f"{name}={getattr(self, name)!r}: must be >= 0")
-        if self.env:  # the env's own checks name a bad field or value
-            from primeval.envs.games import make_raw_env
-
-            try:
-                make_raw_env(self.game, self.players, obs_encoder=self.encoder, **self.env)
-            except (ValueError, TypeError) as exc:
-                raise ConfigError(f"env: {exc}") from None
 
     @property
     def module_ids(self) -> list[str]:
