@@ -34,6 +34,7 @@ without cProfile's cost per call, which would inflate the small Python calls of 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import platform
 import signal
@@ -41,6 +42,8 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from typing import Any
 
@@ -166,24 +169,30 @@ def build_run(game: str, run_dir: str, at_step: int | None = None):
     return config, vec, model, league.step
 
 
-def _use_bots(kind: str) -> None:
-    """Make ``HEURISTICS`` (what every heuristic opponent and prior is built from) the fast
-    default classes or the plain references."""
-    from primeval.training.agents.heuristics import HEURISTICS
-    from primeval.training.agents.heuristics.origin import (
-        OriginHeuristic,
-        ReferenceOriginHeuristic,
-    )
-    from primeval.training.agents.heuristics.primordial_soup import (
-        PrimordialSoupHeuristic,
-        ReferencePrimordialSoupHeuristic,
-    )
+#: The plain reference heuristic of each game, which ``--bots reference`` plays instead of
+#: the fast default its descriptor names.
+REFERENCE_BOTS = {
+    "origin": "primeval.training.agents.heuristics.origin:ReferenceOriginHeuristic",
+    "primordial_soup": (
+        "primeval.training.agents.heuristics.primordial_soup:ReferencePrimordialSoupHeuristic"
+    ),
+}
 
-    fast = kind == "fast"
-    HEURISTICS["origin"] = OriginHeuristic if fast else ReferenceOriginHeuristic
-    HEURISTICS["primordial_soup"] = (
-        PrimordialSoupHeuristic if fast else ReferencePrimordialSoupHeuristic
-    )
+
+@contextmanager
+def _bots(kind: str) -> Iterator[None]:
+    """Within the block, every heuristic opponent and prior (built from the game's
+    descriptor) is the fast default class (``kind == "fast"``) or the plain reference."""
+    from primeval.envs.games import GAMES
+
+    saved = dict(GAMES)
+    if kind != "fast":
+        for game, path in REFERENCE_BOTS.items():
+            GAMES[game] = dataclasses.replace(GAMES[game], heuristic=path)
+    try:
+        yield
+    finally:
+        GAMES.update(saved)
 
 
 def profile_run(
@@ -193,29 +202,25 @@ def profile_run(
     the opponents its schedule draws at ``at_step``."""
     from primeval.training.ppo.torch_runtime import distribution_checks_off, phase_threads_callback
 
-    _use_bots(bots)
-    try:
-        with tempfile.TemporaryDirectory(prefix="primeval-profile-") as run_dir:
-            config, vec, model, step = build_run(game, run_dir, at_step)
-            rollout = config.n_envs * config.ppo.n_steps
-            with distribution_checks_off():
-                # One rollout and update unsampled: imports, torch's first calls, caches.
+    with _bots(bots), tempfile.TemporaryDirectory(prefix="primeval-profile-") as run_dir:
+        config, vec, model, step = build_run(game, run_dir, at_step)
+        rollout = config.n_envs * config.ppo.n_steps
+        with distribution_checks_off():
+            # One rollout and update unsampled: imports, torch's first calls, caches.
+            model.learn(
+                total_timesteps=rollout, callback=phase_threads_callback(config.torch_threads)
+            )
+            warm = int(model.num_timesteps)
+            with _Sampler() as sampler:
+                start, cpu = time.perf_counter(), time.process_time()
                 model.learn(
-                    total_timesteps=rollout, callback=phase_threads_callback(config.torch_threads)
+                    total_timesteps=rollouts * rollout,
+                    reset_num_timesteps=False,
+                    callback=phase_threads_callback(config.torch_threads),
                 )
-                warm = int(model.num_timesteps)
-                with _Sampler() as sampler:
-                    start, cpu = time.perf_counter(), time.process_time()
-                    model.learn(
-                        total_timesteps=rollouts * rollout,
-                        reset_num_timesteps=False,
-                        callback=phase_threads_callback(config.torch_threads),
-                    )
-                    seconds = time.perf_counter() - start
-                    cpu = time.process_time() - cpu
-            vec.close()
-    finally:
-        _use_bots("fast")
+                seconds = time.perf_counter() - start
+                cpu = time.process_time() - cpu
+        vec.close()
     parts: Counter = Counter()
     for codes, count in sampler.stacks.items():
         parts[classify([(c.co_filename, c.co_name) for c in codes])] += count

@@ -92,3 +92,29 @@ def test_each_rule():
 
 def test_every_part_is_in_the_table():
     assert len(set(PARTS)) == len(PARTS) == 11
+
+
+def test_reference_bots_are_swapped_in_for_the_run_and_out_after_it():
+    """``--bots reference`` plays the plain classes; the fast defaults come back after."""
+    from primeval.training.agents.heuristics import heuristic_class
+    from primeval.training.agents.heuristics.origin import (
+        OriginHeuristic,
+        ReferenceOriginHeuristic,
+    )
+    from primeval.training.agents.heuristics.primordial_soup import (
+        PrimordialSoupHeuristic,
+        ReferencePrimordialSoupHeuristic,
+    )
+    from primeval.training.ppo.profile import _bots
+
+    with _bots("reference"):
+        assert heuristic_class("origin") is ReferenceOriginHeuristic
+        assert heuristic_class("primordial_soup") is ReferencePrimordialSoupHeuristic
+    assert heuristic_class("origin") is OriginHeuristic
+    assert heuristic_class("primordial_soup") is PrimordialSoupHeuristic
+    try:
+        with _bots("reference"):
+            raise RuntimeError("a failed run")
+    except RuntimeError:
+        pass
+    assert heuristic_class("origin") is OriginHeuristic
