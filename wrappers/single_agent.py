@@ -75,6 +75,7 @@ class SingleAgentEnv(gymnasium.Env):
                          "render_modes": list(game_metadata["render_modes"]),
                          "render_fps": game_metadata.get("render_fps", 1)}
         self.fixed_seat = learner_seat
+        _check_opponents(opponents)
         self.opponents = opponents if opponents is not None else RandomAgent()
         space = self.game.observation_space(agents[0])
         self.observation_space = space["observation"]
@@ -258,6 +259,26 @@ class SingleAgentEnv(gymnasium.Env):
 
     def close(self) -> None:
         self.aec.close()
+
+
+def _check_opponents(spec: Any) -> None:
+    """Refuse what is no opponent spec (a name such as ``"heuristic"``, an empty pool, a
+    pool member without ``act``), naming it, before the first game."""
+    what = ("opponents must be an agent (with act), a list of agents or a callable "
+            "rng -> agent")
+    if spec is None:
+        return
+    if isinstance(spec, str):
+        raise TypeError(f"{what}, got the string {spec!r}; build agents from names with "
+                        "primeval.training.agents.make_agent")
+    if isinstance(spec, Sequence):
+        if not spec:
+            raise ValueError(f"{what}; got an empty list")
+        for member in spec:
+            if not hasattr(member, "act"):
+                raise TypeError(f"{what}; the list holds {member!r}, which has no act")
+    elif not hasattr(spec, "act") and not callable(spec):
+        raise TypeError(f"{what}, got {spec!r}")
 
 
 def _action_id(action: Any, n: int) -> int | None:

@@ -205,3 +205,17 @@ def test_vector_envs_with_masks(vec):
             venv.step(np.array(actions))
     finally:
         venv.close()
+
+
+@pytest.mark.parametrize(
+    ("opponents", "words"),
+    [
+        ("heuristic", "got the string 'heuristic'; build agents from names"),
+        ([], "got an empty list"),
+        ([RandomAgent(), "random"], "the list holds 'random', which has no act"),
+        (3, "got 3"),
+    ],
+)
+def test_what_is_no_opponent_is_refused_at_once(opponents, words):
+    with pytest.raises((TypeError, ValueError), match=words):
+        SingleAgentEnv(primordial_soup_v1.raw_env(num_players=3), opponents=opponents)
