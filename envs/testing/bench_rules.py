@@ -14,8 +14,10 @@ plays seeded random games at rules level and times, per game and player count:
 * **env**: ``env.step`` through the game's ``raw_env()`` (the mask read with
   ``action_mask``, no observation encoded), for comparison.
 
-Only the calls named are timed (the action draw is not); figures are microseconds per step
-and steps per second, the median of ``--repeats`` runs of ``--seconds`` each, taken
+Only the calls named are timed (the action draw is not), on the wall clock
+(``time.perf_counter``) or, with ``--cpu``, on the process's CPU time (``time.process_time``,
+which waiting for a core on a shared machine does not count); figures are microseconds per
+step and steps per second, the median of ``--repeats`` runs of ``--seconds`` each, taken
 round-robin. ``--baseline DIR`` measures the rules of another checkout of the package (a
 source tree, e.g. ``git archive main | tar -x -C /tmp/old``) in the same run, interleaved
 (old, new, old, new), each run in a fresh process, and prints new over old as ratios.
@@ -37,6 +39,8 @@ from typing import Any
 import numpy as np
 
 MODES = ("rules", "planner", "env")
+#: The clocks a run may be timed with (``--cpu``: the process's CPU time).
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
 def _rules_of(game: str, players: int) -> Any:
@@ -50,11 +54,13 @@ def _draw(mask: np.ndarray, rng: np.random.Generator) -> int:
     return int(legal[int(rng.random() * legal.size)])
 
 
-def bench_rules(game: str, players: int, seconds: float, seed: int = 0) -> dict[str, float]:
+def bench_rules(
+    game: str, players: int, seconds: float, seed: int = 0, clock: str = "wall"
+) -> dict[str, float]:
     """Random games of ``legal_mask`` + ``apply`` for about ``seconds`` of timed calls."""
     rules = _rules_of(game, players)
     choice = np.random.default_rng(seed)
-    clock = time.perf_counter
+    clock = CLOCKS[clock]
     mask_time = apply_time = 0.0
     steps = games = 0
     while mask_time + apply_time < seconds:
@@ -83,14 +89,16 @@ def bench_rules(game: str, players: int, seconds: float, seed: int = 0) -> dict[
     }
 
 
-def bench_planner(game: str, players: int, seconds: float, seed: int = 0) -> dict[str, float]:
+def bench_planner(
+    game: str, players: int, seconds: float, seed: int = 0, clock: str = "wall"
+) -> dict[str, float]:
     """Random games of ``legal_mask`` + explicit-chance ``apply`` (chance nodes sampled)."""
     from primeval.envs.core.chance import ChanceNode, ExplicitChance
 
     rules = _rules_of(game, players)
     chance = ExplicitChance(rules)
     choice = np.random.default_rng(seed)
-    clock = time.perf_counter
+    clock = CLOCKS[clock]
     elapsed = 0.0
     steps = games = 0
     while elapsed < seconds:
@@ -116,13 +124,15 @@ def bench_planner(game: str, players: int, seconds: float, seed: int = 0) -> dic
     }
 
 
-def bench_env(game: str, players: int, seconds: float, seed: int = 0) -> dict[str, float]:
+def bench_env(
+    game: str, players: int, seconds: float, seed: int = 0, clock: str = "wall"
+) -> dict[str, float]:
     """Random games through ``raw_env().step`` (mask from ``action_mask``)."""
     from primeval.envs.games import get_game
 
     env = get_game(game).raw_env(num_players=players)
     choice = np.random.default_rng(seed)
-    clock = time.perf_counter
+    clock = CLOCKS[clock]
     elapsed = 0.0
     steps = games = 0
     while elapsed < seconds:
@@ -156,11 +166,11 @@ BENCHES = {"rules": bench_rules, "planner": bench_planner, "env": bench_env}
 
 
 def one_round(
-    cases: list[tuple[str, int]], modes: list[str], seconds: float, seed: int
+    cases: list[tuple[str, int]], modes: list[str], seconds: float, seed: int, clock: str = "wall"
 ) -> list[dict[str, Any]]:
-    """One run of every mode of every case ``(game, players)``."""
+    """One run of every mode of every case ``(game, players)``, timed on ``clock``."""
     return [
-        {"game": g, "players": n, "mode": m, **BENCHES[m](g, n, seconds, seed)}
+        {"game": g, "players": n, "mode": m, **BENCHES[m](g, n, seconds, seed, clock)}
         for g, n in cases
         for m in modes
     ]
@@ -211,6 +221,7 @@ def _run_worker(
     modes: list[str],
     seconds: float,
     seed: int,
+    clock: str = "wall",
 ) -> list[dict[str, Any]]:
     """One :func:`one_round` in a fresh process, on the tree ``pythonpath`` points at (or
     the installed package)."""
@@ -219,7 +230,9 @@ def _run_worker(
         env.pop("PYTHONPATH", None)
     else:
         env["PYTHONPATH"] = pythonpath
-    spec = json.dumps({"cases": cases, "modes": modes, "seconds": seconds, "seed": seed})
+    spec = json.dumps(
+        {"cases": cases, "modes": modes, "seconds": seconds, "seed": seed, "clock": clock}
+    )
     code = (
         "import runpy, sys; spec, path = sys.argv[1:3]; "
         "sys.argv = ['bench_rules', '--worker', spec]; "
@@ -239,15 +252,20 @@ def _run_worker(
 
 
 def compare(
-    baseline: str, cases: list[tuple[str, int]], modes: list[str], seconds: float, repeats: int
+    baseline: str,
+    cases: list[tuple[str, int]],
+    modes: list[str],
+    seconds: float,
+    repeats: int,
+    clock: str = "wall",
 ) -> dict[str, Any]:
     """Old (``baseline``) and new (this tree) in turns, a fresh process each run."""
     with tempfile.TemporaryDirectory(prefix="bench_rules_") as tmp:
         shim = package_shim(baseline, tmp)
         old_rounds, new_rounds = [], []
         for r in range(repeats):
-            old = _run_worker(shim, cases, modes, seconds, 1000 * r)
-            new = _run_worker(None, cases, modes, seconds, 1000 * r)
+            old = _run_worker(shim, cases, modes, seconds, 1000 * r, clock)
+            new = _run_worker(None, cases, modes, seconds, 1000 * r, clock)
             if old["tree"] == new["tree"]:
                 raise SystemExit(f"--baseline {baseline} is this tree ({new['tree']})")
             old_tree, new_tree = old["tree"], new["tree"]
@@ -286,7 +304,7 @@ def report_lines(report: dict[str, Any]) -> list[str]:
     m = machine()
     lines = [
         f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, "
-        f"load {os.getloadavg()[0]:.2f}"
+        f"load {os.getloadavg()[0]:.2f}, clock {'cpu' if report['settings'].get('cpu') else 'wall'}"
     ]
     if "ratios" in report:
         lines.append(f"old = {report['old_tree']}, new = {report['new_tree']}")
@@ -331,13 +349,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         metavar="DIR",
         help="another source tree of the package: measure both, interleaved",
     )
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time on the process's CPU time (time.process_time), not the wall clock",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         spec = json.loads(args.worker)
         result = one_round(
-            [tuple(c) for c in spec["cases"]], spec["modes"], spec["seconds"], spec["seed"]
+            [tuple(c) for c in spec["cases"]],
+            spec["modes"],
+            spec["seconds"],
+            spec["seed"],
+            spec.get("clock", "wall"),
         )
         import primeval.envs
 
@@ -354,14 +381,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 parser.error(f"--players {n}: {g} takes {', '.join(map(str, counts))}")
             cases.append((g, n))
     modes = args.mode or list(MODES)
+    clock = "cpu" if args.cpu else "wall"
     if args.baseline:
         report = {
             "baseline": args.baseline,
             "settings": vars(args),
-            **compare(args.baseline, cases, modes, args.seconds, args.repeats),
+            **compare(args.baseline, cases, modes, args.seconds, args.repeats, clock),
         }
     else:
-        rounds = [one_round(cases, modes, args.seconds, 1000 * r) for r in range(args.repeats)]
+        rounds = [
+            one_round(cases, modes, args.seconds, 1000 * r, clock) for r in range(args.repeats)
+        ]
         report = {"settings": vars(args), "results": _collect(rounds)}
     print(json.dumps(report, indent=2) if args.json else "\n".join(report_lines(report)))
     return report

@@ -35,6 +35,26 @@ def test_every_mode_is_measured_and_its_figures_agree(capsys):
     assert rules["legal_mask_us"] + rules["apply_us"] == pytest.approx(rules["us_per_step"])
 
 
+def test_cpu_times_the_calls_on_the_process_clock(monkeypatch):
+    """``--cpu`` times with ``time.process_time``: a clock that only counts the calls made
+    to it shows which one was read."""
+    reads = []
+
+    def counting_clock():
+        reads.append(1)
+        return 0.001 * len(reads)
+
+    monkeypatch.setitem(bench_rules.CLOCKS, "cpu", counting_clock)
+    assert bench_rules.CLOCKS["wall"] is not counting_clock
+    report = bench_rules.main(
+        ["--game", "origin", "--players", "2", "--mode", "rules", "--seconds", "0.05"]
+        + ["--repeats", "1", "--cpu"]
+    )
+    (rules,) = report["results"]
+    assert len(reads) == 4 * rules["steps"]  # four clock reads a step, all on the CPU clock
+    assert report["settings"]["cpu"] is True
+
+
 def test_a_player_count_the_game_does_not_take_is_refused(capsys):
     with pytest.raises(SystemExit):
         bench_rules.main(["--game", "primordial_soup", "--players", "2"])
@@ -51,7 +71,7 @@ def test_old_and_new_run_in_turns_and_the_ratio_is_new_over_old(monkeypatch, tmp
     calls = []
     speeds = iter([100.0, 300.0, 200.0, 500.0, 150.0, 400.0])
 
-    def fake_worker(pythonpath, cases, modes, seconds, seed):
+    def fake_worker(pythonpath, cases, modes, seconds, seed, clock="wall"):
         calls.append(("new" if pythonpath is None else "old", seed))
         speed = next(speeds)
         result = [
