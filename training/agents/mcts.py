@@ -44,7 +44,8 @@ The spec, as ``primeval evaluate`` and ``play`` take it: ``mcts`` or
 ``end``; default 0: the new leaf is judged as it is, no rollout), ``c`` (exploration,
 default 1.0), ``eval`` (``rank`` | ``margin``, default ``margin``), ``prior`` (the
 heuristic's bias weight, default 10; 0: plain UCT), ``net`` (a network guiding the search,
-below) and ``batch`` (with ``net``: leaves per forward pass, default 8). The defaults are the strongest per second
+below), ``batch`` (with ``net``: leaves per forward pass, default 8) and ``model`` (how the
+tree plays the other seats: ``maxn``, the default, or ``heuristic``, below). The defaults are the strongest per second
 of the settings measured (docs/benchmarks/history.md, "MCTS"): in both games, rollouts of 10
 to 40 actions or to the end, random or heuristic, lost to the static evaluation of the leaf,
 and plain UCT lost to every heuristic bot at the budgets a tournament affords.
@@ -60,6 +61,14 @@ real ones) for the seat to move; its policy becomes the node's priors and its va
 ``Q + c * P * sqrt(N) / (1 + n)`` for the seat that moves there. ``batch=K`` descends K times
 under a virtual loss before one forward pass values the K leaves. ``rollout``, ``depth``,
 ``eval`` and ``prior`` are not used (and refused) with a network.
+
+**An opponent model** (``model=heuristic``): the other seats are not searched for their own
+values but play the game's heuristic bot's choice at each of their nodes (the bot reads the
+node's state: in Origin a determinized one, so its hidden cards are sampled, never the real
+ones). The search then plans the acting seat's moves against that model, with chance as
+the only other branching: an expectimax over the model's play rather than max-n. It is the
+strongest way to play against the heuristic bots when they are the opponents, and weaker
+against anything that plays otherwise: docs/search.md measures both.
 """
 
 from __future__ import annotations
@@ -80,6 +89,7 @@ __all__ = ["MCTSAgent", "MCTSConfig", "parse_mcts_spec"]
 
 ROLLOUTS = ("random", "heuristic")
 EVALS = ("rank", "margin")
+MODELS = ("maxn", "heuristic")
 
 
 @dataclass(frozen=True)
@@ -99,6 +109,9 @@ class MCTSConfig:
             (see "With a network" in the module docstring); ``None``: plain search.
         batch: With ``net``: leaves evaluated per forward pass (virtual loss keeps a batch's
             descents apart); 1 is the plain sequential search.
+        model: How the tree plays the other seats: ``"maxn"`` (each seat searched for its
+            own value) or ``"heuristic"`` (each plays the game's heuristic bot's choice: the
+            search plans the acting seat's moves against that opponent model).
     """
 
     sims: int | None = 200
@@ -110,6 +123,7 @@ class MCTSConfig:
     prior: float = 10.0
     net: str | None = None
     batch: int = 8
+    model: str = "maxn"
 
     def __post_init__(self) -> None:
         if self.sims is None and self.time is None:
@@ -131,6 +145,9 @@ class MCTSConfig:
             raise ValueError(f"mcts prior must be a finite number >= 0, got {self.prior!r}")
         if isinstance(self.batch, bool) or not isinstance(self.batch, int) or self.batch < 1:
             raise ValueError(f"mcts batch must be a whole number >= 1, got {self.batch!r}")
+        if self.model not in MODELS:
+            raise ValueError(f"mcts model must be one of {', '.join(MODELS)}, "
+                             f"got {self.model!r}")
         if self.net is not None:
             if not isinstance(self.net, str) or not self.net:
                 raise ValueError(f"mcts net must be a path, got {self.net!r}")
@@ -180,6 +197,7 @@ _PARSERS = {
     "prior": _number,
     "net": lambda key, text: text,
     "batch": _whole,
+    "model": lambda key, text: text,
 }
 
 
@@ -284,6 +302,9 @@ class MCTSAgent:
         self.root_noise: tuple[float, float] | None = None
         self.evaluations = 0
         self.forward_passes = 0
+        if get_game(game).heuristic is None and self.config.model == "heuristic":
+            raise ValueError(f"mcts model=heuristic: game {self.game!r} has no heuristic "
+                             "agent (its descriptor names none); use model=maxn")
         if get_game(game).heuristic is None and self.evaluator is None:  # the heuristic rolls out and hints the prior
             if self.config.rollout == "heuristic":
                 raise ValueError(f"mcts rollout=heuristic: game {self.game!r} has no "
@@ -387,7 +408,7 @@ class MCTSAgent:
         sims = 0
         while True:
             start_state = rules.sample_determinization(state, me, self.rng) if hidden else state
-            self._simulate(rules, chance, root, start_state, cache=not hidden)
+            self._simulate(rules, chance, root, start_state, not hidden, me)
             sims += 1
             if config.sims is not None and sims >= config.sims:
                 break
@@ -400,8 +421,9 @@ class MCTSAgent:
         return root
 
     def _simulate(self, rules: Any, chance: ExplicitChance, root: _Node, state: Any,
-                  cache: bool) -> None:
+                  cache: bool, me: int) -> None:
         prior = self.config.prior
+        modelled = self.config.model == "heuristic"
         node = root
         path = [root]
         expanded = False
@@ -409,6 +431,7 @@ class MCTSAgent:
             node, state = self._through_chance(chance, node, state, path, cache)
             if expanded or rules.is_terminal(state):
                 break
+            mask = None
             if cache and node.legal is not None:
                 legal = node.legal
             else:
@@ -421,6 +444,8 @@ class MCTSAgent:
                         None, mask, state=state, seat=rules.current_player(state))
             if len(legal) == 1:
                 action = legal[0]
+            elif modelled and rules.current_player(state) != me:
+                action = self._model_action(rules, node, state, mask, cache)
             else:
                 action, child = self._select(node, legal, rules.current_player(state),
                                              self.config.c, prior)
@@ -466,6 +491,21 @@ class MCTSAgent:
                 child.state = state
         path.append(child)
         return child, state
+
+    def _model_action(self, rules: Any, node: _Node, state: Any, mask: np.ndarray | None,
+                      cache: bool) -> int:
+        """The opponent model's action at another seat's node (``model=heuristic``): the
+        heuristic bot's choice, kept on the node when the tree keeps states (no hidden
+        information: the node is one state), else asked anew of each determinization."""
+        if cache and node.hint >= 0:
+            return node.hint
+        if mask is None:
+            mask = rules.legal_mask(state)
+        action = int(self._rollout_bot(rules).act(None, mask, state=state,
+                                                  seat=rules.current_player(state)))
+        if cache:
+            node.hint = action
+        return action
 
     def _select(self, node: _Node, legal: list[int], player: int, c: float, prior: float
                 ) -> tuple[int, _Node | None]:
@@ -522,7 +562,7 @@ class MCTSAgent:
                 start_state = (rules.sample_determinization(state, me, self.rng) if hidden
                                else state)
                 path, leaf, leaf_state, value = self._descend_net(rules, chance, root,
-                                                                  start_state, not hidden)
+                                                                  start_state, not hidden, me)
                 if value is None:
                     for node in path:  # virtual loss: a visit lost for every seat
                         node.n += 1
@@ -573,23 +613,31 @@ class MCTSAgent:
         root.priors = priors
 
     def _descend_net(self, rules: Any, chance: ExplicitChance, root: _Node, state: Any,
-                     cache: bool) -> tuple[list[_Node], _Node, Any, list[float] | None]:
+                     cache: bool, me: int
+                     ) -> tuple[list[_Node], _Node, Any, list[float] | None]:
         """One descent: the path, the node it stops at, that node's state, and the value of
-        a finished game (``None``: a decision not evaluated yet, for the network)."""
+        a finished game (``None``: a decision not evaluated yet, for the network). With the
+        heuristic as the opponent model the other seats' nodes are walked through (the
+        model's action), so every leaf is a decision of ``me``."""
+        modelled = self.config.model == "heuristic"
         node = root
         path = [root]
         while True:
             node, state = self._through_chance(chance, node, state, path, cache)
             if rules.is_terminal(state):
                 return path, node, state, rank_rewards(rules.scores(state))
+            mask = None
             if cache and node.legal is not None:
                 legal = node.legal
             else:
-                legal = np.flatnonzero(rules.legal_mask(state)).tolist()
+                mask = rules.legal_mask(state)
+                legal = np.flatnonzero(mask).tolist()
                 if cache:
                     node.legal = legal
             if len(legal) == 1:
                 action = legal[0]
+            elif modelled and rules.current_player(state) != me:
+                action = self._model_action(rules, node, state, mask, cache)
             elif node.priors is None:
                 return path, node, state, None
             else:
