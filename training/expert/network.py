@@ -429,7 +429,8 @@ class PPOEvaluator:
     """A MaskablePPO checkpoint as the search's network: its policy's masked probabilities as
     priors; its value head, which predicts the (rank) return of the seat it observes, asked
     once per seat with that seat's observation (one batched pass), as each seat's entry
-    (clipped to [-1, 1]).
+    (clipped to [-1, 1]). A model trained with a prior (residual PPO) reads the prior's
+    choice for the seat to move after its observation, as it does when it plays.
 
     Args:
         path: The checkpoint zip (loaded without unpickling: :mod:`...checkpoint`).
@@ -456,19 +457,17 @@ class PPOEvaluator:
 
     @property
     def obs_shape(self) -> tuple[int, ...]:
-        return tuple(self.agent.model.observation_space.shape)
+        """The encoder's observation shape (without a prior's hint)."""
+        shape = tuple(self.agent.model.observation_space.shape)
+        if self.agent.prior is not None:
+            shape = (shape[0] - self.agent.prior_size,)
+        return shape
 
     def evaluate_states(
         self, rules: Any, states: list[Any], seats: list[int]
     ) -> tuple[np.ndarray, np.ndarray]:
         import torch
 
-        if self.agent.prior is not None:
-            raise NetworkError(
-                f"checkpoint {self.path} was trained with a prior "
-                f"({self.agent.model.policy.prior_agent!r}); the search takes "
-                "a plain PPO checkpoint or a network"
-            )
         encoder = self.encoder_for(rules)
         n = self.num_players
         masks = np.stack([rules.legal_mask(s) for s in states]).astype(bool)
@@ -479,6 +478,8 @@ class PPOEvaluator:
                 for k in range(n)
             ]
         )
+        if self.agent.prior is not None:
+            obs = self._hinted(obs, states, seats, masks)
         policy = self.agent.model.policy
         with torch.inference_mode():
             tensor, _ = policy.obs_to_tensor(obs)
@@ -486,6 +487,22 @@ class PPOEvaluator:
             mine = tensor.reshape(len(states), n, -1)[:, 0]
             probs = policy.get_distribution(mine, action_masks=masks).distribution.probs
         return probs.numpy(), rotate_to_absolute(np.clip(values, -1.0, 1.0), seats)
+
+
+    def _hinted(
+        self, obs: np.ndarray, states: list[Any], seats: list[int], masks: np.ndarray
+    ) -> np.ndarray:
+        """The observations (``B*n x obs``, each state's mover first) of a model trained
+        with a prior (residual PPO): the mover's with the prior's choice appended, as it
+        plays; every other seat's with a zero hint, as its observations read in training
+        when it was not to act."""
+        from primeval.training.agents.prior import prior_hint, with_hint
+
+        n = self.num_players
+        hints = np.zeros((len(obs), masks.shape[1]), dtype=np.float32)
+        for i, (state, seat, mask) in enumerate(zip(states, seats, masks, strict=True)):
+            hints[i * n] = prior_hint(self.agent.prior, state, seat, mask)
+        return np.stack([with_hint(o, h) for o, h in zip(obs, hints, strict=True)])
 
 
 def load_evaluator(path: str | Path, trust_checkpoint: bool = False) -> Any:

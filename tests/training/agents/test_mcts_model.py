@@ -166,3 +166,38 @@ def test_a_game_without_a_heuristic_refuses_the_model(monkeypatch):
     monkeypatch.setitem(GAMES, "origin", dataclasses.replace(GAMES["origin"], heuristic=None))
     with pytest.raises(ValueError, match="model=heuristic: game 'origin' has no heuristic"):
         make_agent("mcts:model=heuristic", "origin")
+
+
+def test_a_residual_ppo_checkpoint_serves_as_the_network():
+    """Origin's shipped agent (residual PPO over the heuristic) as ``net=``: the mover's
+    priors and value are the policy's own with the prior's hint, as when it plays; the other
+    seats' values come from their observations with a zero hint."""
+    import torch
+
+    from primeval.training.agents.policy import PolicyAgent
+    from primeval.training.agents.prior import prior_hint, with_hint
+    from primeval.training.expert.network import PPOEvaluator
+
+    path = "training/benchmark/zoo_files/origin-3p-ppo.zip"
+    evaluator = PPOEvaluator(path)
+    assert evaluator.agent.prior is not None
+    rules, state = _turn_end("origin")
+    seat = rules.current_player(state)
+    priors, values = evaluator.evaluate_states(rules, [state], [seat])
+    mask = rules.legal_mask(state).astype(bool)
+    agent = PolicyAgent(path)
+    encoder = evaluator.encoder_for(rules)
+    mine = with_hint(encoder.encode(state, seat), prior_hint(agent.prior, state, seat, mask))
+    other = (seat + 1) % 3
+    theirs = with_hint(encoder.encode(state, other), np.zeros(mask.size, dtype=np.float32))
+    policy = agent.model.policy
+    with torch.inference_mode():
+        tensor, _ = policy.obs_to_tensor(np.stack([mine, theirs]))
+        expected = policy.get_distribution(tensor[:1], action_masks=mask[None])
+        expected_values = policy.predict_values(tensor).numpy().ravel()
+    np.testing.assert_allclose(priors[0], expected.distribution.probs.numpy()[0], atol=1e-6)
+    np.testing.assert_allclose(values[0, seat], np.clip(expected_values[0], -1, 1), atol=1e-6)
+    np.testing.assert_allclose(values[0, other], np.clip(expected_values[1], -1, 1), atol=1e-6)
+    assert priors[0][~mask].sum() == 0
+    search = MCTSAgent("origin", f"mcts:sims=8,batch=4,net={path},model=heuristic", seed=0)
+    assert search.act(None, mask, state=state) in np.flatnonzero(mask)
