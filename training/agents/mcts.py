@@ -45,7 +45,8 @@ The spec, as ``primeval evaluate`` and ``play`` take it: ``mcts`` or
 default 1.0), ``eval`` (``rank`` | ``margin``, default ``margin``), ``prior`` (the
 heuristic's bias weight, default 10; 0: plain UCT), ``net`` (a network guiding the search,
 below), ``batch`` (with ``net``: leaves per forward pass, default 8) and ``model`` (how the
-tree plays the other seats: ``maxn``, the default, or ``heuristic``, below). The defaults are the strongest per second
+tree plays the other seats: ``maxn``, the default, or ``heuristic``, below) and ``temp``
+(with ``net``: the priors' temperature, default 1). The defaults are the strongest per second
 of the settings measured (docs/benchmarks/history.md, "MCTS"): in both games, rollouts of 10
 to 40 actions or to the end, random or heuristic, lost to the static evaluation of the leaf,
 and plain UCT lost to every heuristic bot at the budgets a tournament affords.
@@ -59,7 +60,9 @@ observation of its state (a determinized state in Origin: sampled hidden cards, 
 real ones) for the seat to move; its policy becomes the node's priors and its value vector
 (one entry per seat) is backed up max-n style, each node selecting by
 ``Q + c * P * sqrt(N) / (1 + n)`` for the seat that moves there. ``batch=K`` descends K times
-under a virtual loss before one forward pass values the K leaves. ``rollout``, ``depth``,
+under a virtual loss before one forward pass values the K leaves. ``temp=T`` takes the
+priors to the power ``1/T``: a trained policy is often so sure of itself (Primordial Soup's
+PPO agent: about 0.3 nats) that at ``T=1`` the search only ever visits its favourite move. ``rollout``, ``depth``,
 ``eval`` and ``prior`` are not used (and refused) with a network.
 
 **An opponent model** (``model=heuristic``): the other seats are not searched for their own
@@ -112,6 +115,9 @@ class MCTSConfig:
         model: How the tree plays the other seats: ``"maxn"`` (each seat searched for its
             own value) or ``"heuristic"`` (each plays the game's heuristic bot's choice: the
             search plans the acting seat's moves against that opponent model).
+        temp: With ``net``: the priors' temperature (each node's priors taken to the power
+            ``1 / temp`` and renormalised): above 1 flattens a peaked policy, so the search
+            tries the moves it rates low and its values can overrule it.
     """
 
     sims: int | None = 200
@@ -124,6 +130,7 @@ class MCTSConfig:
     net: str | None = None
     batch: int = 8
     model: str = "maxn"
+    temp: float = 1.0
 
     def __post_init__(self) -> None:
         if self.sims is None and self.time is None:
@@ -145,6 +152,8 @@ class MCTSConfig:
             raise ValueError(f"mcts prior must be a finite number >= 0, got {self.prior!r}")
         if isinstance(self.batch, bool) or not isinstance(self.batch, int) or self.batch < 1:
             raise ValueError(f"mcts batch must be a whole number >= 1, got {self.batch!r}")
+        if not (self.temp > 0 and math.isfinite(self.temp)):
+            raise ValueError(f"mcts temp must be a finite number > 0, got {self.temp!r}")
         if self.model not in MODELS:
             raise ValueError(f"mcts model must be one of {', '.join(MODELS)}, "
                              f"got {self.model!r}")
@@ -198,6 +207,7 @@ _PARSERS = {
     "net": lambda key, text: text,
     "batch": _whole,
     "model": lambda key, text: text,
+    "temp": _number,
 }
 
 
@@ -651,6 +661,8 @@ class MCTSAgent:
         for ``player`` (an unvisited child: the node's own mean)."""
         priors = node.priors[legal]
         priors = np.maximum(priors, 1e-3 / len(legal))
+        if self.config.temp != 1.0:
+            priors = priors ** (1.0 / self.config.temp)
         priors = (priors / priors.sum()).tolist()
         c = self.config.c
         sqrt_n = math.sqrt(max(node.n, 1))

@@ -322,3 +322,35 @@ def test_the_cli_names_a_missing_network(tmp_path, capsys):
     )
     assert code == 2
     assert "none.json does not exist" in capsys.readouterr().err
+
+
+def test_temp_flattens_the_priors_so_the_search_tries_low_rated_moves():
+    """A network that puts 0.99 on one action: at ``temp=1`` the search spends every visit
+    there; at ``temp=10`` it tries the others too."""
+    assert parse_mcts_spec("mcts:net=a.json,temp=3").temp == 3.0
+    with pytest.raises(ValueError, match="temp must be a finite number > 0"):
+        parse_mcts_spec("mcts:temp=0")
+    rules, state = _branching_state("primordial_soup")
+    me = rules.current_player(state)
+    legal = np.flatnonzero(rules.legal_mask(state))
+    target = int(legal[0])
+
+    def prior(s, mask):
+        p = np.where(mask, 0.01 / max(mask.sum() - 1, 1), 0.0)
+        p[target if mask[target] else np.flatnonzero(mask)[0]] = 0.99
+        return p
+
+    visited = {}
+    for temp in (1, 10):
+        fixed = _Fixed(rules.layout.n, prior=prior, players=rules.num_players)
+        agent = MCTSAgent(
+            "primordial_soup",
+            f"mcts:sims=20,batch=1,temp={temp}",
+            rules=rules,
+            seed=0,
+            evaluator=fixed,
+        )
+        root = agent.search(rules, state, me)
+        visited[temp] = sorted(a for a, child in root.actions.items() if child.n)
+    assert visited[1] == [target]
+    assert len(visited[10]) > 1 and target in visited[10]
