@@ -76,3 +76,30 @@ def test_the_saved_agents_load_as_data_and_play():
                                state=env.unwrapped.game_state, seat=seat)
             assert observed["action_mask"][action], spec
             env.step(int(action))
+
+
+SEARCH = ROOT / "docs" / "benchmarks" / "learning" / "search-2026-12-03"
+SEARCH_DOC = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("path", sorted(SEARCH.glob("probe-*.json")), ids=lambda p: p.stem)
+def test_the_search_probes_are_their_jsons(path):
+    """docs/search.md's opponent-model probes: 100 games at seed 2026120360 each, the
+    figure in the row that names the file."""
+    result = json.loads(path.read_text())
+    agent, *bots = result["agents"]
+    assert result["seed"] == 2026120360 and result["games"] == 100
+    assert all(re.fullmatch(r"heuristic#\d", b["agent"]) for b in bots)
+    line = next((ln for ln in SEARCH_DOC.splitlines() if f"`{path.name}`" in ln), None)
+    assert line is not None, f"no row of docs/search.md names {path.name}"
+    assert _figure(agent) in line, (line, _figure(agent))
+
+
+@pytest.mark.parametrize("game", ["soup", "origin"])
+def test_the_value_accuracy_figures_are_quoted(game):
+    rows = [ln.split("|")[1:-1] for ln in
+            (SEARCH / f"value_accuracy_{game}.md").read_text().splitlines()
+            if ln.startswith("| ") and "third" in ln]
+    assert len(rows) == 3
+    for _part, _n, corr, r2, _v, _r in rows:
+        assert f"{corr.strip()}, {r2.strip()}" in SEARCH_DOC, (game, corr, r2)
