@@ -10,6 +10,7 @@ P=.venv/bin/primeval
 SEED=2026120340
 export OMP_NUM_THREADS=1
 SOUP_PPO=training/benchmark/zoo_files/soup-4p-ppo.zip  # zoo:soup-4p/ppo's file
+ORIGIN_PPO=training/benchmark/zoo_files/origin-3p-ppo.zip  # zoo:origin-3p/ppo's (residual)
 EXIT=$A/soup-4p-exit.json
 ORIGIN_NET=$A/origin-3p-structured-scratch.zip
 
@@ -32,6 +33,8 @@ soup() {
   soup_row net-mcts-25 "mcts:sims=25,net=$SOUP_PPO,batch=8"
   soup_row exit-mcts-100 "mcts:sims=100,net=$EXIT,batch=8"
   soup_row net-mcts-100 "mcts:sims=100,net=$SOUP_PPO,batch=8"
+  # the heuristic as the opponent model, the priors flattened (docs/search.md)
+  soup_row net-mcts-model-25 "mcts:sims=25,temp=3,net=$SOUP_PPO,batch=8,model=heuristic"
 }
 
 origin() {
@@ -44,6 +47,7 @@ origin() {
   origin_row mcts-100 mcts:sims=100
   origin_row net-mcts-25 "mcts:sims=25,net=$ORIGIN_NET,batch=8"
   origin_row net-mcts-100 "mcts:sims=100,net=$ORIGIN_NET,batch=8"
+  origin_row net-mcts-model-25 "mcts:sims=25,temp=3,net=$ORIGIN_PPO,batch=8,model=heuristic"
 }
 
 rr() { rr_soup; rr_origin; }
