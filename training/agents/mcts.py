@@ -44,7 +44,7 @@ The spec, as ``primeval evaluate`` and ``play`` take it: ``mcts`` or
 ``end``; default 0: the new leaf is judged as it is, no rollout), ``c`` (exploration,
 default 1.0), ``eval`` (``rank`` | ``margin``, default ``margin``), ``prior`` (the
 heuristic's bias weight, default 10; 0: plain UCT), ``net`` (a network guiding the search,
-below), ``batch`` (with ``net``: leaves per forward pass, default 8) and ``model`` (how the
+below), ``batch`` (with ``net``: leaves per forward pass, default 8), ``model`` (how the
 tree plays the other seats: ``maxn``, the default, or ``heuristic``, below) and ``temp``
 (with ``net``: the priors' temperature, default 1). The defaults are the strongest per second
 of the settings measured (docs/benchmarks/history.md, "MCTS"): in both games, rollouts of 10
@@ -61,17 +61,18 @@ real ones) for the seat to move; its policy becomes the node's priors and its va
 (one entry per seat) is backed up max-n style, each node selecting by
 ``Q + c * P * sqrt(N) / (1 + n)`` for the seat that moves there. ``batch=K`` descends K times
 under a virtual loss before one forward pass values the K leaves. ``temp=T`` takes the
-priors to the power ``1/T``: a trained policy is often so sure of itself (Primordial Soup's
-PPO agent: about 0.3 nats) that at ``T=1`` the search only ever visits its favourite move. ``rollout``, ``depth``,
-``eval`` and ``prior`` are not used (and refused) with a network.
+priors to the power ``1/T``: a trained policy can be so sure of itself (Primordial Soup's
+PPO agent: about 0.3 nats) that at ``T=1`` the search seldom plays another move (2% of its
+decisions at 25 simulations). ``rollout``, ``depth``, ``eval`` and ``prior`` are not used
+(and refused) with a network.
 
 **An opponent model** (``model=heuristic``): the other seats are not searched for their own
 values but play the game's heuristic bot's choice at each of their nodes (the bot reads the
 node's state: in Origin a determinized one, so its hidden cards are sampled, never the real
 ones). The search then plans the acting seat's moves against that model, with chance as
-the only other branching: an expectimax over the model's play rather than max-n. It is the
-strongest way to play against the heuristic bots when they are the opponents, and weaker
-against anything that plays otherwise: docs/search.md measures both.
+the only other branching: an expectimax over the model's play rather than max-n. It plans
+against the bots as they play; against anyone who plays otherwise its model is wrong.
+docs/search.md measures it against the bots.
 """
 
 from __future__ import annotations
