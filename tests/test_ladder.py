@@ -101,5 +101,6 @@ def test_the_value_accuracy_figures_are_quoted(game):
             (SEARCH / f"value_accuracy_{game}.md").read_text().splitlines()
             if ln.startswith("| ") and "third" in ln]
     assert len(rows) == 3
-    for _part, _n, corr, r2, _v, _r in rows:
-        assert f"{corr.strip()}, {r2.strip()}" in SEARCH_DOC, (game, corr, r2)
+    for _part, _n, corr, r2, _v, _r, lead in rows:
+        quoted = f"{corr.strip()}, {r2.strip()} ({lead.strip()})"
+        assert quoted in SEARCH_DOC, (game, quoted)
