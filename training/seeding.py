@@ -32,6 +32,7 @@ STREAMS = (
     "imitation",  # the heuristic's games and the shuffling of the imitation
     "rllib",  # RLlib's own seed (``debugging(seed=...)``)
     "selection",  # the games choosing the shipped policy (``select``), the same for each
+    "teacher",  # expert iteration's warm start: the teacher's games and the learning's batches
 )
 
 

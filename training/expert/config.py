@@ -120,6 +120,33 @@ class EvalSection:
 
 
 @dataclass(frozen=True)
+class TeacherSection:
+    """A warm start before the first iteration: the network learns a trained PPO agent's
+    play. The teacher plays ``games`` games against the heuristic bots (its seat rotated, its
+    most likely action); at every decision with a choice, of every seat, the network's policy
+    learns the teacher's policy at that position and its value every seat's final rank
+    reward; ``steps`` Adam steps over those positions, then the iterations begin. Off while
+    ``checkpoint`` is empty."""
+
+    checkpoint: str = ""
+    """The teacher: a MaskablePPO checkpoint (``model.zip``) of the same game and players
+    (any encoder; a residual agent reads its prior as it plays)."""
+    games: int = 200
+    """Games the teacher plays against the heuristic bots (shared among the workers)."""
+    steps: int = 4000
+    """Adam steps (``learn``'s batch size, learning rate and value weight) on the teacher's
+    positions."""
+    holdout: float = 0.1
+    """Share of the teacher's games kept out of the learning: the losses on them (and the
+    value's R^2) are reported, so a value that memorised its games shows."""
+
+    def __post_init__(self) -> None:
+        _positive(self, "games", "steps")
+        if not 0 <= self.holdout < 1:
+            raise ConfigError(f"teacher.holdout={self.holdout!r}: must be in [0, 1)")
+
+
+@dataclass(frozen=True)
 class ExpertConfig:
     """Expert iteration: the network-guided search plays, the network learns its visits and
     the games' outcomes (:mod:`primeval.training.expert.train`)."""
@@ -138,7 +165,8 @@ class ExpertConfig:
     """Seed of everything: the root of the run's ``SeedSequence`` (games by iteration and
     number, league draws, the network's initialisation, evaluations)."""
     iterations: int = 20
-    """Iterations: self-play games, then learning, then a checkpoint."""
+    """Iterations: self-play games, then learning, then a checkpoint (0: only the teacher's
+    warm start, when ``teacher.checkpoint`` names one)."""
     games_per_iteration: int = 8
     """Self-play games per iteration, shared among the workers."""
     workers: int = 2
@@ -155,12 +183,19 @@ class ExpertConfig:
     """The learner."""
     eval: EvalSection = field(default_factory=EvalSection)
     """The evaluations."""
+    teacher: TeacherSection = field(default_factory=TeacherSection)
+    """The warm start from a trained PPO agent's play (off by default)."""
 
     def __post_init__(self) -> None:
         if self.algo != ALGO:
             raise ConfigError(f"algo={self.algo!r}: this config is for {ALGO!r}")
         loader.check_env_fields(self, no_files=True)
-        _positive(self, "iterations", "games_per_iteration", "torch_threads")
+        _positive(self, "games_per_iteration", "torch_threads")
+        if self.iterations < 0 or (self.iterations == 0 and not self.teacher.checkpoint):
+            raise ConfigError(
+                f"iterations={self.iterations!r}: must be > 0 (or 0 with a "
+                "teacher.checkpoint: the warm start alone)"
+            )
         if self.workers < 0:
             raise ConfigError(f"workers={self.workers!r}: must be >= 0")
 

@@ -227,16 +227,16 @@ class ReplayBuffer:
 def learn(
     network: Any,
     optimizer: Any,
-    buffer: ReplayBuffer,
+    buffer: ReplayBuffer | dict[str, np.ndarray],
     config: ExpertConfig,
     rng: np.random.Generator,
+    steps: int | None = None,
 ) -> dict[str, float]:
-    """``learn.steps`` gradient steps on minibatches of the buffer; the mean losses."""
+    """``steps`` (default ``learn.steps``) gradient steps on minibatches of the buffer (or
+    of arrays as :meth:`ReplayBuffer.arrays` gives them); the mean losses."""
     import torch
 
-    from primeval.training.expert.network import masked_logits
-
-    data = buffer.arrays()
+    data = buffer.arrays() if isinstance(buffer, ReplayBuffer) else buffer
     size = len(data["obs"])
     if size == 0:
         return {"policy_loss": float("nan"), "value_loss": float("nan")}
@@ -244,14 +244,10 @@ def learn(
     module = network.module
     module.train()
     totals = {"policy_loss": 0.0, "value_loss": 0.0}
-    steps = config.learn.steps
+    steps = config.learn.steps if steps is None else steps
     for _ in range(steps):
         idx = torch.as_tensor(rng.integers(size, size=min(config.learn.batch_size, size)))
-        logits, values = module(tensors["obs"][idx])
-        mask = tensors["masks"][idx]
-        logp = torch.log_softmax(masked_logits(logits, mask), dim=-1)
-        policy_loss = -(tensors["visits"][idx] * torch.where(mask, logp, 0.0)).sum(-1).mean()
-        value_loss = ((values - tensors["values"][idx]) ** 2).mean()
+        policy_loss, value_loss = _losses(module, {k: v[idx] for k, v in tensors.items()})
         loss = policy_loss + config.learn.value_weight * value_loss
         optimizer.zero_grad()
         loss.backward()
@@ -260,6 +256,189 @@ def learn(
         totals["value_loss"] += value_loss.item()
     module.eval()
     return {k: v / steps for k, v in totals.items()}
+
+
+def _losses(module: Any, batch: dict[str, Any]) -> tuple[Any, Any]:
+    """Cross-entropy of the masked policy towards ``visits``; mean squared error of the
+    value vector towards ``values``."""
+    import torch
+
+    from primeval.training.expert.network import masked_logits
+
+    logits, values = module(batch["obs"])
+    mask = batch["masks"]
+    logp = torch.log_softmax(masked_logits(logits, mask), dim=-1)
+    policy_loss = -(batch["visits"] * torch.where(mask, logp, 0.0)).sum(-1).mean()
+    value_loss = ((values - batch["values"]) ** 2).mean()
+    return policy_loss, value_loss
+
+
+def held_out_losses(network: Any, data: dict[str, np.ndarray]) -> dict[str, float]:
+    """The losses on positions not learnt from, the value's R^2 there (1 - its mean squared
+    error over the results' variance, every seat's entry pooled) and how often the policy's
+    most likely action is the target's."""
+    import torch
+
+    tensors = {k: torch.as_tensor(v) for k, v in data.items()}
+    with torch.inference_mode():
+        policy_loss, value_loss = _losses(network.module, tensors)
+    probs, _values = network.forward(data["obs"], data["masks"])
+    variance = float(np.var(data["values"]))
+    return {
+        "policy_loss": float(policy_loss),
+        "value_loss": float(value_loss),
+        "value_r2": 1.0 - float(value_loss) / variance if variance > 0 else float("nan"),
+        "policy_agreement": float(
+            np.mean(probs.argmax(axis=1) == data["visits"].argmax(axis=1))
+        ),
+    }
+
+
+# -- the teacher's warm start --------------------------------------------------------------
+
+_TEACHERS: dict[str, Any] = {}
+
+
+def play_teacher_game(task: dict[str, Any]) -> dict[str, Any]:
+    """One game of the teacher (``teacher.checkpoint``, its most likely action) in seat
+    ``task["seat"]`` against heuristic bots; every seat's decisions with a choice recorded:
+    the network's observation, the mask, the teacher's policy there (the target) and, once
+    the game is over, every seat's rank reward (ego-centric)."""
+    from primeval.training.agents import make_heuristic
+    from primeval.training.expert.network import PPOEvaluator
+
+    config = loader.build(ExpertConfig, task["config"])
+    n = config.players
+    path = config.teacher.checkpoint
+    if path not in _TEACHERS:
+        _TEACHERS.clear()
+        _TEACHERS[path] = PPOEvaluator(path)
+    teacher = _TEACHERS[path]
+    network = _network(task["network"], -1)  # its encoder only
+    env = make_raw_env(config.game, n, obs_encoder=config.encoder, **config.env)
+    env.reset(seed=task["game_seed"])
+    rules = env.rules
+    encoder = network.encoder_for(rules)
+    bots = [make_heuristic(config.game, seed) for seed in task["agent_seeds"]]
+    obs, masks, policies, seats = [], [], [], []
+    for name in env.agent_iter():
+        _o, _r, termination, truncation, _i = env.last(observe=False)
+        if termination or truncation:
+            env.step(None)
+            continue
+        seat = env.possible_agents.index(name)
+        state = env.game_state
+        mask = np.asarray(env.action_mask(name)).astype(bool)
+        legal = np.flatnonzero(mask)
+        if legal.size == 1:
+            env.step(int(legal[0]))
+            continue
+        policy, _values = teacher.evaluate_states(rules, [state], [seat])
+        obs.append(encoder.encode(state, seat))
+        masks.append(mask)
+        policies.append(policy[0].astype(np.float32))
+        seats.append(seat)
+        if seat == task["seat"]:
+            action = int(np.argmax(np.where(mask, policy[0], -1.0)))
+        else:
+            action = int(bots[seat].act(None, mask, state=state, seat=seat))
+        env.step(action)
+    scores = [float(x) for x in rules.scores(env.game_state)]
+    result = np.asarray(rank_rewards(scores), dtype=np.float32)
+    k, num_actions = len(seats), network.num_actions
+    return {
+        "index": task["index"],
+        "obs": np.asarray(obs, dtype=np.float32).reshape(k, -1),
+        "masks": np.asarray(masks, dtype=bool).reshape(k, num_actions),
+        "visits": np.asarray(policies, dtype=np.float32).reshape(k, num_actions),
+        "values": np.asarray(
+            [result[(s + np.arange(n)) % n] for s in seats], dtype=np.float32
+        ).reshape(k, n),
+        "scores": scores,
+        "seat": task["seat"],
+    }
+
+
+def _teacher_tasks(config: ExpertConfig, network: Path) -> list[dict[str, Any]]:
+    seeds = RunSeeds(config.seed)
+    n = config.players
+    return [
+        {
+            "config": loader.to_dict(config),
+            "index": g,
+            "seat": g % n,
+            "game_seed": seeds.spawn("teacher", g),
+            "agent_seeds": [seeds.spawn("teacher", g, "seat", s) for s in range(n)],
+            "network": str(network),
+        }
+        for g in range(config.teacher.games)
+    ]
+
+
+def warm_start(
+    config: ExpertConfig, network: Any, optimizer: Any, latest: Path, pool: Any, progress: bool
+) -> dict[str, Any]:
+    """The teacher's games, then ``teacher.steps`` Adam steps on the positions of all but
+    the held-out games; the figures (the teacher's win rate in its games, the losses on the
+    held-out games before and after, the seconds)."""
+    from primeval.training.evaluate import AgentResult
+
+    t0 = time.perf_counter()
+    tasks = _teacher_tasks(config, latest)
+    if pool is not None:
+        games = list(pool.imap(play_teacher_game, tasks))
+    else:
+        games = [play_teacher_game(t) for t in tasks]
+    games.sort(key=lambda g: g["index"])
+    play_seconds = time.perf_counter() - t0
+    held = int(round(config.teacher.holdout * len(games)))
+    keys = ("obs", "masks", "visits", "values")
+
+    def stack(part: list[dict[str, Any]]) -> dict[str, np.ndarray]:
+        return {k: np.concatenate([g[k] for g in part]) for k in keys}
+
+    train_part, test_part = games[held:], games[:held]
+    data = stack(train_part)
+    test = stack(test_part) if held else None
+    before = held_out_losses(network, test) if test is not None else None
+    losses = learn(
+        network, optimizer, data, config, RunSeeds(config.seed).rng("teacher", "learn"),
+        steps=config.teacher.steps,
+    )
+    after = held_out_losses(network, test) if test is not None else None
+    network.save(latest)
+    teacher = AgentResult("teacher", games=len(games))
+    teacher.wins = sum(
+        1.0 / g["scores"].count(max(g["scores"]))
+        for g in games
+        if g["scores"][g["seat"]] == max(g["scores"])
+    )
+    report = {
+        "checkpoint": config.teacher.checkpoint,
+        "games": len(games),
+        "held_out_games": held,
+        "positions": int(len(data["obs"])),
+        "teacher_win_rate": teacher.win_rate,
+        "teacher_win_rate_ci95": list(teacher.win_interval()),
+        "train_losses": losses,
+        "held_out_before": before,
+        "held_out_after": after,
+        "play_seconds": round(play_seconds, 1),
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+    if progress:
+        line = (
+            f"teacher: {len(games)} games ({report['positions']} positions learnt) in "
+            f"{play_seconds:.0f} s, its win rate {report['teacher_win_rate']:.3f}; "
+            f"train losses policy {losses['policy_loss']:.3f}, value {losses['value_loss']:.3f}"
+        )
+        if after is not None:
+            line += (
+                f"; held out: policy {after['policy_loss']:.3f}, value {after['value_loss']:.3f}"
+                f" (R^2 {after['value_r2']:.3f}), agreement {after['policy_agreement']:.3f}"
+            )
+        print(line, flush=True)
+    return report
 
 
 # -- evaluation ----------------------------------------------------------------------------
@@ -363,6 +542,22 @@ def summary_table(final: dict[str, Any]) -> str:
         f"training: {final['games']} self-play games, {final['positions']} "
         f"positions learnt, in {minutes} min {secs} s ({final['workers']} workers)",
     ]
+    teacher = final.get("teacher")
+    if teacher:
+        lo, hi = teacher["teacher_win_rate_ci95"]
+        line = (
+            f"warm start: {teacher['games']} games of {teacher['checkpoint']} against the "
+            f"heuristic bots (its win rate {teacher['teacher_win_rate']:.3f} [{lo:.3f}, "
+            f"{hi:.3f}]), {teacher['positions']} positions learnt"
+        )
+        after = teacher.get("held_out_after")
+        if after:
+            line += (
+                f"; on {teacher['held_out_games']} held-out games the policy agrees with the "
+                f"teacher's most likely action {after['policy_agreement']:.3f} of the time "
+                f"and the value's R^2 is {after['value_r2']:.3f}"
+            )
+        lines.append(line)
     return "\n".join(lines)
 
 
@@ -444,6 +639,10 @@ def train_expert(
     from primeval.training.expert.network import PolicyValueNetwork, load_network
 
     run_dir = Path(run_dir)
+    if config.teacher.checkpoint:  # refused by name before anything is written
+        from primeval.training.expert.network import PPOEvaluator
+
+        PPOEvaluator(config.teacher.checkpoint).check_env(config.game, config.players)
     checkpoints = run_dir / "checkpoints"
     for sub in ("checkpoints", "snapshots", "tb"):
         (run_dir / sub).mkdir(parents=True, exist_ok=True)
@@ -451,7 +650,14 @@ def train_expert(
     spec = config_spec(config)
     seeds = RunSeeds(config.seed)
     torch.set_num_threads(config.torch_threads)
-    state = {"iteration": 0, "snapshots": [], "games": 0, "positions": 0, "train_seconds": 0.0}
+    state: dict[str, Any] = {
+        "iteration": 0,
+        "snapshots": [],
+        "games": 0,
+        "positions": 0,
+        "train_seconds": 0.0,
+        "teacher": None,
+    }
     if resume:
         progress_file = checkpoints / "progress.json"
         if not (latest.is_file() and progress_file.is_file()):
@@ -500,6 +706,18 @@ def train_expert(
 
         bar = tqdm(total=config.iterations, initial=state["iteration"], desc="expert", unit="iter")
     try:
+        if config.teacher.checkpoint and state["teacher"] is None:
+            report = warm_start(config, network, optimizer, latest, pool, progress)
+            state["teacher"] = report
+            state["train_seconds"] += report["seconds"]
+            torch.save(optimizer.state_dict(), checkpoints / "optimizer.pt.tmp")
+            os.replace(checkpoints / "optimizer.pt.tmp", checkpoints / "optimizer.pt")
+            _atomic_json(state, checkpoints / "progress.json")
+            writer.add_scalar("teacher/win_rate", report["teacher_win_rate"], 0)
+            for key, value in report["train_losses"].items():
+                writer.add_scalar(f"teacher/train_{key}", value, 0)
+            for key, value in (report["held_out_after"] or {}).items():
+                writer.add_scalar(f"teacher/held_out_{key}", value, 0)
         for it in range(state["iteration"], config.iterations):
             t0 = time.perf_counter()
             tasks = _tasks(config, it, latest, state["snapshots"])
@@ -581,6 +799,7 @@ def train_expert(
             "positions": state["positions"],
             "workers": config.workers,
             "train_seconds": round(state["train_seconds"], 1),
+            "teacher": state["teacher"],
             "raw": evaluate_network(
                 final_path, config, games, fseeds.child("raw"), pool=pool, version=version
             ),
