@@ -136,12 +136,18 @@ class TeacherSection:
     steps: int = 4000
     """Adam steps (``learn``'s batch size, learning rate and value weight) on the teacher's
     positions."""
+    positions: int = 0
+    """Positions kept per game, drawn at random (0: every decision with a choice, about 250
+    a game in 4-player Primordial Soup). A game's positions share one result, so a value
+    learnt from few games memorises them: fewer positions from more games judge better."""
     holdout: float = 0.1
     """Share of the teacher's games kept out of the learning: the losses on them (and the
     value's R^2) are reported, so a value that memorised its games shows."""
 
     def __post_init__(self) -> None:
         _positive(self, "games", "steps")
+        if self.positions < 0:
+            raise ConfigError(f"teacher.positions={self.positions!r}: must be >= 0")
         if not 0 <= self.holdout < 1:
             raise ConfigError(f"teacher.holdout={self.holdout!r}: must be in [0, 1)")
 

@@ -303,7 +303,8 @@ def play_teacher_game(task: dict[str, Any]) -> dict[str, Any]:
     """One game of the teacher (``teacher.checkpoint``, its most likely action) in seat
     ``task["seat"]`` against heuristic bots; every seat's decisions with a choice recorded:
     the network's observation, the mask, the teacher's policy there (the target) and, once
-    the game is over, every seat's rank reward (ego-centric)."""
+    the game is over, every seat's rank reward (ego-centric); ``teacher.positions`` of them
+    drawn at random when it is set."""
     from primeval.training.agents import make_heuristic
     from primeval.training.expert.network import PPOEvaluator
 
@@ -345,6 +346,13 @@ def play_teacher_game(task: dict[str, Any]) -> dict[str, Any]:
         env.step(action)
     scores = [float(x) for x in rules.scores(env.game_state)]
     result = np.asarray(rank_rewards(scores), dtype=np.float32)
+    keep = config.teacher.positions
+    if 0 < keep < len(seats):
+        rng = np.random.default_rng(task["sample_seed"])
+        chosen = np.sort(rng.choice(len(seats), size=keep, replace=False))
+        obs, masks, policies, seats = (
+            [part[i] for i in chosen] for part in (obs, masks, policies, seats)
+        )
     k, num_actions = len(seats), network.num_actions
     return {
         "index": task["index"],
@@ -369,6 +377,7 @@ def _teacher_tasks(config: ExpertConfig, network: Path) -> list[dict[str, Any]]:
             "seat": g % n,
             "game_seed": seeds.spawn("teacher", g),
             "agent_seeds": [seeds.spawn("teacher", g, "seat", s) for s in range(n)],
+            "sample_seed": seeds.spawn("teacher", g, "positions"),
             "network": str(network),
         }
         for g in range(config.teacher.games)
@@ -385,10 +394,14 @@ def warm_start(
 
     t0 = time.perf_counter()
     tasks = _teacher_tasks(config, latest)
-    if pool is not None:
-        games = list(pool.imap(play_teacher_game, tasks))
-    else:
-        games = [play_teacher_game(t) for t in tasks]
+    played = pool.imap(play_teacher_game, tasks) if pool is not None else map(
+        play_teacher_game, tasks
+    )
+    if progress:
+        from tqdm import tqdm
+
+        played = tqdm(played, total=len(tasks), desc="teacher", unit="game")
+    games = list(played)
     games.sort(key=lambda g: g["index"])
     play_seconds = time.perf_counter() - t0
     held = int(round(config.teacher.holdout * len(games)))

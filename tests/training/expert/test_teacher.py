@@ -83,6 +83,23 @@ def test_a_teacher_game_records_every_seat_with_the_teachers_policy(tmp_path):
     np.testing.assert_array_equal(game["visits"], again["visits"])  # seeded: the same game
 
 
+def test_a_teacher_game_keeps_a_sample_of_its_positions_when_asked(tmp_path):
+    config = load_expert_config("primordial_soup/expert", **TINY)
+    network = PolicyValueNetwork(config_spec(config), (16,), seed=0)
+    network.save(tmp_path / "net.json")
+    every = play_teacher_game(_teacher_tasks(config, tmp_path / "net.json")[0])
+    sampled_config = load_expert_config(
+        "primordial_soup/expert", **{**TINY, "teacher.positions": 5}
+    )
+    sampled = play_teacher_game(_teacher_tasks(sampled_config, tmp_path / "net.json")[0])
+    assert len(every["obs"]) > 5 and len(sampled["obs"]) == 5
+    assert sampled["scores"] == every["scores"]  # the same game
+    rows = [int(np.flatnonzero((every["obs"] == row).all(axis=1))[0]) for row in sampled["obs"]]
+    assert rows == sorted(rows)  # in the game's order
+    np.testing.assert_array_equal(sampled["visits"], every["visits"][rows])
+    np.testing.assert_array_equal(sampled["values"], every["values"][rows])
+
+
 @pytest.mark.slow
 def test_the_warm_start_alone_trains_the_network_and_resume_does_not_repeat_it(tmp_path):
     run = tmp_path / "run"
@@ -132,6 +149,7 @@ def test_a_teacher_of_another_game_is_refused_before_anything_is_written(tmp_pat
         ({"iterations": 0}, "iterations=0: must be > 0 (or 0 with a teacher.checkpoint"),
         ({"teacher.games": 0}, "games=0: must be > 0"),
         ({"teacher.holdout": 1.0}, "teacher.holdout=1.0: must be in [0, 1)"),
+        ({"teacher.positions": -1}, "teacher.positions=-1: must be >= 0"),
     ],
 )
 def test_a_bad_teacher_section_is_named(overrides, words):

@@ -1,6 +1,8 @@
 """How well a PPO agent's value head predicts its own result against the heuristic bots.
 
-The agent plays its most likely move against heuristic bots (its seat rotated over the
+``--checkpoint`` is a PPO zip, or a policy-value network's JSON (expert iteration's, or its
+warm start from a PPO agent): the same reading, of the network's policy and its value entry
+for the agent's seat. The agent plays its most likely move against heuristic bots (its seat rotated over the
 games); at each of its decisions with a choice, the value head's estimate for its seat is
 set beside the rank reward it finally got (first +1, last -1, linear between). Printed per
 third of the game: the number of decisions, the correlation, R^2 (1 - mean squared error /
@@ -21,13 +23,13 @@ import numpy as np
 from primeval.envs.core.rewards import rank_rewards
 from primeval.envs.games import GAMES
 from primeval.training.agents.heuristics import heuristic_class
-from primeval.training.expert.network import PPOEvaluator
+from primeval.training.expert.network import load_evaluator
 
 
 def records(game: str, players: int, checkpoint: str, games: int, seed: int) -> np.ndarray:
     """Rows of (the decision's place in its game in [0, 1), the value, the final result, the
     score lead then)."""
-    evaluator = PPOEvaluator(checkpoint)
+    evaluator = load_evaluator(checkpoint)
     env = GAMES[game].raw_env(players)
     rules = env.rules
     rng = np.random.default_rng(seed)
