@@ -129,8 +129,9 @@ class TeacherSection:
     ``checkpoint`` is empty."""
 
     checkpoint: str = ""
-    """The teacher: a MaskablePPO checkpoint (``model.zip``) of the same game and players
-    (any encoder; a residual agent reads its prior as it plays)."""
+    """The teacher: a MaskablePPO checkpoint (``model.zip``, or a zoo member such as
+    ``zoo:soup-4p/ppo``) of the same game and players (any encoder; a residual agent reads
+    its prior as it plays)."""
     games: int = 200
     """Games the teacher plays against the heuristic bots (shared among the workers)."""
     steps: int = 4000

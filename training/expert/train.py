@@ -299,6 +299,23 @@ def held_out_losses(network: Any, data: dict[str, np.ndarray]) -> dict[str, floa
 _TEACHERS: dict[str, Any] = {}
 
 
+def teacher_path(checkpoint: str) -> str:
+    """``teacher.checkpoint`` as a file: a path as it is; a zoo member (``zoo:soup-4p/ppo``)
+    as the PPO checkpoint the package ships for it.
+
+    Raises:
+        ValueError: A zoo name that is no member, or a member that is no PPO checkpoint.
+    """
+    if not checkpoint.startswith("zoo:"):
+        return checkpoint
+    from primeval.training.benchmark.zoo import get_member
+
+    spec = get_member(checkpoint).agent_spec()
+    if not spec.startswith("ppo:"):
+        raise ValueError(f"teacher.checkpoint={checkpoint!r}: {spec!r} is no PPO checkpoint")
+    return spec[len("ppo:"):]
+
+
 def play_teacher_game(task: dict[str, Any]) -> dict[str, Any]:
     """One game of the teacher (``teacher.checkpoint``, its most likely action) in seat
     ``task["seat"]`` against heuristic bots; every seat's decisions with a choice recorded:
@@ -310,7 +327,7 @@ def play_teacher_game(task: dict[str, Any]) -> dict[str, Any]:
 
     config = loader.build(ExpertConfig, task["config"])
     n = config.players
-    path = config.teacher.checkpoint
+    path = teacher_path(config.teacher.checkpoint)
     if path not in _TEACHERS:
         _TEACHERS.clear()
         _TEACHERS[path] = PPOEvaluator(path)
@@ -655,7 +672,9 @@ def train_expert(
     if config.teacher.checkpoint:  # refused by name before anything is written
         from primeval.training.expert.network import PPOEvaluator
 
-        PPOEvaluator(config.teacher.checkpoint).check_env(config.game, config.players)
+        PPOEvaluator(teacher_path(config.teacher.checkpoint)).check_env(
+            config.game, config.players
+        )
     checkpoints = run_dir / "checkpoints"
     for sub in ("checkpoints", "snapshots", "tb"):
         (run_dir / sub).mkdir(parents=True, exist_ok=True)

@@ -27,6 +27,7 @@ from primeval.training.expert.train import (
     _teacher_tasks,
     config_spec,
     play_teacher_game,
+    teacher_path,
     train_expert,
 )
 from primeval.training.seeding import RunSeeds
@@ -46,7 +47,7 @@ TINY = {
     "search.sims": 2,
     "search.batch": 2,
     "games_per_iteration": 1,
-    "teacher.checkpoint": SOUP,
+    "teacher.checkpoint": "zoo:soup-4p/ppo",  # the shipped agent, named by the zoo
     "teacher.games": 3,
     "teacher.steps": 4,
     "teacher.holdout": 0.34,
@@ -139,6 +140,17 @@ def test_the_warm_start_alone_trains_the_network_and_resume_does_not_repeat_it(t
 def test_a_teacher_of_another_game_is_refused_before_anything_is_written(tmp_path):
     config = load_expert_config("primordial_soup/expert", **{**TINY, "teacher.checkpoint": ORIGIN})
     with pytest.raises(NetworkError, match="the network plays origin, not primordial_soup"):
+        train_expert(config, tmp_path / "run", progress=False)
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_zoo_teacher_must_be_a_ppo_checkpoint(tmp_path):
+    assert teacher_path("zoo:soup-4p/ppo").endswith("soup-4p-ppo.zip")
+    assert teacher_path(SOUP) == SOUP  # a path stays as it is
+    config = load_expert_config(
+        "primordial_soup/expert", **{**TINY, "teacher.checkpoint": "zoo:soup-4p/heuristic"}
+    )
+    with pytest.raises(ValueError, match="'heuristic' is no PPO checkpoint"):
         train_expert(config, tmp_path / "run", progress=False)
     assert not (tmp_path / "run").exists()
 
