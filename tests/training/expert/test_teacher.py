@@ -167,3 +167,9 @@ def test_a_zoo_teacher_must_be_a_ppo_checkpoint(tmp_path):
 def test_a_bad_teacher_section_is_named(overrides, words):
     with pytest.raises(ConfigError, match=re.escape(words)):
         load_expert_config("primordial_soup/expert", **overrides)
+
+
+def test_the_shipped_warm_start_config_names_the_shipped_agent():
+    config = load_expert_config("primordial_soup/distill")
+    assert config.iterations == 0 and config.teacher.positions == 40
+    PPOEvaluator(teacher_path(config.teacher.checkpoint)).check_env(config.game, config.players)
