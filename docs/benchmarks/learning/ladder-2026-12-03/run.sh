@@ -12,6 +12,7 @@ export OMP_NUM_THREADS=1
 SOUP_PPO=training/benchmark/zoo_files/soup-4p-ppo.zip  # zoo:soup-4p/ppo's file
 ORIGIN_PPO=training/benchmark/zoo_files/origin-3p-ppo.zip  # zoo:origin-3p/ppo's (residual)
 EXIT=$A/soup-4p-exit.json
+DISTILLED=$A/soup-4p-distilled.json  # primeval train --config primordial_soup/distill
 ORIGIN_NET=$A/origin-3p-structured-scratch.zip
 
 soup_row() {  # NAME SPEC
@@ -35,6 +36,12 @@ soup() {
   soup_row net-mcts-100 "mcts:sims=100,net=$SOUP_PPO,batch=8"
   # the heuristic as the opponent model, the priors flattened (docs/search.md)
   soup_row net-mcts-model-25 "mcts:sims=25,temp=3,net=$SOUP_PPO,batch=8,model=heuristic"
+  # the PPO agent distilled into the policy-value network (expert iteration's warm start)
+  soup_row distilled-raw net:$DISTILLED
+  soup_row distilled-mcts-25 "mcts:sims=25,net=$DISTILLED,batch=8"
+  soup_row distilled-mcts-100 "mcts:sims=100,net=$DISTILLED,batch=8"
+  soup_row distilled-mcts-200 "mcts:sims=200,net=$DISTILLED,batch=8"
+  soup_row distilled-mcts-model-25 "mcts:sims=25,net=$DISTILLED,batch=8,model=heuristic"
 }
 
 origin() {
