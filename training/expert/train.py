@@ -22,6 +22,12 @@
    iterations a snapshot in ``snapshots/``. ``--resume RUN`` continues after the last
    finished iteration (the replay buffer starts empty again; it is not saved).
 
+Before the first iteration, a run whose ``teacher.checkpoint`` names a trained PPO agent
+learns that agent's play (:func:`warm_start`): the agent's games against the heuristic bots,
+every seat's decisions with the agent's policy as the policy target and every seat's result
+as the value target, a share of the games held out to report the value's R^2;
+``iterations: 0`` stops there. A resumed run never plays it again.
+
 Every ``eval.every`` iterations the raw policy plays the heuristic bots (win rate with a
 95% Wilson interval, to TensorBoard in ``tb/`` and ``metrics.csv``); at the end
 ``summary.md`` and ``eval.json`` hold the raw policy and the policy with search against the
