@@ -108,6 +108,18 @@ def _network(path: str, version: int) -> Any:
     return _NETWORKS[key]
 
 
+def _decisions(env: Any):
+    """A game's decisions in turn: ``(seat, state, mask, legal actions)``, the caller stepping
+    the env with its action; the finished seats' ``None`` steps are taken here."""
+    for name in env.agent_iter():
+        _o, _r, termination, truncation, _i = env.last(observe=False)
+        if termination or truncation:
+            env.step(None)
+            continue
+        mask = np.asarray(env.action_mask(name)).astype(bool)
+        yield env.possible_agents.index(name), env.game_state, mask, np.flatnonzero(mask)
+
+
 def play_selfplay_game(task: dict[str, Any]) -> dict[str, Any]:
     """One self-play game (see the module docstring); the recorded positions and figures.
 
@@ -144,15 +156,7 @@ def play_selfplay_game(task: dict[str, Any]) -> dict[str, Any]:
     obs, masks, visits, seats = [], [], [], []
     decisions = [0] * n
     t0 = time.perf_counter()
-    for name in env.agent_iter():
-        _o, _r, termination, truncation, _i = env.last(observe=False)
-        if termination or truncation:
-            env.step(None)
-            continue
-        seat = env.possible_agents.index(name)
-        state = env.game_state
-        mask = np.asarray(env.action_mask(name)).astype(bool)
-        legal = np.flatnonzero(mask)
+    for seat, state, mask, legal in _decisions(env):
         agent = agents[seat]
         if legal.size == 1:
             action = int(legal[0])
@@ -345,15 +349,7 @@ def play_teacher_game(task: dict[str, Any]) -> dict[str, Any]:
     encoder = network.encoder_for(rules)
     bots = [make_heuristic(config.game, seed) for seed in task["agent_seeds"]]
     obs, masks, policies, seats = [], [], [], []
-    for name in env.agent_iter():
-        _o, _r, termination, truncation, _i = env.last(observe=False)
-        if termination or truncation:
-            env.step(None)
-            continue
-        seat = env.possible_agents.index(name)
-        state = env.game_state
-        mask = np.asarray(env.action_mask(name)).astype(bool)
-        legal = np.flatnonzero(mask)
+    for seat, state, mask, legal in _decisions(env):
         if legal.size == 1:
             env.step(int(legal[0]))
             continue
