@@ -302,7 +302,8 @@ class TrainConfig:
     """``dummy`` (one process), ``batched`` (one process; policy opponents answer every
     game waiting on them in one forward pass), ``vector`` (the games stepped together as
     arrays, opponents batched, in ``workers`` processes: ``primeval.wrappers.vector``) or
-    ``subproc`` (one process per env; no self-play)."""
+    ``subproc`` (SB3's ``SubprocVecEnv``, one process per env; no self-play; the workers
+    follow ``league.schedule`` as ``vector``'s do)."""
     workers: int = 1
     """Processes that step the games with ``vec_env: vector`` (this one and ``workers - 1``
     worker processes, each stepping ``n_envs / workers`` games); more than 1 needs a

@@ -72,6 +72,10 @@ def make_training_env(config: TrainConfig, rank: int, league: League):
                                opponents=league.opponents(), shaping=config.shaping)
         else:
             env = SingleAgentEnv(aec, opponents=league.opponents(), shaping=config.shaping)
+        if config.vec_env == "subproc":  # this worker's league follows the main process's
+            from primeval.training.ppo.vec_env import LeagueStep
+
+            env.apply_league_step = LeagueStep(league).apply
         env.reset(seed=RunSeeds(config.seed).spawn("env_workers", rank))
         return env
 
@@ -81,15 +85,21 @@ def make_training_env(config: TrainConfig, rank: int, league: League):
 def make_vec_env(config: TrainConfig, league: League):
     """The run's vector env (``config.vec_env``, ``n_envs`` games, ``workers``), env ``i``
     seeded by the run's ``env_workers`` stream whatever the process that steps it."""
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from primeval.training.ppo.vec_env import BatchedOpponentsVecEnv, GamesVecEnv, LeagueStep
+    from primeval.training.ppo.vec_env import (
+        BatchedOpponentsVecEnv,
+        GamesVecEnv,
+        LeagueStep,
+        LeagueSubprocVecEnv,
+    )
 
     fns = [make_training_env(config, i, league) for i in range(config.n_envs)]
     if config.vec_env == "vector":
         return GamesVecEnv(fns, workers=config.workers, sync=LeagueStep(league))
-    vec_class = {"dummy": DummyVecEnv, "batched": BatchedOpponentsVecEnv,
-                 "subproc": SubprocVecEnv}[config.vec_env]
+    if config.vec_env == "subproc":
+        return LeagueSubprocVecEnv(fns, LeagueStep(league))
+    vec_class = {"dummy": DummyVecEnv, "batched": BatchedOpponentsVecEnv}[config.vec_env]
     return vec_class(fns)
 
 

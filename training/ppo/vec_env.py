@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import CloudpickleWrapper
 
 from primeval.wrappers.vector import SingleAgentVectorEnv, answer_opponents
@@ -88,6 +88,36 @@ class LeagueStep:
 
     def apply(self, step: int) -> None:
         self.league.step = step
+
+
+class LeagueSubprocVecEnv(SubprocVecEnv):
+    """SB3's ``SubprocVecEnv`` (``vec_env: subproc``) whose workers' copies of the league
+    draw opponents by the weights in force at the main process's step, as
+    :class:`GamesVecEnv`'s do: before a step or reset whose weights (the schedule's phase)
+    differ from those last sent, every worker's env is told the step
+    (``apply_league_step``, which :func:`~primeval.training.ppo.train.make_training_env`
+    gives its envs). The step is sent only when the phase changes, not at every step: the
+    weights are all a worker's league reads it for."""
+
+    def __init__(self, env_fns: list[Callable[[], Any]], sync: LeagueStep) -> None:
+        super().__init__(env_fns)
+        self.sync = sync
+        self._sent: dict[str, float] | None = None
+
+    def _send_step(self) -> None:
+        step = self.sync.state()
+        weights = self.sync.league.config.opponent_weights(step)
+        if weights != self._sent:
+            self.env_method("apply_league_step", step)
+            self._sent = weights
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._send_step()
+        super().step_async(actions)
+
+    def reset(self) -> Any:
+        self._send_step()
+        return super().reset()
 
 
 class WorkerError(RuntimeError):

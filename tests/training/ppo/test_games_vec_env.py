@@ -134,13 +134,16 @@ def test_two_workers_play_the_games_of_one():
     assert np.array_equal(masks[0], masks[1])
 
 
-def test_workers_follow_the_leagues_schedule(tmp_path):
-    """A worker's games draw their opponents by the main process's league step."""
+@pytest.mark.parametrize(
+    "workers", [{"vec_env": "vector", "workers": 2}, {"vec_env": "subproc"}], ids=str
+)
+def test_workers_follow_the_leagues_schedule(tmp_path, workers):
+    """A worker's games draw their opponents by the main process's league step (the games
+    vec env's workers and SB3's ``SubprocVecEnv``'s)."""
     config = load_config(
         "configs/primordial_soup/default.yaml",
         **{
-            "vec_env": "vector",
-            "workers": 2,
+            **workers,
             "n_envs": 4,
             "league.schedule": [
                 {"from_step": 100, "random": 0.0, "heuristic": 1.0, "self_play": 0.0}
