@@ -55,7 +55,7 @@ rllib: $(RLLIB_STAMP)
 # The main suite, then the RLlib tests in their venv (one process: one local Ray for all),
 # with the hostile-checkpoint test that needs ray.
 test: $(STAMP) $(RLLIB_STAMP)
-	$(PY) -m pytest $(PYTEST_ARGS) tests
+	$(PY) -m pytest $(PYTEST_ARGS) --durations=30 tests
 	$(VENV_RLLIB)/bin/python -m pytest tests/training/rllib \
 		tests/security/test_checkpoints.py::test_an_rllib_checkpoint_is_refused_unless_trusted
 
