@@ -192,6 +192,10 @@ class ExpertConfig:
     """The evaluations."""
     teacher: TeacherSection = field(default_factory=TeacherSection)
     """The warm start from a trained PPO agent's play (off by default)."""
+    init: str = ""
+    """Start from this policy-value network (a ``network.json`` the package saved, e.g. a
+    warm-start run's ``RUN/network.json``) instead of a fresh initialisation; its env and
+    ``network.hidden`` must be this config's. Empty: a fresh network."""
 
     def __post_init__(self) -> None:
         if self.algo != ALGO:
@@ -205,6 +209,11 @@ class ExpertConfig:
             )
         if self.workers < 0:
             raise ConfigError(f"workers={self.workers!r}: must be >= 0")
+        if self.init and self.teacher.checkpoint:
+            raise ConfigError(
+                f"init={self.init!r} and teacher.checkpoint={self.teacher.checkpoint!r}: "
+                "a run starts from one of them, not both"
+            )
 
 
 def load_expert_config(path: str | Path | Any | None = None, **overrides: Any) -> ExpertConfig:

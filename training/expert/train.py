@@ -27,6 +27,8 @@ learns that agent's play (:func:`warm_start`): the agent's games against the heu
 every seat's decisions with the agent's policy as the policy target and every seat's result
 as the value target, a share of the games held out to report the value's R^2;
 ``iterations: 0`` stops there. A resumed run never plays it again.
+A run whose ``init`` names a saved network (such a warm start's ``RUN/network.json``)
+starts from it instead of a fresh initialisation (:func:`initial_network`).
 
 Every ``eval.every`` iterations the raw policy plays the heuristic bots (win rate with a
 95% Wilson interval, to TensorBoard in ``tb/`` and ``metrics.csv``); at the end
@@ -53,6 +55,7 @@ from primeval.envs.core.rewards import rank_rewards
 from primeval.envs.games import make_raw_env
 from primeval.training import config as loader
 from primeval.training.agents.checkpoint import CheckpointError, env_spec
+from primeval.training.config import ConfigError
 from primeval.training.expert.config import ALGO, ExpertConfig, load_expert_config
 from primeval.training.seeding import RunSeeds, Seeds, as_seeds
 
@@ -574,6 +577,8 @@ def summary_table(final: dict[str, Any]) -> str:
         f"training: {final['games']} self-play games, {final['positions']} "
         f"positions learnt, in {minutes} min {secs} s ({final['workers']} workers)",
     ]
+    if final.get("init"):
+        lines.append(f"started from the network {final['init']}")
     teacher = final.get("teacher")
     if teacher:
         lo, hi = teacher["teacher_win_rate_ci95"]
@@ -659,6 +664,25 @@ def _tasks(
     return tasks
 
 
+def initial_network(config: ExpertConfig, spec: dict[str, Any]) -> Any:
+    """The network ``init`` names, loaded as data and checked against the config (its env
+    spec and ``network.hidden``).
+
+    Raises:
+        NetworkError: The file is missing or damaged, or was trained for another env.
+        ConfigError: Its trunk is not ``network.hidden``.
+    """
+    from primeval.training.expert.network import load_network
+
+    network = load_network(config.init, expect=spec)
+    if list(network.hidden) != list(config.network.hidden):
+        raise ConfigError(
+            f"init={config.init!r}: its trunk is {list(network.hidden)}, the config's "
+            f"network.hidden is {list(config.network.hidden)}"
+        )
+    return network
+
+
 def train_expert(
     config: ExpertConfig, run_dir: str | Path, resume: bool = False, progress: bool = True
 ) -> dict[str, Any]:
@@ -671,6 +695,8 @@ def train_expert(
     from primeval.training.expert.network import PolicyValueNetwork, load_network
 
     run_dir = Path(run_dir)
+    spec = config_spec(config)
+    initial = initial_network(config, spec) if config.init and not resume else None
     if config.teacher.checkpoint:  # refused by name before anything is written
         from primeval.training.expert.network import PPOEvaluator
 
@@ -681,7 +707,6 @@ def train_expert(
     for sub in ("checkpoints", "snapshots", "tb"):
         (run_dir / sub).mkdir(parents=True, exist_ok=True)
     latest = checkpoints / "network.json"
-    spec = config_spec(config)
     seeds = RunSeeds(config.seed)
     torch.set_num_threads(config.torch_threads)
     state: dict[str, Any] = {
@@ -708,6 +733,9 @@ def train_expert(
         state["snapshots"] = [str(p) for p in snaps if p.is_file()]  # inside the run only
         if progress:
             print(f"resuming {run_dir} after iteration {state['iteration']}", flush=True)
+    elif initial is not None:
+        network = initial
+        network.save(latest)
     else:
         network = PolicyValueNetwork(spec, config.network.hidden, seed=seeds.spawn("model"))
         network.save(latest)
@@ -834,6 +862,7 @@ def train_expert(
             "workers": config.workers,
             "train_seconds": round(state["train_seconds"], 1),
             "teacher": state["teacher"],
+            "init": config.init or None,
             "raw": evaluate_network(
                 final_path, config, games, fseeds.child("raw"), pool=pool, version=version
             ),
