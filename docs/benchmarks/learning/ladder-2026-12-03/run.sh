@@ -13,6 +13,7 @@ SOUP_PPO=training/benchmark/zoo_files/soup-4p-ppo.zip  # zoo:soup-4p/ppo's file
 ORIGIN_PPO=training/benchmark/zoo_files/origin-3p-ppo.zip  # zoo:origin-3p/ppo's (residual)
 EXIT=$A/soup-4p-exit.json
 DISTILLED=$A/soup-4p-distilled.json  # primeval train --config primordial_soup/distill
+EXIT_DISTILLED=$A/soup-4p-exit-distilled.json  # primeval train --config primordial_soup/exit-distilled
 ORIGIN_NET=$A/origin-3p-structured-scratch.zip
 
 soup_row() {  # NAME SPEC
@@ -42,6 +43,8 @@ soup() {
   soup_row distilled-mcts-100 "mcts:sims=100,net=$DISTILLED,batch=8"
   soup_row distilled-mcts-200 "mcts:sims=200,net=$DISTILLED,batch=8"
   soup_row distilled-mcts-model-25 "mcts:sims=25,net=$DISTILLED,batch=8,model=heuristic"
+  # expert iteration from the distilled network (8 iterations of 320 games, docs/search.md)
+  soup_row exit-distilled-raw net:$EXIT_DISTILLED
 }
 
 origin() {
