@@ -93,9 +93,14 @@ class LearnSection:
     """Replay buffer: the newest positions kept."""
     value_weight: float = 1.0
     """Weight of the value loss beside the policy loss."""
+    target_temperature: float = 1.0
+    """The policy target of a searched decision is the root's visit counts raised to
+    ``1 / target_temperature``, normalised: 1 is the visit distribution itself (AlphaZero's
+    target); below 1 sharpens it towards the most visited action (few simulations spread
+    over many legal actions give flat targets, which flatten a sharp policy)."""
 
     def __post_init__(self) -> None:
-        _positive(self, "learning_rate", "batch_size", "steps", "buffer")
+        _positive(self, "learning_rate", "batch_size", "steps", "buffer", "target_temperature")
         if self.weight_decay < 0 or self.value_weight < 0:
             raise ConfigError("learn.weight_decay and learn.value_weight must be >= 0")
 

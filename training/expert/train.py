@@ -11,8 +11,9 @@
    rotating with the game's number; every other seat is drawn from the league: the current
    network with search, a past snapshot with search, or the heuristic bot. Every decision
    of a seat the current network plays (with more than one legal action) is recorded: the
-   observation, the mask, the root's visit distribution and, once the game is over, every
-   seat's rank reward (ego-centric, as the value head gives it).
+   observation, the mask, the root's visit distribution (sharpened by
+   ``learn.target_temperature`` below 1: :func:`policy_target`) and, once the game is over,
+   every seat's rank reward (ego-centric, as the value head gives it).
 2. **Learning.** ``learn.steps`` Adam steps on minibatches drawn from a replay buffer of
    the newest ``learn.buffer`` positions: cross-entropy of the masked policy towards the
    visit distribution, plus ``learn.value_weight`` times the mean squared error of the value
@@ -177,7 +178,7 @@ def play_selfplay_game(task: dict[str, Any]) -> dict[str, Any]:
             if task["lineup"][seat] == "current":
                 obs.append(encoder.encode(state, seat))
                 masks.append(mask)
-                visits.append(dist)
+                visits.append(policy_target(dist, config.learn.target_temperature))
                 seats.append(seat)
         else:
             action = int(agent.act(None, mask, state=state, seat=seat))
@@ -204,6 +205,16 @@ def play_selfplay_game(task: dict[str, Any]) -> dict[str, Any]:
 
 
 # -- the learner ---------------------------------------------------------------------------
+
+
+def policy_target(visits: np.ndarray, temperature: float) -> np.ndarray:
+    """The policy target from a root's visit counts: ``visits ** (1 / temperature)``,
+    normalised (``learn.target_temperature``; 1 gives the visit distribution)."""
+    visits = np.asarray(visits, dtype=np.float64)
+    if temperature != 1.0:
+        # scaled by the maximum first, so that small temperatures cannot underflow to 0
+        visits = (visits / visits.max()) ** (1.0 / temperature)
+    return (visits / visits.sum()).astype(np.float32)
 
 
 class ReplayBuffer:

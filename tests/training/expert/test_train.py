@@ -19,6 +19,7 @@ from primeval.training.expert.train import (
     ReplayBuffer,
     _tasks,
     play_selfplay_game,
+    policy_target,
     train_expert,
 )
 
@@ -55,6 +56,7 @@ def test_the_shipped_configs_load(game):
         ({"search.noise_fraction": 2}, "noise_fraction=2"),
         ({"league.current": 0, "league.snapshots": 0, "league.heuristic": 0}, "not all 0"),
         ({"workers": -1}, "workers=-1"),
+        ({"learn.target_temperature": 0}, "target_temperature=0.0: must be > 0"),
         ({"env": {"map_file": "x.yaml"}}, "cannot name data files"),
         ({"serach.sims": 3}, "did you mean 'search'"),
     ],
@@ -81,6 +83,31 @@ def test_a_self_play_game_records_every_decision_of_the_current_network(tmp_path
     assert np.allclose(game["values"].sum(axis=1), 0.0, atol=1e-6)  # rank rewards sum to 0
     again = play_selfplay_game(task)
     np.testing.assert_array_equal(game["visits"], again["visits"])  # seeded: the same game
+
+
+def test_the_policy_target_sharpens_the_visit_counts_below_temperature_one():
+    visits = np.array([0.0, 6.0, 3.0, 1.0], dtype=np.float32)
+    np.testing.assert_allclose(policy_target(visits, 1.0), [0.0, 0.6, 0.3, 0.1], rtol=1e-6)
+    np.testing.assert_allclose(policy_target(visits, 0.5), np.array([0, 36, 9, 1]) / 46, rtol=1e-6)
+    assert policy_target(visits, 0.01).argmax() == 1 and policy_target(visits, 0.01)[1] > 0.999
+    assert policy_target(visits, 0.01)[0] == 0.0  # an unvisited action stays out of the target
+
+
+def test_a_self_play_game_records_the_sharpened_targets(tmp_path):
+    from primeval.training.expert.network import PolicyValueNetwork
+    from primeval.training.expert.train import config_spec
+
+    tiny = {**TINY, "search.sims": 16}  # enough simulations to spread the visits
+    plain = load_expert_config("primordial_soup/expert", **tiny)
+    sharp = load_expert_config(
+        "primordial_soup/expert", **tiny, **{"learn.target_temperature": 0.5}
+    )
+    PolicyValueNetwork(config_spec(plain), (16,), seed=0).save(tmp_path / "net.json")
+    games = [play_selfplay_game(_tasks(c, 0, tmp_path / "net.json", [])[1]) for c in (plain, sharp)]
+    np.testing.assert_array_equal(games[0]["obs"], games[1]["obs"])  # the same game is played
+    expected = np.stack([policy_target(v, 0.5) for v in games[0]["visits"]])
+    np.testing.assert_allclose(games[1]["visits"], expected, rtol=1e-5)
+    assert not np.allclose(games[1]["visits"], games[0]["visits"])
 
 
 def test_the_replay_buffer_keeps_the_newest_positions():
