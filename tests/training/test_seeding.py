@@ -110,6 +110,8 @@ def test_the_same_config_and_seed_train_the_same_policy_in_two_processes(tmp_pat
         "--set",
         "eval.final_games=2",
         "--set",
+        "select.games=2",
+        "--set",
         "league.rating_games=2",
         "--set",
         "checkpoint_every=128",

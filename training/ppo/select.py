@@ -53,15 +53,21 @@ def select_policy(config: Any, run_dir: str | Path, final: Any, final_step: int,
     """Play the final policy (``final``: a model in memory, or a checkpoint path) and each
     candidate snapshot against the heuristic bots at the run's selection seeds; the result
     (every candidate's win rate and interval, and the ``chosen`` step and ``file``,
-    ``None`` for the final policy). Writes nothing."""
+    ``None`` for the final policy). With no snapshot to compare (a run shorter than its
+    first evaluation), no game is played: the final policy is chosen, ``games`` is 0 and
+    ``candidates`` is empty. Writes nothing."""
     from primeval.training.agents import make_heuristic
     from primeval.training.agents.policy import PolicyAgent
     from primeval.training.evaluate import play_tournament
 
+    snapshots = candidates(config, run_dir, final_step)
+    if not snapshots:  # nothing to choose between: 400 games would only measure the final
+        return {"games": 0, "opponents": "heuristic", "seeds": "selection",
+                "candidates": [], "chosen": final_step, "file": None}
     seeds = RunSeeds(config.seed).child("selection")
     n = config.players
     rows: list[dict[str, Any]] = []
-    for step, path in [*candidates(config, run_dir, final_step), (final_step, None)]:
+    for step, path in [*snapshots, (final_step, None)]:
         if path is None:
             learner = (PolicyAgent(final, trust_checkpoint=trust_checkpoint)
                        if isinstance(final, str | Path) else PolicyAgent.from_model(final))
@@ -84,6 +90,8 @@ def select_policy(config: Any, run_dir: str | Path, final: Any, final_step: int,
 
 def summary_line(selection: dict[str, Any]) -> str:
     """One line for the run's summary: which policy is ``model.zip`` and the rates."""
+    if not selection["candidates"]:
+        return "model.zip is the final policy: no snapshot before it to compare it with"
     rates = ", ".join(f"{r['step']:,}: {r['win_rate']:.3f}" for r in selection["candidates"])
     which = ("the final policy" if selection["file"] is None
              else f"the snapshot at step {selection['chosen']:,}")

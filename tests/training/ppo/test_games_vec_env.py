@@ -205,6 +205,7 @@ def test_a_two_worker_training_run_is_reproducible(tmp_path):
             "eval.every": 10**9,
             "eval.games": 1,
             "eval.final_games": 3,
+            "select.games": 2,
             "league.rating_games": 0,
             "torch_threads": 1,
         },
@@ -256,6 +257,7 @@ def test_batched_and_vector_train_the_same_weights(tmp_path):
         "eval.every": 10**9,
         "eval.games": 1,
         "eval.final_games": 3,
+            "select.games": 2,
         "league.rating_games": 0,
         "torch_threads": 1,
     }

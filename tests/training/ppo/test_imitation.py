@@ -55,7 +55,8 @@ def test_a_run_with_pretraining_records_it_and_evaluates_before_ppo(tmp_path):
     config = load_config("configs/origin/default.yaml", **{"prior.agent": "none",
         "total_steps": 512, "n_envs": 2, "ppo.n_steps": 256, "ppo.batch_size": 256,
         "ppo.n_epochs": 1, "eval.every": 100_000, "eval.games": 2, "eval.final_games": 2,
-        "network.net_arch": [16], "torch_threads": 1, "league.rating_games": 0,
+        "select.games": 2, "network.net_arch": [16], "torch_threads": 1,
+        "league.rating_games": 0,
         "pretrain.games": 2, "pretrain.epochs": 1})
     train(config, tmp_path / "run", progress=False)
     stats = json.loads((tmp_path / "run" / "pretrain.json").read_text())

@@ -101,7 +101,7 @@ def test_the_league_file_round_trips_and_a_damaged_one_is_refused(tmp_path):
 
 SMOKE = {"total_steps": 2048, "n_envs": 4, "vec_env": "batched", "ppo.n_steps": 256,
          "ppo.batch_size": 256, "ppo.n_epochs": 1, "checkpoint_every": 1024,
-         "eval.every": 1024, "eval.games": 2, "eval.final_games": 4,
+         "eval.every": 1024, "eval.games": 2, "eval.final_games": 4, "select.games": 2,
          "network.net_arch": [16], "torch_threads": 1, "self_play.snapshot_every": 512,
          "opponents.random": 1.0, "league.rating_games": 6,
          "league.schedule": [{"from_step": 512, "random": 0.2, "heuristic": 0.3,

@@ -152,7 +152,8 @@ def test_a_tiny_prior_run_with_self_play_end_to_end(tmp_path):
         **{"total_steps": 1024, "n_envs": 2, "vec_env": "batched", "ppo.n_steps": 256,
            "ppo.batch_size": 256, "ppo.n_epochs": 1, "checkpoint_every": 512,
            "eval.every": 512, "eval.games": 2, "eval.final_games": 3,
-           "network.net_arch": [16], "torch_threads": 1, "self_play.snapshot_every": 256,
+           "select.games": 2, "network.net_arch": [16], "torch_threads": 1,
+           "self_play.snapshot_every": 256,
            "opponents.random": 0.0, "opponents.heuristic": 0.5, "opponents.self_play": 0.5,
            "league.rating_games": 2, "prior.agent": "heuristic"})
     final = train(config, run, progress=False)

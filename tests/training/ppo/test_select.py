@@ -108,6 +108,23 @@ def test_candidates_are_the_newest_snapshots_at_least_a_rollout_before_the_end(t
     assert candidates(none, tmp_path, 4000) == []
 
 
+def test_with_no_snapshot_to_compare_no_selection_game_is_played(tmp_path, monkeypatch):
+    """A run shorter than its first evaluation has only its final policy: it is chosen
+    without the ``select.games`` games that could only measure it."""
+    from primeval.training.ppo.select import select_policy, summary_line
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("a selection game was played")
+
+    monkeypatch.setattr("primeval.training.evaluate.play_tournament", no_games)
+    config = load_config("configs/primordial_soup/default.yaml", **SMOKE)
+    selection = select_policy(config, tmp_path, "unused.zip", 4096)
+    assert selection == {"games": 0, "opponents": "heuristic", "seeds": "selection",
+                         "candidates": [], "chosen": 4096, "file": None}
+    assert summary_line(selection) == (
+        "model.zip is the final policy: no snapshot before it to compare it with")
+
+
 @pytest.mark.parametrize(("key", "value", "message"), [
     ("select.snapshots", -1, "select.snapshots=-1: must be an int >= 0"),
     ("select.games", 0, "games=0: must be > 0"),

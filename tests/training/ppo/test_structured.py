@@ -286,6 +286,7 @@ def test_a_tiny_structured_run_trains_and_its_checkpoint_evaluates(tmp_path, cap
             "eval.every": 512,
             "eval.games": 2,
             "eval.final_games": 2,
+            "select.games": 2,
             "network.net_arch": [32],
             "network.hidden": 16,
             "network.rounds": 1,

@@ -13,7 +13,8 @@ from primeval.training.ppo.train import train
 
 SMOKE = {"total_steps": 2048, "n_envs": 2, "ppo.n_steps": 512, "ppo.batch_size": 256,
          "ppo.n_epochs": 1, "checkpoint_every": 1024, "eval.every": 1024, "eval.games": 2,
-         "eval.final_games": 4, "network.net_arch": [32, 32], "torch_threads": 1}
+         "eval.final_games": 4, "select.games": 2, "network.net_arch": [32, 32],
+         "torch_threads": 1}
 
 
 @pytest.mark.slow
