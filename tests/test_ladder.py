@@ -63,6 +63,7 @@ def test_the_saved_agents_load_as_data_and_play():
         (f"net:{LADDER / 'agents' / 'soup-4p-exit.json'}", "primordial_soup", 4),
         (f"net:{LADDER / 'agents' / 'soup-4p-distilled.json'}", "primordial_soup", 4),
         (f"net:{LADDER / 'agents' / 'soup-4p-exit-distilled.json'}", "primordial_soup", 4),
+        (f"net:{LADDER / 'agents' / 'soup-4p-exit-sharp.json'}", "primordial_soup", 4),
     ):
         agent = make_agent(spec, game, seed=0)  # refuses anything that needs unpickling
         env = make_raw_env(game, players, obs_encoder="graph" if "structured" in spec

@@ -14,6 +14,7 @@ ORIGIN_PPO=training/benchmark/zoo_files/origin-3p-ppo.zip  # zoo:origin-3p/ppo's
 EXIT=$A/soup-4p-exit.json
 DISTILLED=$A/soup-4p-distilled.json  # primeval train --config primordial_soup/distill
 EXIT_DISTILLED=$A/soup-4p-exit-distilled.json  # primeval train --config primordial_soup/exit-distilled
+EXIT_SHARP=$A/soup-4p-exit-sharp.json  # primeval train --config primordial_soup/exit-sharp
 ORIGIN_NET=$A/origin-3p-structured-scratch.zip
 
 soup_row() {  # NAME SPEC
@@ -45,6 +46,10 @@ soup() {
   soup_row distilled-mcts-model-25 "mcts:sims=25,net=$DISTILLED,batch=8,model=heuristic"
   # expert iteration from the distilled network (8 iterations of 320 games, docs/search.md)
   soup_row exit-distilled-raw net:$EXIT_DISTILLED
+  # the same from the distilled network against the heuristic bots alone, sharpened targets
+  # (10 iterations of 320 games, docs/search.md)
+  soup_row exit-sharp-raw net:$EXIT_SHARP
+  soup_row exit-sharp-mcts-25 "mcts:sims=25,net=$EXIT_SHARP,batch=8"
 }
 
 origin() {
