@@ -76,10 +76,13 @@ def test_a_trial_run_shows_its_evaluation_and_ends_its_bar_at_the_steps_run(tmp_
     assert (
         "eval:\n  every: 250000\n  games: 3\n  final_games: 3" in (out / "config.yaml").read_text()
     )
-    # and the choice of the shipped policy too (no snapshot before the end here: the final)
+    # and the choice of the shipped policy too; with no snapshot before the end here, the
+    # final policy is chosen without a selection game
     assert "select:\n  snapshots: 2\n  games: 3" in (out / "config.yaml").read_text()
-    assert re.search(r"select: step 256: 100%.*3/3", captured.err)
+    assert "select: step" not in captured.err
+    assert "model.zip is the final policy: no snapshot before it" in text
     assert final["selection"]["chosen"] == 256 and final["selection"]["file"] is None
+    assert final["selection"]["games"] == 0
 
 
 def test_eval_games_and_set_cannot_both_set_the_final_games(tmp_path, capsys):
