@@ -45,8 +45,9 @@ The spec, as ``primeval evaluate`` and ``play`` take it: ``mcts`` or
 default 1.0), ``eval`` (``rank`` | ``margin``, default ``margin``), ``prior`` (the
 heuristic's bias weight, default 10; 0: plain UCT), ``net`` (a network guiding the search,
 below), ``batch`` (with ``net``: leaves per forward pass, default 8), ``model`` (how the
-tree plays the other seats: ``maxn``, the default, or ``heuristic``, below) and ``temp``
-(with ``net``: the priors' temperature, default 1). The defaults are the strongest per second
+tree plays the other seats: ``maxn``, the default, or ``heuristic``, below), ``temp``
+(with ``net``: the priors' temperature, default 1) and ``mix`` (with ``net``: the rollout's
+share of a leaf's value, default 0). The defaults are the strongest per second
 of the settings measured (docs/benchmarks/history.md, "MCTS"): in both games, rollouts of 10
 to 40 actions or to the end, random or heuristic, lost to the static evaluation of the leaf,
 and plain UCT lost to every heuristic bot at the budgets a tournament affords.
@@ -63,8 +64,10 @@ real ones) for the seat to move; its policy becomes the node's priors and its va
 under a virtual loss before one forward pass values the K leaves. ``temp=T`` takes the
 priors to the power ``1/T``: a trained policy can be so sure of itself (Primordial Soup's
 PPO agent: about 0.3 nats) that at ``T=1`` the search seldom plays another move (2% of its
-decisions at 25 simulations). ``rollout``, ``depth``, ``eval`` and ``prior`` are not used
-(and refused) with a network.
+decisions at 25 simulations). ``mix=M`` values each leaf as ``1 - M`` times the network's
+value plus ``M`` times a rollout's result from it (``rollout``, ``depth`` and ``eval`` as
+without a network: AlphaGo's mixed leaf evaluation); without ``mix``, ``rollout``, ``depth``
+and ``eval`` are not used (and refused) with a network, and ``prior`` never is.
 
 **An opponent model** (``model=heuristic``): the other seats are not searched for their own
 values but play the game's heuristic bot's choice at each of their nodes (the bot reads the
@@ -119,6 +122,9 @@ class MCTSConfig:
         temp: With ``net``: the priors' temperature (each node's priors taken to the power
             ``1 / temp`` and renormalised): above 1 flattens a peaked policy, so the search
             tries the moves it rates low and its values can overrule it.
+        mix: With ``net``: the leaf's value is ``(1 - mix)`` times the network's plus
+            ``mix`` times a rollout's from the leaf (``rollout``, ``depth``, ``eval`` as
+            without a network; AlphaGo's mixed leaf evaluation); 0: the network's alone.
     """
 
     sims: int | None = 200
@@ -132,6 +138,7 @@ class MCTSConfig:
     batch: int = 8
     model: str = "maxn"
     temp: float = 1.0
+    mix: float = 0.0
 
     def __post_init__(self) -> None:
         if self.sims is None and self.time is None:
@@ -155,6 +162,8 @@ class MCTSConfig:
             raise ValueError(f"mcts batch must be a whole number >= 1, got {self.batch!r}")
         if not (self.temp > 0 and math.isfinite(self.temp)):
             raise ValueError(f"mcts temp must be a finite number > 0, got {self.temp!r}")
+        if not 0.0 <= self.mix <= 1.0:
+            raise ValueError(f"mcts mix must be a number in [0, 1], got {self.mix!r}")
         if self.model not in MODELS:
             raise ValueError(f"mcts model must be one of {', '.join(MODELS)}, "
                              f"got {self.model!r}")
@@ -162,12 +171,13 @@ class MCTSConfig:
             if not isinstance(self.net, str) or not self.net:
                 raise ValueError(f"mcts net must be a path, got {self.net!r}")
             default = MCTSConfig()
-            unused = [f"{key}={getattr(self, key)}" for key in ("rollout", "depth", "eval",
-                                                                 "prior")
+            keys = ("prior",) if self.mix else ("rollout", "depth", "eval", "prior")
+            unused = [f"{key}={getattr(self, key)}" for key in keys
                       if getattr(self, key) != getattr(default, key)]
             if unused:
                 raise ValueError(f"mcts net: {', '.join(unused)} not used with a network (its "
-                                 "value judges the leaf, its policy is the prior); drop them")
+                                 "value judges the leaf, with mix=M a rollout's too; its "
+                                 "policy is the prior); drop them")
 
     def spec(self) -> str:
         """The spec that builds this config (the keys that differ from the defaults)."""
@@ -209,6 +219,7 @@ _PARSERS = {
     "batch": _whole,
     "model": lambda key, text: text,
     "temp": _number,
+    "mix": _number,
 }
 
 
@@ -597,6 +608,10 @@ class MCTSAgent:
                         if leaf is root and self.root_noise is not None:
                             self._add_root_noise(root, rules.legal_mask(_s))
                     value_of[key] = [float(x) for x in v]
+                    if config.mix:  # AlphaGo's mixed leaf: the network's and a rollout's
+                        rolled = self._rollout(rules, _s)
+                        value_of[key] = [(1.0 - config.mix) * x + config.mix * r
+                                         for x, r in zip(value_of[key], rolled, strict=True)]
                 for path, leaf, _s in pending:
                     for node in path:
                         node.n -= 1

@@ -354,3 +354,40 @@ def test_temp_flattens_the_priors_so_the_search_tries_low_rated_moves():
         visited[temp] = sorted(a for a, child in root.actions.items() if child.n)
     assert visited[1] == [target]
     assert len(visited[10]) > 1 and target in visited[10]
+
+
+def test_mix_is_a_key_of_the_spec_and_takes_the_rollout_keys():
+    config = parse_mcts_spec("mcts:net=a.json,mix=0.5,rollout=heuristic,depth=20,eval=rank")
+    assert (config.mix, config.rollout, config.depth, config.eval) == (0.5, "heuristic", 20, "rank")
+    assert parse_mcts_spec(config.spec()) == config
+    with pytest.raises(ValueError, match=r"mix must be a number in \[0, 1\]"):
+        parse_mcts_spec("mcts:net=a.json,mix=1.5")
+    with pytest.raises(ValueError, match="prior=2.0 not used with a network"):
+        parse_mcts_spec("mcts:net=a.json,mix=0.5,prior=2")
+
+
+@pytest.mark.parametrize("game", ["primordial_soup", "origin"])
+def test_mix_values_the_leaves_by_the_network_and_a_rollout(game):
+    """``mix=1``: the leaves' values are the rollouts' alone (two networks with opposite
+    values build the same tree); ``mix=0``: the network's alone (they build different
+    trees); ``mix=0.5``: half of each (a network worth +1 to every seat moves every
+    backed-up mean up by a half against one worth 0)."""
+    rules, state = _branching_state(game)
+    me = rules.current_player(state)
+    n = rules.num_players
+
+    def tree(mix, worth):
+        fixed = _Fixed(rules.layout.n, value=lambda s: np.full(n, worth), players=n)
+        agent = MCTSAgent(game, f"mcts:sims=30,batch=1,mix={mix},rollout=random,depth=4",
+                          rules=rules, seed=0, evaluator=fixed)
+        root = agent.search(rules, state, me)
+        return {a: (c.n, round(c.w[me], 9)) for a, c in root.actions.items()}, root
+
+    assert tree(1.0, 1.0)[0] == tree(1.0, -1.0)[0]
+    assert tree(0.0, 1.0)[0] != tree(0.0, -1.0)[0]
+    # at mix=0.5 the same descents (a constant network shifts every value alike, so PUCT
+    # chooses the same), every leaf's value up by exactly a half
+    (up, root_up), (flat, root_flat) = tree(0.5, 1.0), tree(0.5, 0.0)
+    assert {a: c[0] for a, c in up.items()} == {a: c[0] for a, c in flat.items()}
+    # every visit's value is a leaf's (mid-game, 30 simulations end no game here)
+    assert root_up.w[me] - root_flat.w[me] == pytest.approx(0.5 * root_up.n)
