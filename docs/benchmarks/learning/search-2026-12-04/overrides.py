@@ -27,6 +27,7 @@ from primeval.envs.games import make_raw_env
 from primeval.training.agents import make_heuristic
 from primeval.training.agents.mcts import MCTSAgent
 from primeval.training.expert.network import NetworkAgent, load_network
+from primeval.training.expert.train import _decisions  # a game's decisions, in turn
 
 
 def play_out(rules, state, mask, action, me, policy, bots, rng) -> float:
@@ -74,15 +75,7 @@ def main() -> None:
                            seed=args.seed + g, evaluator=network)
         rng = np.random.default_rng([args.seed, g, 1])
         mine = 0
-        for name in env.agent_iter():
-            _o, _r, termination, truncation, _i = env.last(observe=False)
-            if termination or truncation:
-                env.step(None)
-                continue
-            seat = env.possible_agents.index(name)
-            state = env.game_state
-            mask = np.asarray(env.action_mask(name)).astype(bool)
-            legal = np.flatnonzero(mask)
+        for seat, state, mask, legal in _decisions(env):
             if seat != me or legal.size == 1:
                 env.step(int(legal[0]) if legal.size == 1
                          else bots[seat].act(None, mask, state=state, seat=seat))
