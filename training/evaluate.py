@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from primeval.envs.games import get_game, make_raw_env
-from primeval.training.agents import Agent, agent_action, make_agent
+from primeval.training.agents import Agent, agent_action, make_agent, turns
 
 
 @dataclass
@@ -106,12 +106,7 @@ def play_game(env, seat_agents: list[Agent], seed: int,
     source = DuplicateChance(seed) if duplicate else None
     game.use_chance(source)
     env.reset(seed=seed)
-    for agent_name in game.agent_iter():
-        _obs, _reward, termination, truncation, _info = game.last(observe=False)
-        if termination or truncation:
-            game.step(None)
-            continue
-        seat = game.possible_agents.index(agent_name)
+    for seat, agent_name in turns(game):
         action = agent_action(seat_agents[seat], game, agent_name)
         if source is not None:
             source.context = seat  # the luck of a step is the acting seat's

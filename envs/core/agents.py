@@ -15,11 +15,12 @@ checkpoint and pool agents and ``make_agent(spec)``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Agent", "RandomAgent", "agent_action"]
+__all__ = ["Agent", "RandomAgent", "agent_action", "turns"]
 
 
 @runtime_checkable
@@ -61,3 +62,22 @@ def agent_action(agent: Agent, game: Any, agent_name: str) -> int:
                    if getattr(agent, "uses_observation", True) else None)
     return agent.act(observation, game.action_mask(agent_name), state=game.game_state,
                      seat=game.possible_agents.index(agent_name))
+
+
+def turns(game: Any) -> Iterator[tuple[int, str]]:
+    """A game's decisions in turn, as ``(seat, agent_name)``, for a loop that plays one game
+    of ``game`` (a raw primeval AEC env, already reset) to its end: the caller steps the env
+    with the acting seat's action before asking for the next turn; the finished seats'
+    ``None`` steps (PettingZoo's dead-step convention) are taken here.
+
+    Example::
+
+        for seat, name in turns(env):
+            env.step(agent_action(agents[seat], env, name))
+    """
+    for name in game.agent_iter():
+        _obs, _reward, termination, truncation, _info = game.last(observe=False)
+        if termination or truncation:
+            game.step(None)
+            continue
+        yield game.possible_agents.index(name), name

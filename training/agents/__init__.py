@@ -22,7 +22,7 @@ spec, as the CLI and the YAML configs name them:
 
 from __future__ import annotations
 
-from primeval.envs.core.agents import Agent, RandomAgent, agent_action
+from primeval.envs.core.agents import Agent, RandomAgent, agent_action, turns
 from primeval.envs.games import get_game
 
 #: The agent specs :func:`make_agent` takes (``ppo:`` is followed by a checkpoint path,
@@ -99,7 +99,7 @@ def make_agent(spec: str, game: str, seed: int | None = None,
 
 
 __all__ = ["AGENT_SPECS", "Agent", "RandomAgent", "Suggestion", "agent_action", "make_agent",
-           "make_heuristic", "suggest"]
+           "make_heuristic", "suggest", "turns"]
 
 
 def __getattr__(name: str):

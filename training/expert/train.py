@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from primeval.envs.core.agents import turns
 from primeval.envs.core.rewards import rank_rewards
 from primeval.envs.games import make_raw_env
 from primeval.training import config as loader
@@ -115,13 +116,9 @@ def _network(path: str, version: int) -> Any:
 def _decisions(env: Any):
     """A game's decisions in turn: ``(seat, state, mask, legal actions)``, the caller stepping
     the env with its action; the finished seats' ``None`` steps are taken here."""
-    for name in env.agent_iter():
-        _o, _r, termination, truncation, _i = env.last(observe=False)
-        if termination or truncation:
-            env.step(None)
-            continue
+    for seat, name in turns(env):
         mask = np.asarray(env.action_mask(name)).astype(bool)
-        yield env.possible_agents.index(name), env.game_state, mask, np.flatnonzero(mask)
+        yield seat, env.game_state, mask, np.flatnonzero(mask)
 
 
 def play_selfplay_game(task: dict[str, Any]) -> dict[str, Any]:

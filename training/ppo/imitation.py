@@ -20,7 +20,7 @@ import numpy as np
 
 from primeval.envs.core.rewards import reward_for_mode
 from primeval.envs.games import make_raw_env
-from primeval.training.agents import agent_action, make_heuristic
+from primeval.training.agents import agent_action, make_heuristic, turns
 from primeval.training.seeding import Seeds, as_seeds
 
 
@@ -60,12 +60,7 @@ def demonstrations(game: str, players: int, games: int, seed: int | Seeds = 0,
     finals = []
     for g in range(games):
         env.reset(seed=seeds.spawn("game", g))
-        for name in env.agent_iter():
-            _obs, _reward, termination, truncation, _info = env.last(observe=False)
-            if termination or truncation:
-                env.step(None)
-                continue
-            seat = env.possible_agents.index(name)
+        for seat, name in turns(env):
             mask = env.action_mask(name, dtype=bool)
             action = agent_action(bots[seat], env, name)
             if mask.sum() > 1:
