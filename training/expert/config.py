@@ -24,7 +24,33 @@ class NetworkSection:
     """The policy-value network (:mod:`primeval.training.expert.network`)."""
 
     hidden: tuple[int, ...] = (256, 256)
-    """Widths of the MLP trunk's layers."""
+    """Widths of the MLP trunk's layers (``policy: structured``: of the globals' MLP)."""
+    policy: str = "mlp"
+    """``mlp``: an MLP over the flat observation. ``structured``: the structured policy's
+    body (message passing over the map's territories, one logit per territory action from
+    that territory's embedding; docs/learning.md, "A network that reads the map") with a
+    value per seat; it needs an encoder that describes its observation (Origin's
+    ``graph``)."""
+    entity_hidden: int = 64
+    """``structured``: width of a territory's embedding."""
+    rounds: int = 3
+    """``structured``: rounds of message passing."""
+    head_hidden: int = 32
+    """``structured``: width of the per-kind MLPs that score territory actions."""
+
+    def __post_init__(self) -> None:
+        if self.policy not in ("mlp", "structured"):
+            raise ConfigError(f"network.policy={self.policy!r}: must be 'mlp' or 'structured'")
+        _positive(self, "entity_hidden", "head_hidden")
+        if self.rounds < 0:
+            raise ConfigError(f"network.rounds={self.rounds!r}: must be >= 0")
+
+    def structured(self) -> dict[str, int] | None:
+        """The network's ``structured`` argument (None for the MLP)."""
+        if self.policy != "structured":
+            return None
+        return {"entity_hidden": int(self.entity_hidden), "rounds": int(self.rounds),
+                "head_hidden": int(self.head_hidden)}
 
 
 @dataclass(frozen=True)
@@ -214,6 +240,16 @@ class ExpertConfig:
             )
         if self.workers < 0:
             raise ConfigError(f"workers={self.workers!r}: must be >= 0")
+        if self.network.policy == "structured":
+            from primeval.envs.games import make_raw_env
+
+            env = make_raw_env(self.game, self.players, obs_encoder=self.encoder, **self.env)
+            if getattr(env.obs_encoder, "structure", None) is None:
+                raise ConfigError(
+                    f"network.policy=structured needs an encoder that describes its "
+                    f"observation (a structure() method, as Origin's 'graph' has); "
+                    f"{self.game}'s encoder {self.encoder!r} does not"
+                )
         if self.init and self.teacher.checkpoint:
             raise ConfigError(
                 f"init={self.init!r} and teacher.checkpoint={self.teacher.checkpoint!r}: "

@@ -43,6 +43,7 @@ __all__ = [
     "NetworkError",
     "PPOEvaluator",
     "PolicyValueNetwork",
+    "STRUCTURED_KIND",
     "load_evaluator",
     "load_network",
     "rotate_to_absolute",
@@ -51,8 +52,10 @@ __all__ = [
 
 #: Version of the JSON layout.
 FORMAT = 1
-#: The ``kind`` of the JSON: the one architecture this module builds.
+#: The ``kind`` of the JSON for the MLP network.
 KIND = "primeval.policy_value_mlp"
+#: The ``kind`` of the JSON for the structured network (its ``arch`` has ``structured``).
+STRUCTURED_KIND = "primeval.policy_value_structured"
 #: Largest network JSON read (bytes).
 MAX_JSON_BYTES = 2**20
 #: Largest weights file read (bytes).
@@ -83,9 +86,37 @@ def rotate_to_absolute(values: np.ndarray, seats: np.ndarray | list[int]) -> np.
     return out
 
 
-def _torch_module(obs_size: int, num_actions: int, num_players: int, hidden: list[int]):
+def _torch_module(obs_size: int, num_actions: int, num_players: int, hidden: list[int],
+                  structured: dict[str, int] | None = None,
+                  structure: dict[str, Any] | None = None):
     import torch
     from torch import nn
+
+    if structured is not None:
+        from primeval.training.ppo.structured import StructuredNetwork
+
+        class StructuredPolicyValueNet(nn.Module):
+            """The structured policy's body (:class:`~primeval.training.ppo.structured.
+            StructuredNetwork`: globals' MLP ``hidden``, message passing over the entities,
+            one logit per entity action from that entity's embedding) with a value head of
+            one tanh entry per seat (ego-centric) over its value context."""
+
+            def __init__(self) -> None:
+                super().__init__()
+                self.body = StructuredNetwork(
+                    structure, obs_size, num_actions, list(hidden),
+                    structured["entity_hidden"], structured["rounds"],
+                    structured["head_hidden"], nn.ReLU,
+                )
+                self.body.init_heads()
+                self.value = nn.Linear(self.body.latent_dim_vf, num_players)
+                self.register_buffer("obs_scale", torch.ones(obs_size))
+
+            def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+                logits, latent = self.body(obs.reshape(obs.shape[0], -1) * self.obs_scale)
+                return logits, torch.tanh(self.value(latent))
+
+        return StructuredPolicyValueNet()
 
     class PolicyValueNet(nn.Module):
         """An MLP trunk over the (scaled, flattened) observation, a policy head (logits over
@@ -123,9 +154,14 @@ class PolicyValueNetwork:
     Args:
         spec: The env spec (:func:`~primeval.training.agents.checkpoint.env_spec`): game,
             version, players, encoder, env.
-        hidden: Widths of the trunk's layers.
+        hidden: Widths of the trunk's layers (with ``structured``: of the globals' MLP).
         seed: Seed of the weights' initialisation (a generator of its own; torch's global
             one is untouched).
+        structured: ``None`` for the MLP; for the structured network (the PPO structured
+            policy's body, :mod:`~primeval.training.ppo.structured`, with a value vector)
+            ``{"entity_hidden": E, "rounds": R, "head_hidden": H}``. It reads an encoder
+            that describes its observation (``encoder.structure()``, Origin's ``graph``),
+            which the network takes from its env spec: the file holds no structure.
 
     Attributes:
         module: The torch module.
@@ -138,11 +174,13 @@ class PolicyValueNetwork:
         hidden: tuple[int, ...] | list[int] = (256, 256),
         seed: int | None = 0,
         _init: bool = True,
+        structured: dict[str, int] | None = None,
     ) -> None:
         import torch
 
         self.spec = _check_spec(dict(spec), "network")
         self.hidden = [int(h) for h in hidden]
+        self.structured = None if structured is None else dict(structured)
         env = get_game(self.spec["game"]).raw_env(
             self.spec["players"], obs_encoder=self.spec["encoder"], **self.spec["env"]
         )
@@ -150,13 +188,21 @@ class PolicyValueNetwork:
         self.obs_shape = tuple(int(d) for d in space.shape)
         self.num_actions = int(env.rules.layout.n)
         self.num_players = int(self.spec["players"])
+        self.structure = None
+        if self.structured is not None:
+            describe = getattr(env.obs_encoder, "structure", None)
+            if describe is None:
+                raise NetworkError(
+                    f"the structured network reads an encoder that describes its "
+                    f"observation (encoder.structure()); {self.spec['game']}'s "
+                    f"{self.spec['encoder']!r} does not"
+                )
+            self.structure = describe()
         _check_arch(self.arch(), "network")
         if _init:
             with torch.random.fork_rng(devices=[]):
                 torch.manual_seed(0 if seed is None else int(seed))
-                self.module = _torch_module(
-                    self.obs_size, self.num_actions, self.num_players, self.hidden
-                )
+                self.module = self._new_module()
             high = np.asarray(space.high, dtype=np.float64).reshape(-1)
             scale = np.where(np.isfinite(high) & (high > 0), 1.0 / np.maximum(high, 1e-12), 1.0)
             self.module.obs_scale.copy_(torch.as_tensor(scale, dtype=torch.float32))
@@ -167,14 +213,21 @@ class PolicyValueNetwork:
     def obs_size(self) -> int:
         return int(np.prod(self.obs_shape))
 
+    def _new_module(self) -> Any:
+        return _torch_module(self.obs_size, self.num_actions, self.num_players, self.hidden,
+                             self.structured, self.structure)
+
     def arch(self) -> dict[str, Any]:
         """The architecture as the JSON holds it."""
-        return {
+        arch: dict[str, Any] = {
             "hidden": list(self.hidden),
             "obs_shape": list(self.obs_shape),
             "num_actions": self.num_actions,
             "num_players": self.num_players,
         }
+        if self.structured is not None:
+            arch["structured"] = dict(self.structured)
+        return arch
 
     # -- evaluating ------------------------------------------------------------------------
 
@@ -227,7 +280,8 @@ class PolicyValueNetwork:
     # -- saving ----------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "kind": KIND, "env_spec": self.spec, "arch": self.arch()}
+        kind = KIND if self.structured is None else STRUCTURED_KIND
+        return {"format": FORMAT, "kind": kind, "env_spec": self.spec, "arch": self.arch()}
 
     def save(self, path: str | Path) -> Path:
         """Write ``path`` (JSON) and its weights beside it (``.pt``), each atomically."""
@@ -275,10 +329,19 @@ class PolicyValueNetwork:
             raise NetworkError(f"{where} is not a JSON object")
         if data.get("format") != FORMAT:
             raise NetworkError(f"{where}: format {str(data.get('format'))[:20]!r}, not {FORMAT}")
-        if data.get("kind") != KIND:
-            raise NetworkError(f"{where}: kind {str(data.get('kind'))[:60]!r}, not {KIND!r}")
+        kind = data.get("kind")
+        if kind not in (KIND, STRUCTURED_KIND):
+            raise NetworkError(
+                f"{where}: kind {str(kind)[:60]!r}, not {KIND!r} or {STRUCTURED_KIND!r}"
+            )
         spec = _check_spec(data.get("env_spec"), where)
         arch = _check_arch(data.get("arch"), where)
+        if ("structured" in arch) != (kind == STRUCTURED_KIND):
+            raise NetworkError(
+                f"{where}: a {kind!r} network's arch "
+                + ("needs" if kind == STRUCTURED_KIND else "has no")
+                + " 'structured' entry"
+            )
         if expect:
             from primeval.training.agents.checkpoint import spec_mismatch
 
@@ -286,7 +349,9 @@ class PolicyValueNetwork:
             if diff:
                 raise NetworkError(f"{where} was trained on another env: {diff}")
         try:
-            net = cls(spec, arch["hidden"], _init=False)
+            net = cls(spec, arch["hidden"], _init=False, structured=arch.get("structured"))
+        except NetworkError as exc:
+            raise NetworkError(f"{where}: {exc}") from None
         except (ValueError, TypeError) as exc:
             raise NetworkError(f"{where}: its env spec does not build an env: {exc}") from None
         for key in ("obs_shape", "num_actions", "num_players"):
@@ -295,7 +360,7 @@ class PolicyValueNetwork:
                 raise NetworkError(
                     f"{where}: its {key} is {arch[key]}, the env of its spec gives {mine}"
                 )
-        net.module = _torch_module(net.obs_size, net.num_actions, net.num_players, net.hidden)
+        net.module = net._new_module()
         weights = weights_path(path)
         if not weights.is_file():
             raise NetworkError(f"{where}: its weights {weights.name} are missing beside it")
@@ -417,6 +482,20 @@ def _check_arch(arch: Any, where: str) -> dict[str, Any]:
         raise NetworkError(
             f"{where}: arch num_players {str(arch.get('num_players'))[:20]} is not a player count"
         )
+    if "structured" in arch:
+        structured = arch["structured"]
+        bounds = {"entity_hidden": (1, MAX_WIDTH), "rounds": (0, MAX_LAYERS),
+                  "head_hidden": (1, MAX_WIDTH)}
+        if not (
+            isinstance(structured, dict)
+            and set(structured) == set(bounds)
+            and all(whole(structured[k], *bounds[k]) for k in bounds)
+        ):
+            raise NetworkError(
+                f"{where}: arch structured must be {{entity_hidden: 1..{MAX_WIDTH}, "
+                f"rounds: 0..{MAX_LAYERS}, head_hidden: 1..{MAX_WIDTH}}}, got "
+                f"{str(structured)[:80]}"
+            )
     return arch
 
 

@@ -688,6 +688,11 @@ def initial_network(config: ExpertConfig, spec: dict[str, Any]) -> Any:
             f"init={config.init!r}: its trunk is {list(network.hidden)}, the config's "
             f"network.hidden is {list(config.network.hidden)}"
         )
+    if network.structured != config.network.structured():
+        raise ConfigError(
+            f"init={config.init!r}: its structured arch is {network.structured}, the "
+            f"config's network asks for {config.network.structured()}"
+        )
     return network
 
 
@@ -745,7 +750,8 @@ def train_expert(
         network = initial
         network.save(latest)
     else:
-        network = PolicyValueNetwork(spec, config.network.hidden, seed=seeds.spawn("model"))
+        network = PolicyValueNetwork(spec, config.network.hidden, seed=seeds.spawn("model"),
+                                     structured=config.network.structured())
         network.save(latest)
     loader.save(config, run_dir / "config.yaml")
     optimizer = torch.optim.Adam(
