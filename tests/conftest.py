@@ -22,11 +22,12 @@ def untrained_checkpoint(tmp_path_factory) -> Callable[..., Path]:
     MaskablePPO checkpoint of 3-player Primordial Soup (made once per argument set), saved
     as the package saves its own (with ``primeval.json``, so it loads without unpickling).
     ``policy`` is ``"MlpPolicy"`` (sb3-contrib's) or ``"primeval"`` (primeval train's);
-    ``net_arch=None`` keeps SB3's default network."""
+    ``net_arch=None`` keeps SB3's default network; ``encoder`` is the observation's."""
     made: dict[tuple, Path] = {}
 
-    def make(policy: str = "MlpPolicy", net_arch: tuple[int, ...] | None = (16,)) -> Path:
-        key = (policy, net_arch)
+    def make(policy: str = "MlpPolicy", net_arch: tuple[int, ...] | None = (16,),
+             encoder: str = "flat") -> Path:
+        key = (policy, net_arch, encoder)
         if key not in made:
             from sb3_contrib import MaskablePPO
 
@@ -37,10 +38,11 @@ def untrained_checkpoint(tmp_path_factory) -> Callable[..., Path]:
 
             kwargs = {"policy_kwargs": {"net_arch": list(net_arch)}} if net_arch else {}
             model = MaskablePPO(POLICIES["sb3" if policy == "MlpPolicy" else policy],
-                                SingleAgentEnv(make_raw_env("primordial_soup", 3)),
+                                SingleAgentEnv(make_raw_env("primordial_soup", 3,
+                                                            obs_encoder=encoder)),
                                 n_steps=64, batch_size=64, seed=0, device="cpu", **kwargs)
             path = tmp_path_factory.mktemp("checkpoint") / "model.zip"
-            save_model(model, path, env_spec("primordial_soup", 3))
+            save_model(model, path, env_spec("primordial_soup", 3, encoder))
             made[key] = path
         return made[key]
 

@@ -116,6 +116,22 @@ def play_game(env, seat_agents: list[Agent], seed: int,
     return game.rules.scores(game.game_state)
 
 
+def check_agents(agents: list[Any], env: Any, game: str, players: int,
+                 env_kwargs: dict[str, Any]) -> None:
+    """Refuse agents that cannot play ``env`` (checkpoints of another game, player count or
+    action space, named); a checkpoint of another encoder of the same game is told to
+    encode the states itself (:meth:`~primeval.training.agents.policy.PolicyAgent.
+    check_env_spec`)."""
+    space = env.observation_space(env.possible_agents[0])["observation"]
+    wanted = {"game": get_game(game).name, "players": players,
+              "encoder": env_kwargs.get("obs_encoder", "flat")}
+    for agent in agents:
+        if hasattr(agent, "check_env_spec"):  # a checkpoint's saved env, named if it differs
+            agent.check_env_spec(wanted)
+        if hasattr(agent, "check_spaces"):
+            agent.check_spaces(space, env.action_space(env.possible_agents[0]))
+
+
 def count_game(results: list[AgentResult], ratings: list, model: Any,
                seat_of: dict[int, int], scores: list[float]) -> None:
     """Count one game: agent ``i`` (a key of ``seat_of``) sat in seat ``seat_of[i]``; its
@@ -276,14 +292,7 @@ def play_tournament(game: str, num_players: int, agents: list[Agent], labels: li
 
     _check_blocks(games, num_players, duplicate)
     env = make_raw_env(game, num_players, **env_kwargs)
-    space = env.observation_space(env.possible_agents[0])["observation"]
-    wanted = {"game": get_game(game).name, "players": num_players,
-              "encoder": env_kwargs.get("obs_encoder", "flat")}
-    for agent in agents:
-        if hasattr(agent, "check_env_spec"):  # a checkpoint's saved env, named if it differs
-            agent.check_env_spec(wanted)
-        if hasattr(agent, "check_spaces"):
-            agent.check_spaces(space, env.action_space(env.possible_agents[0]))
+    check_agents(agents, env, game, num_players, env_kwargs)
     results = [AgentResult(label) for label in labels]
     model = PlackettLuce()
     ratings = [model.rating(name=label) for label in labels]
@@ -365,10 +374,7 @@ def round_robin(game: str, agent_specs: list[str], games: int, seed: int = 0,
               for i, spec in enumerate(agent_specs)]
     labels = _labels(agent_specs)
     env = make_raw_env(game, n, **env_kwargs)
-    space = env.observation_space(env.possible_agents[0])["observation"]
-    for agent in agents:
-        if hasattr(agent, "check_spaces"):
-            agent.check_spaces(space, env.action_space(env.possible_agents[0]))
+    check_agents(agents, env, game, n, env_kwargs)
     lineups = list(combinations(range(len(agents)), n))
     results = [AgentResult(label) for label in labels]
     model = PlackettLuce()

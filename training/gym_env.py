@@ -42,8 +42,9 @@ def make(game: str, num_players: int | None = None, opponent: str | list[str] = 
 def check_opponents(agents: list[Any], specs: list[str], aec: Any, game: str,
                     obs_encoder: str) -> None:
     """Refuse, before the first game, an opponent checkpoint trained on another env: the
-    game, player count and encoder of its saved env spec, then the observation shape and
-    action count, as ``primeval evaluate`` checks them (the message names the spec)."""
+    game and player count of its saved env spec, then the observation shape and action
+    count, as ``primeval evaluate`` checks them (the message names the spec). One trained on
+    another encoder of the same game reads the states through its own encoder."""
     from primeval.training.agents.checkpoint import CheckpointError
 
     agent_id = aec.possible_agents[0]

@@ -54,13 +54,24 @@ def test_evaluate_names_a_mismatch_with_the_given_env(tmp_path, model_zip, argv,
 
 
 def test_league_names_two_checkpoints_of_different_envs(tmp_path, model_zip, capsys):
+    other = respecced(model_zip, tmp_path, players=4)
+    code = cli.main(["league", str(model_zip), str(other), "random", "--games", "1",
+                     "--quiet"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert f"ppo:{other} was trained on players 4, but ppo:{model_zip}'s players is 3" in err
+
+
+def test_a_checkpoint_whose_spec_names_another_encoder_than_its_model_reads(tmp_path,
+                                                                           model_zip, capsys):
+    """Agents of different encoders share a league (each encodes the states itself), so a
+    spec that names an encoder the model does not read is refused by name, not played."""
     other = respecced(model_zip, tmp_path, encoder="planes")
     code = cli.main(["league", str(model_zip), str(other), "random", "--games", "1",
                      "--quiet"])
     assert code == 2
     err = capsys.readouterr().err
-    assert (f"ppo:{other} was trained on encoder 'planes', but ppo:{model_zip}'s encoder is "
-            "'flat'") in err
+    assert f"checkpoint {other}: its env spec's encoder 'planes' gives observations" in err
 
 
 def test_another_version_of_the_game_is_named(tmp_path, model_zip):
@@ -73,10 +84,9 @@ def test_another_version_of_the_game_is_named(tmp_path, model_zip):
 def test_the_python_tournament_checks_the_saved_env(model_zip):
     from primeval.training.evaluate import tournament
 
-    with pytest.raises(CheckpointError, match="trained on another env: encoder 'flat', not "
-                                              "'planes'"):
-        tournament("primordial_soup", 3, [f"ppo:{model_zip}", "random", "random"], 1,
-                   obs_encoder="planes")
+    with pytest.raises(CheckpointError, match="trained on another env: players 3, not 4"):
+        tournament("primordial_soup", 4, [f"ppo:{model_zip}", "random", "random", "random"],
+                   1)
 
 
 def test_a_policy_agent_names_its_env(model_zip):

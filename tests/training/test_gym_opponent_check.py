@@ -70,11 +70,21 @@ def test_a_model_without_env_spec_is_checked_by_its_spaces(models):
         gymnasium.make("primeval/Origin-v0", opponent=f"ppo:{path}")
 
 
-def test_the_encoder_is_compared_too(models):
-    with pytest.raises(CheckpointError, match="encoder 'flat', not 'planes'"):
-        gymnasium.make(
-            "primeval/PrimordialSoup-v1", obs_encoder="planes", opponent=f"ppo:{models['soup4']}"
-        )
+def test_an_opponent_of_another_encoder_reads_the_state_itself(models):
+    """The learner's encoder is the env's; an opponent trained on another encoder of the
+    same game encodes the states it is given with its own (tests/training/agents/
+    test_other_encoder.py: the same actions as in its own env)."""
+    env = gymnasium.make(
+        "primeval/PrimordialSoup-v1", obs_encoder="planes", opponent=f"ppo:{models['soup4']}"
+    )
+    obs, info = env.reset(seed=0)
+    assert obs.ndim == 3  # the learner's planes
+    for _ in range(30):
+        legal = info["action_mask"].nonzero()[0]
+        obs, reward, terminated, truncated, info = env.step(int(legal[0]))
+        if terminated or truncated:
+            obs, info = env.reset()
+    env.close()
 
 
 def test_the_right_model_builds_and_plays(models):

@@ -454,8 +454,10 @@ def infer_env(agent_specs: list[str], game: str | None, players: int | None,
         (``None`` when none says), ``note`` is ``None`` unless the game was assumed.
 
     Raises:
-        CheckpointError: A checkpoint was trained on another game, player count or
-            encoder than the one given or than another checkpoint (both named).
+        CheckpointError: A checkpoint was trained on another game, player count or env
+            options than the one given or than another checkpoint (both named). The
+            encoder is the first checkpoint's; one of another encoder plays by encoding
+            the states itself.
     """
     from primeval.envs.games import get_game
 
@@ -468,6 +470,9 @@ def infer_env(agent_specs: list[str], game: str | None, players: int | None,
     for key in ("game", "players", "encoder", "env"):
         for spec, saved in found:
             if key not in saved:
+                continue
+            if key == "encoder":  # a checkpoint of another encoder encodes states itself
+                wanted.setdefault(key, saved[key])  # (PolicyAgent.check_env_spec)
                 continue
             if key in wanted and saved[key] != wanted[key]:
                 source = next((s for s, v in found if v.get(key) == wanted[key]), None)

@@ -56,6 +56,7 @@ class PolicyAgent:
         self.model = load_model(self.path, device=device, trust_checkpoint=trust_checkpoint)
         self.env_spec = read_env_spec(self.path)
         self.deterministic = deterministic
+        self.encoder = None  # its own encoder, when it plays in an env of another one
         self._set_prior()
         self.seed(seed)
 
@@ -67,6 +68,7 @@ class PolicyAgent:
         agent = cls.__new__(cls)
         agent.path, agent.name, agent.model = None, name, model
         agent.env_spec = None
+        agent.encoder = None
         agent.deterministic = deterministic
         agent._set_prior()
         agent.seed(seed)
@@ -109,12 +111,47 @@ class PolicyAgent:
 
     def check_env_spec(self, spec: dict) -> None:
         """Refuse a model whose saved env spec differs from ``spec`` (a dict of
-        :func:`~primeval.training.agents.checkpoint.env_spec`; only its keys are compared)."""
+        :func:`~primeval.training.agents.checkpoint.env_spec`; only its keys are compared),
+        except in the encoder alone: a model of the same game and players trained on another
+        encoder then reads the rules state it is given with every decision through its own
+        encoder (``uses_observation`` turns False), so agents of different encoders share one
+        tournament or league."""
         if self.env_spec is None:
             return
+        same_game = {k: v for k, v in spec.items() if k != "encoder"}
         diff = spec_mismatch(self.env_spec, spec)
+        if diff and not spec_mismatch(self.env_spec, same_game) and "encoder" in self.env_spec:
+            self._encode_own()
+            return
         if diff:
             raise CheckpointError(f"checkpoint {self.path} was trained on another env: {diff}")
+        self.encoder = None
+        self.uses_observation = True
+
+    def _encode_own(self) -> None:
+        """Encode the states this agent is given with the encoder it was trained on."""
+        from primeval.envs.games import get_game
+
+        spec = self.env_spec
+        env = get_game(spec["game"]).raw_env(spec["players"], obs_encoder=spec["encoder"],
+                                             **spec.get("env", {}))
+        shape = tuple(env.obs_encoder.space().shape)
+        if self.prior is not None and len(shape) == 1:
+            shape = (shape[0] + self.prior_size,)
+        if shape != tuple(self.model.observation_space.shape):
+            raise CheckpointError(
+                f"checkpoint {self.path}: its env spec's encoder {spec['encoder']!r} gives "
+                f"observations of shape {shape}, its model reads "
+                f"{tuple(self.model.observation_space.shape)}")
+        self.encoder = env.obs_encoder
+        self.uses_observation = False
+
+    def _own_observations(self, states, seats) -> np.ndarray:
+        if states is None or seats is None:
+            raise ValueError(f"{self.name} reads its own encoder "
+                             f"{self.env_spec['encoder']!r}: act needs state= and seat=")
+        return np.stack([self.encoder.encode(state, int(seat))
+                         for state, seat in zip(states, seats, strict=True)])
 
     def check_spaces(self, observation_space, action_space) -> None:
         """Refuse a model trained for another game, player count or encoder."""
@@ -122,7 +159,7 @@ class PolicyAgent:
         given = observation_space.shape
         if self.prior is not None and len(given) == 1:
             given = (given[0] + self.prior_size,)  # the prior's choice follows
-        if expected != given:
+        if self.encoder is None and expected != given:  # (else it encodes states itself)
             raise CheckpointError(
                 f"checkpoint {self.path} expects observations of shape "
                 f"{expected}, this env gives {given}"
@@ -136,6 +173,9 @@ class PolicyAgent:
 
     def act(self, observation, action_mask, *, state=None, seat=None) -> int:
         mask = np.asarray(action_mask, dtype=bool)
+        if self.encoder is not None:
+            observation = self._own_observations(
+                None if state is None else [state], None if seat is None else [seat])[0]
         observation = np.asarray(observation)
         if self.prior is not None:
             observation = self._hinted(observation[None], mask[None],
@@ -153,6 +193,8 @@ class PolicyAgent:
         (``k x actions``), in one forward pass (``states`` and ``seats``, one per row, are
         needed by a model trained with a prior)."""
         masks = np.asarray(action_masks, dtype=bool)
+        if self.encoder is not None:
+            observations = self._own_observations(states, seats)
         observations = self._hinted(np.asarray(observations), masks, states, seats)
         if self.deterministic:
             actions, _ = self.model.predict(np.asarray(observations), action_masks=masks,
