@@ -137,8 +137,18 @@ def test_pooled_over_training_seeds_is_quoted_as_computed():
             assert quoted in (ROOT / page).read_text(encoding="utf-8"), (page, quoted)
 
 
-def test_the_longer_runs_held_out_figures_are_its_files_and_its_agent_loads_as_data():
-    """docs/learning.md's 2M-step table quotes its JSONs, and the shipped float16 agent
+LONGER = ROOT / "docs" / "benchmarks" / "learning" / "longer-2026-12-04"
+
+
+@pytest.mark.parametrize("folder, agent_file, files", [
+    ("soup-2m", "soup-4p-ppo-2m.zip", (("heldout-fresh.json", 800), ("ladder-seed.json", 400),
+                                       ("zoo-soup-4p-ppo-heldout-fresh.json", 800))),
+    ("soup-2m-s1", "soup-4p-ppo-2m-s1.zip", (("heldout-fresh.json", 800),
+                                             ("ladder-seed.json", 400))),
+])
+def test_the_longer_runs_held_out_figures_are_its_files_and_its_agent_loads_as_data(
+        folder, agent_file, files):
+    """docs/learning.md's 2M-step tables quote their JSONs, and each shipped float16 agent
     loads without unpickling (and plays a legal move)."""
     import re
 
@@ -147,19 +157,32 @@ def test_the_longer_runs_held_out_figures_are_its_files_and_its_agent_loads_as_d
     from primeval.envs.games import make_raw_env
     from primeval.training.agents import make_agent
 
-    folder = ROOT / "docs" / "benchmarks" / "learning" / "longer-2026-12-04" / "soup-2m"
+    folder = LONGER / folder
     learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
-    for name, games in (("heldout-fresh.json", 800), ("ladder-seed.json", 400),
-                        ("zoo-soup-4p-ppo-heldout-fresh.json", 800)):
+    for name, games in files:
         agent, *bots = json.loads((folder / name).read_text())["agents"]
         assert agent["games"] == games and len(bots) == 3
+        assert agent["agent"].endswith(agent_file) or name.startswith("zoo-")
         assert all(re.fullmatch(r"heuristic#\d", b["agent"]) for b in bots)
         lo, hi = agent["win_rate_ci95"]
         assert f"{agent['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]" in learning, name
-    player = make_agent(f"ppo:{folder / 'soup-4p-ppo-2m.zip'}", "primordial_soup", seed=0)
+    player = make_agent(f"ppo:{folder / agent_file}", "primordial_soup", seed=0)
     env = make_raw_env("primordial_soup", 4, obs_encoder="flat")
     env.reset(seed=1)
     name = env.agent_selection
     observation = env.observe(name)
     action = player.act(observation["observation"], observation["action_mask"])
     assert observation["action_mask"][action] and np.asarray(observation["action_mask"]).any()
+
+
+def test_the_two_2m_seeds_pooled_are_quoted_as_computed():
+    from primeval.training.evaluate import AgentResult
+
+    runs = [json.loads((LONGER / f / "heldout-fresh.json").read_text())["agents"][0]
+            for f in ("soup-2m", "soup-2m-s1")]
+    both = AgentResult("pooled", games=sum(r["games"] for r in runs),
+                       wins=sum(r["win_rate"] * r["games"] for r in runs))
+    lo, hi = both.win_interval()
+    assert both.games == 1600
+    assert f"{both.win_rate:.3f} [{lo:.3f}, {hi:.3f}]" in (
+        ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
