@@ -186,3 +186,29 @@ def test_the_two_2m_seeds_pooled_are_quoted_as_computed():
     assert both.games == 1600
     assert f"{both.win_rate:.3f} [{lo:.3f}, {hi:.3f}]" in (
         ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+
+
+def test_the_stronger_networks_search_figures_are_their_files():
+    """docs/search.md's rows for the 2M agents guiding MCTS and distilled quote their
+    JSONs (800 held-out games each), and the distilled network loads as data."""
+    from primeval.training.expert.network import load_network
+
+    search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
+    distilled = ROOT / "docs" / "benchmarks" / "learning" / "search-2026-12-04" / "distill-2m-soup"
+    for path, spec in (
+        (LONGER / "soup-2m-s1" / "net-mcts-25-heldout-fresh.json",
+         "mcts:sims=25,net=docs/benchmarks/learning/longer-2026-12-04/soup-2m-s1/"
+         "soup-4p-ppo-2m-s1.zip,batch=8"),
+        (distilled / "heldout-fresh.json",
+         "net:docs/benchmarks/learning/search-2026-12-04/distill-2m-soup/"
+         "soup-4p-distilled-2m.json"),
+    ):
+        result = json.loads(path.read_text())
+        agent = result["agents"][0]
+        assert agent["agent"] == spec and agent["games"] == 800
+        assert result["seeds"] == [2026120440, 2027120440]
+        lo, hi = agent["win_rate_ci95"]
+        assert f"{agent['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]" in search, path.name
+    network = load_network(distilled / "soup-4p-distilled-2m.json",
+                           expect={"game": "primordial_soup", "players": 4})
+    assert network.hidden == [256, 256] and network.structured is None

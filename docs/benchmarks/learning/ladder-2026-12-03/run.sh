@@ -16,6 +16,9 @@ DISTILLED=$A/soup-4p-distilled.json  # primeval train --config primordial_soup/d
 EXIT_DISTILLED=$A/soup-4p-exit-distilled.json  # primeval train --config primordial_soup/exit-distilled
 EXIT_SHARP=$A/soup-4p-exit-sharp.json  # primeval train --config primordial_soup/exit-sharp
 ORIGIN_NET=$A/origin-3p-structured-scratch.zip
+LONGER=docs/benchmarks/learning/longer-2026-12-04
+SOUP_2M=$LONGER/soup-2m/soup-4p-ppo-2m.zip  # the default config for 2M steps, seed 0
+SOUP_2M_S1=$LONGER/soup-2m-s1/soup-4p-ppo-2m-s1.zip  # the same, training seed 1
 
 soup_row() {  # NAME SPEC
   $P evaluate --game primordial_soup --agents "$2" heuristic heuristic heuristic \
@@ -50,6 +53,10 @@ soup() {
   # (10 iterations of 320 games, docs/search.md)
   soup_row exit-sharp-raw net:$EXIT_SHARP
   soup_row exit-sharp-mcts-25 "mcts:sims=25,net=$EXIT_SHARP,batch=8"
+  # the default PPO config trained for 2M steps (docs/learning.md, "Longer runs")
+  soup_row ppo-2m ppo:$SOUP_2M
+  soup_row ppo-2m-s1 ppo:$SOUP_2M_S1
+  soup_row ppo-2m-s1-mcts-25 "mcts:sims=25,net=$SOUP_2M_S1,batch=8"
 }
 
 origin() {
