@@ -202,6 +202,8 @@ def test_the_stronger_networks_search_figures_are_their_files():
         (distilled / "heldout-fresh.json",
          "net:docs/benchmarks/learning/search-2026-12-04/distill-2m-soup/"
          "soup-4p-distilled-2m.json"),
+        (distilled.parent / "exit-2m-soup" / "heldout-fresh.json",
+         "net:docs/benchmarks/learning/search-2026-12-04/exit-2m-soup/soup-4p-exit-2m.json"),
     ):
         result = json.loads(path.read_text())
         agent = result["agents"][0]
@@ -212,3 +214,8 @@ def test_the_stronger_networks_search_figures_are_their_files():
     network = load_network(distilled / "soup-4p-distilled-2m.json",
                            expect={"game": "primordial_soup", "players": 4})
     assert network.hidden == [256, 256] and network.structured is None
+    # the shipped config starts from the shipped distilled network
+    from primeval.training.expert.config import load_expert_config
+
+    config = load_expert_config("primordial_soup/exit-2m")
+    assert (ROOT / config.init).resolve() == (distilled / "soup-4p-distilled-2m.json").resolve()
