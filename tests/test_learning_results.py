@@ -219,3 +219,22 @@ def test_the_stronger_networks_search_figures_are_their_files():
 
     config = load_expert_config("primordial_soup/exit-2m")
     assert (ROOT / config.init).resolve() == (distilled / "soup-4p-distilled-2m.json").resolve()
+
+
+def test_the_structured_origin_students_figure_is_its_file():
+    """docs/search.md quotes the structured student's 800 held-out games, and the shipped
+    network loads as data as the structured kind."""
+    from primeval.training.expert.network import load_network
+
+    folder = (ROOT / "docs" / "benchmarks" / "learning" / "search-2026-12-04"
+              / "distill-structured-origin")
+    result = json.loads((folder / "heldout-fresh.json").read_text())
+    agent, *bots = result["agents"]
+    assert agent["games"] == 800 and len(bots) == 2
+    assert result["seeds"] == [2026120440, 2027120440]
+    lo, hi = agent["win_rate_ci95"]
+    assert f"{agent['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]" in (
+        ROOT / "docs" / "search.md").read_text(encoding="utf-8")
+    network = load_network(folder / "origin-3p-distilled-structured.json",
+                           expect={"game": "origin", "players": 3})
+    assert network.structured == {"entity_hidden": 64, "rounds": 3, "head_hidden": 32}
