@@ -81,11 +81,12 @@ rr_soup() {  # one round robin a game: 240 games, every lineup of distinct agent
 }
 
 rr_origin() {
-  # one env plays a round robin, so its checkpoints share an encoder: the flat ones here
-  # (the structured agent reads the graph encoder; its rows above are apart)
+  # checkpoints of different encoders share one round robin (each reads the state through
+  # its own encoder): the flat residual agent, the graph ones beside it
   $P league --game origin --games 240 --seed $SEED --json $L/origin/round_robin.json \
     --markdown $L/origin/round_robin.md --quiet \
-    random heuristic mcts:sims=25 ppo:$A/origin-3p-mlp-scratch.zip zoo:origin-3p/ppo
+    random heuristic mcts:sims=25 zoo:origin-3p/ppo ppo:$ORIGIN_NET \
+    net:docs/benchmarks/learning/search-2026-12-04/distill-structured-origin/origin-3p-distilled-structured.json
 }
 
 case "${1:-all}" in
