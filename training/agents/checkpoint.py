@@ -442,6 +442,17 @@ def _network_env_spec(path: str | Path) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
+def refuse_data_files(options: dict[str, Any], source: str) -> None:
+    """Refuse env options from a checkpoint that name data files: a file from others never
+    chooses what the package opens (SECURITY.md)."""
+    named = sorted(k for k in options if k.endswith("_file"))
+    if named:
+        raise CheckpointError(
+            f"{source}: its env spec names data file(s) {named}; a checkpoint cannot "
+            "choose files to open: build the env with your own files instead (Python: "
+            "tournament(..., map_file=PATH))")
+
+
 def infer_env(agent_specs: list[str], game: str | None, players: int | None,
               default_game: str) -> tuple[dict[str, Any], str | None]:
     """The env a set of agents plays: ``game`` and ``players`` when given, else what their
@@ -492,12 +503,7 @@ def infer_env(agent_specs: list[str], game: str | None, players: int | None,
         if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
             raise CheckpointError(f"{source}: its env spec's env options are not a mapping of "
                                   "names")
-        named = sorted(k for k in options if k.endswith("_file"))
-        if named:  # a file from others never chooses what the package opens (SECURITY.md)
-            raise CheckpointError(
-                f"{source}: its env spec names data file(s) {named}; a checkpoint cannot "
-                "choose files to open: build the env with your own files instead (Python: "
-                "tournament(..., map_file=PATH))")
+        refuse_data_files(options, source)
     note = None
     if "game" not in wanted:
         wanted["game"] = get_game(default_game).name

@@ -24,6 +24,7 @@ from primeval.training.agents.checkpoint import (
     UntrustedCheckpointError,
     load_model,
     read_env_spec,
+    refuse_data_files,
     spec_mismatch,
 )
 from primeval.training.seeding import Seeds
@@ -48,6 +49,8 @@ class PolicyAgent:
         env_spec: The env the checkpoint was trained on (game, version, players, encoder,
             env options), or ``None`` if it does not say.
     """
+
+    uses_observation = True  # False while it encodes the states itself (check_env_spec)
 
     def __init__(self, path: str | Path, deterministic: bool = True, seed: int | None = None,
                  device: str = "cpu", trust_checkpoint: bool = False) -> None:
@@ -133,8 +136,13 @@ class PolicyAgent:
         from primeval.envs.games import get_game
 
         spec = self.env_spec
+        options = spec.get("env") or {}
+        if not isinstance(options, dict):
+            raise CheckpointError(f"checkpoint {self.path}: its env spec's env options are not "
+                                  "a mapping of names")
+        refuse_data_files(options, f"checkpoint {self.path}")
         env = get_game(spec["game"]).raw_env(spec["players"], obs_encoder=spec["encoder"],
-                                             **spec.get("env", {}))
+                                             **options)
         shape = tuple(env.obs_encoder.space().shape)
         if self.prior is not None and len(shape) == 1:
             shape = (shape[0] + self.prior_size,)

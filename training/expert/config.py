@@ -240,16 +240,10 @@ class ExpertConfig:
             )
         if self.workers < 0:
             raise ConfigError(f"workers={self.workers!r}: must be >= 0")
-        if self.network.policy == "structured":
-            from primeval.envs.games import make_raw_env
+        if self.network.policy == "structured":  # the encoder must describe its rows
+            from primeval.training.ppo.train import env_structure
 
-            env = make_raw_env(self.game, self.players, obs_encoder=self.encoder, **self.env)
-            if getattr(env.obs_encoder, "structure", None) is None:
-                raise ConfigError(
-                    f"network.policy=structured needs an encoder that describes its "
-                    f"observation (a structure() method, as Origin's 'graph' has); "
-                    f"{self.game}'s encoder {self.encoder!r} does not"
-                )
+            env_structure(self)
         if self.init and self.teacher.checkpoint:
             raise ConfigError(
                 f"init={self.init!r} and teacher.checkpoint={self.teacher.checkpoint!r}: "

@@ -70,3 +70,15 @@ def test_a_league_mixes_encoders(untrained_checkpoint, capsys):
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert f"ppo:{flat}" in captured.out and f"ppo:{planes}" in captured.out
+
+
+def test_a_checkpoint_of_another_encoder_cannot_choose_files_to_open(untrained_checkpoint,
+                                                                    monkeypatch):
+    """Encoding the states itself builds the checkpoint's own env: its saved env options
+    are data from others, so options naming files are refused before anything is opened."""
+    agent = PolicyAgent(untrained_checkpoint("primeval", (16,)))
+    monkeypatch.setattr(agent, "env_spec", {**agent.env_spec,
+                                            "env": {"map_file": "../../elsewhere.json"}})
+    with pytest.raises(CheckpointError, match=r"names data file\(s\) \['map_file'\]"):
+        agent.check_env_spec({"game": "primordial_soup", "players": 3, "encoder": "planes"})
+    assert agent.encoder is None and agent.uses_observation
