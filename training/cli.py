@@ -488,7 +488,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--agents", nargs="+", required=True,
                    help="one per seat: random, heuristic, ppo:PATH, rllib:PATH or "
                    "mcts[:KEY=VALUE,...] "
-                   "(keys sims, time, rollout, depth, c, eval, prior, net, batch; e.g. "
+                   "(keys sims, time, rollout, depth, c, eval, prior, net, batch, model, temp, mix; "
+                   "e.g. "
                    "mcts:sims=200,depth=0,prior=1 or mcts:sims=100,net=RUN/network.json), "
                    "net:PATH (a network's raw policy), zoo:TASK/MEMBER (a shipped zoo agent)")
     e.add_argument("--games", type=count, default=400,
