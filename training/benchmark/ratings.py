@@ -191,7 +191,9 @@ def play_zoo(
 
     task = get_task(task_name)
     chosen = [m for m in zoo_members(task.name) if members is None or m.name in members]
-    specs = [m.agent_spec() for m in chosen]
+    # a file member plays by its zoo name (resolved to the package's file when played), so
+    # the board names no path of the machine that played it
+    specs = [m.spec if m.spec is not None else m.id for m in chosen]
     names = [m.name for m in chosen]
     n = task.players
     lineups = len(list(combinations(range(len(specs)), n)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -146,3 +147,16 @@ def test_the_leaderboard_command_writes_the_page_and_the_picture(tmp_path, monke
     assert (tmp_path / "docs" / "images" / "leaderboard-origin-2p.png").stat().st_size > 1000
     board = json.loads(out.with_suffix(".json").read_text())["boards"][0]
     assert board["members"] == ["random", "heuristic"] and board["games"] == 2
+
+
+def test_a_zoo_board_names_file_members_by_their_zoo_name_not_a_path():
+    """A board's specs and results name a shipped checkpoint ``zoo:TASK/MEMBER``, not the
+    path it has on the machine that played (docs/leaderboard.json is committed)."""
+    from primeval.training.benchmark.ratings import play_zoo
+
+    board = play_zoo("origin-3p", 3, seed=5, members=["random", "heuristic", "ppo"])
+    assert board["specs"] == ["random", "heuristic", "zoo:origin-3p/ppo"]
+    assert [r["agent"] for r in board["results"]] == board["specs"]
+    assert "zoo_files" not in json.dumps(board) and board["games"] == 3
+    committed = (Path(__file__).resolve().parents[3] / "docs" / "leaderboard.json").read_text()
+    assert "zoo_files" not in committed
