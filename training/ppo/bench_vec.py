@@ -159,7 +159,8 @@ def measure(
         {
             "game": game,
             "setting": label,
-            "tree": trees[label],
+            # which tree ran it, not its path on this machine (the output gets committed)
+            "tree": "this tree" if path is None else "baseline",
             "runs": runs[label],
             "env_steps_per_second": statistics.median(runs[label]),
             "ratio": statistics.median(runs[label]) / first,
@@ -169,7 +170,7 @@ def measure(
             "load_min": min(loads),
             "load_max": max(loads),
         }
-        for label, _s, _p in settings
+        for label, _s, path in settings
     ]
 
 
