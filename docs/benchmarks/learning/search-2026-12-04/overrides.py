@@ -24,10 +24,9 @@ import numpy as np
 
 from primeval.envs.core.rewards import rank_rewards
 from primeval.envs.games import make_raw_env
-from primeval.training.agents import make_heuristic
+from primeval.training.agents import make_heuristic, turns
 from primeval.training.agents.mcts import MCTSAgent
 from primeval.training.expert.network import NetworkAgent, load_network
-from primeval.training.expert.train import _decisions  # a game's decisions, in turn
 
 
 def play_out(rules, state, mask, action, me, policy, bots, rng) -> float:
@@ -75,7 +74,10 @@ def main() -> None:
                            seed=args.seed + g, evaluator=network)
         rng = np.random.default_rng([args.seed, g, 1])
         mine = 0
-        for seat, state, mask, legal in _decisions(env):
+        for seat, name in turns(env):
+            state = env.game_state
+            mask = np.asarray(env.action_mask(name)).astype(bool)
+            legal = np.flatnonzero(mask)
             if seat != me or legal.size == 1:
                 env.step(int(legal[0]) if legal.size == 1
                          else bots[seat].act(None, mask, state=state, seat=seat))
