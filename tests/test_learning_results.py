@@ -238,3 +238,67 @@ def test_the_structured_origin_students_figure_is_its_file():
     network = load_network(folder / "origin-3p-distilled-structured.json",
                            expect={"game": "origin", "players": 3})
     assert network.structured == {"entity_hidden": 64, "rounds": 3, "head_hidden": 32}
+
+
+ROLLOUTS = ROOT / "docs" / "benchmarks" / "learning" / "search-2026-12-04" / "rollouts-origin"
+
+
+def _rollout_rows() -> dict[str, str]:
+    """run.sh's rows: file stem -> the agent spec it plays (its shell variables expanded)."""
+    import re
+
+    script = (ROLLOUTS / "run.sh").read_text(encoding="utf-8")
+    zip_path = re.search(r"^ZIP=(\S+)$", script, flags=re.M).group(1)
+    net = re.search(r'^NET="(.+)"$', script, flags=re.M).group(1).replace("$ZIP", zip_path)
+    rows = {}
+    for name, spec in re.findall(r'^\s+row (\S+) "?([^"\s]+)"?', script, flags=re.M):
+        spec = spec.replace("$NET", net)
+        if "$seed" in name:
+            for seed in ("2026120440", "2027120440"):
+                rows[name.replace("$seed", seed)] = spec
+        else:
+            rows[name] = spec
+    return rows
+
+
+def test_the_origin_rollout_search_files_are_run_sh_s_rows():
+    assert set(_rollout_rows()) == {p.stem for p in ROLLOUTS.glob("*.json")}
+
+
+@pytest.mark.parametrize("path", sorted(ROLLOUTS.glob("*.json")), ids=lambda p: p.stem)
+def test_the_origin_rollout_search_figures_are_their_files(path):
+    """docs/search.md's Origin rows for the search with rollout leaves: each JSON plays the
+    spec run.sh gives it against two heuristic bots, at the probe seed (100 games) or the
+    held-out seeds, and its figure is in the row of docs/search.md that names the file."""
+    result = json.loads(path.read_text())
+    agent, *bots = result["agents"]
+    assert result["game"] == "origin" and len(bots) == 2
+    assert all(b["agent"].startswith("heuristic#") for b in bots)
+    assert agent["agent"] == _rollout_rows()[path.stem]
+    if path.stem.startswith("probe-"):
+        assert result["seed"] == 2026120360 and agent["games"] == 100
+    elif "-s20" in path.stem:
+        assert result["seed"] == int(path.stem[-10:]) and agent["games"] == 100
+    else:
+        assert result["seeds"] == [2026120440, 2027120440] and agent["games"] == 400
+    search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
+    line = next((ln for ln in search.splitlines() if f"`{path.name}`" in ln), None)
+    assert line is not None, f"no row of docs/search.md names {path.name}"
+    lo, hi = agent["win_rate_ci95"]
+    assert f"{agent['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]" in line, (line, path.name)
+
+
+def test_the_origin_rollout_searchs_pooled_100_simulation_figure():
+    """The 100-simulation search's two held-out seeds pooled (200 games), beside its network
+    alone on the same games, as docs/search.md quotes them."""
+    from primeval.training.evaluate import AgentResult
+
+    search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
+    for stem in ("heldout-net-mcts-100-rollouts", "heldout-residual-100"):
+        runs = [json.loads((ROLLOUTS / f"{stem}-s{s}.json").read_text())["agents"][0]
+                for s in (2026120440, 2027120440)]
+        both = AgentResult("pooled", games=sum(r["games"] for r in runs),
+                           wins=sum(r["win_rate"] * r["games"] for r in runs))
+        lo, hi = both.win_interval()
+        assert both.games == 200
+        assert f"{both.win_rate:.3f} [{lo:.3f}, {hi:.3f}]" in search, stem
