@@ -442,15 +442,23 @@ def _network_env_spec(path: str | Path) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
-def refuse_data_files(options: dict[str, Any], source: str) -> None:
-    """Refuse env options from a checkpoint that name data files: a file from others never
-    chooses what the package opens (SECURITY.md)."""
+def checked_env_options(options: Any, source: str) -> dict[str, Any]:
+    """A checkpoint's saved env options, checked as data: a mapping of names that names no
+    data file (a file from others never chooses what the package opens, SECURITY.md).
+
+    Raises:
+        CheckpointError: Not a mapping of names, or an option naming a file (``*_file``).
+    """
+    if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+        raise CheckpointError(f"{source}: its env spec's env options are not a mapping of "
+                              "names")
     named = sorted(k for k in options if k.endswith("_file"))
     if named:
         raise CheckpointError(
             f"{source}: its env spec names data file(s) {named}; a checkpoint cannot "
             "choose files to open: build the env with your own files instead (Python: "
             "tournament(..., map_file=PATH))")
+    return options
 
 
 def infer_env(agent_specs: list[str], game: str | None, players: int | None,
@@ -500,10 +508,7 @@ def infer_env(agent_specs: list[str], game: str | None, players: int | None,
     options = wanted.get("env")
     if options is not None:
         source = next(spec for spec, saved in found if saved.get("env") == options)
-        if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
-            raise CheckpointError(f"{source}: its env spec's env options are not a mapping of "
-                                  "names")
-        refuse_data_files(options, source)
+        checked_env_options(options, source)
     note = None
     if "game" not in wanted:
         wanted["game"] = get_game(default_game).name

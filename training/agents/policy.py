@@ -22,9 +22,9 @@ import numpy as np
 from primeval.training.agents.checkpoint import (
     CheckpointError,
     UntrustedCheckpointError,
+    checked_env_options,
     load_model,
     read_env_spec,
-    refuse_data_files,
     spec_mismatch,
 )
 from primeval.training.seeding import Seeds
@@ -136,11 +136,7 @@ class PolicyAgent:
         from primeval.envs.games import get_game
 
         spec = self.env_spec
-        options = spec.get("env") or {}
-        if not isinstance(options, dict):
-            raise CheckpointError(f"checkpoint {self.path}: its env spec's env options are not "
-                                  "a mapping of names")
-        refuse_data_files(options, f"checkpoint {self.path}")
+        options = checked_env_options(spec.get("env") or {}, f"checkpoint {self.path}")
         env = get_game(spec["game"]).raw_env(spec["players"], obs_encoder=spec["encoder"],
                                              **options)
         shape = tuple(env.obs_encoder.space().shape)
