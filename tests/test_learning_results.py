@@ -83,6 +83,17 @@ def _quoted(result: dict) -> str:
     return f"{result['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]"
 
 
+def _pooled(agents: list[dict]) -> tuple[int, str]:
+    """Several runs' results of one agent pooled: their games, and the win rate with the
+    Wilson interval of the summed games, as the docs quote it."""
+    from primeval.training.evaluate import AgentResult
+
+    both = AgentResult("pooled", games=sum(a["games"] for a in agents),
+                       wins=sum(a["win_rate"] * a["games"] for a in agents))
+    lo, hi = both.win_interval()
+    return both.games, f"{both.win_rate:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
 @pytest.mark.parametrize("path", HELD_OUT, ids=[f"{p.parent.parent.name}/{p.parent.name}"
                                                 for p in HELD_OUT])
 def test_the_held_out_figures_are_quoted_and_of_the_shipped_configs(path):
@@ -120,19 +131,13 @@ def test_the_readme_quotes_the_newest_held_out_figures(key):
 def test_pooled_over_training_seeds_is_quoted_as_computed():
     """Where a game has held-out runs of two training seeds in its newest folder, the
     README's pooled figure over both is the Wilson interval of their summed games."""
-    from primeval.training.evaluate import AgentResult
-
     by_folder: dict[tuple[str, str], list[dict]] = {}
     for path in _newest_held_out().values():
         held = json.loads(path.read_text())
         by_folder.setdefault((path.parent.parent.name, held["game"]), []).append(held)
     pooled = [h for h in by_folder.values() if len(h) > 1]
     for runs in pooled:
-        both = AgentResult("pooled", games=sum(h["agents"][0]["games"] for h in runs),
-                           wins=sum(h["agents"][0]["win_rate"] * h["agents"][0]["games"]
-                                    for h in runs))
-        lo, hi = both.win_interval()
-        quoted = f"{both.win_rate:.3f} [{lo:.3f}, {hi:.3f}]"
+        _games, quoted = _pooled([h["agents"][0] for h in runs])
         for page in ("README.md", "docs/learning.md"):
             assert quoted in (ROOT / page).read_text(encoding="utf-8"), (page, quoted)
 
@@ -164,8 +169,7 @@ def test_the_longer_runs_held_out_figures_are_its_files_and_its_agent_loads_as_d
         assert agent["games"] == games and len(bots) == 3
         assert agent["agent"].endswith(agent_file) or name.startswith("zoo-")
         assert all(re.fullmatch(r"heuristic#\d", b["agent"]) for b in bots)
-        lo, hi = agent["win_rate_ci95"]
-        assert f"{agent['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]" in learning, name
+        assert _quoted(agent) in learning, name
     player = make_agent(f"ppo:{folder / agent_file}", "primordial_soup", seed=0)
     env = make_raw_env("primordial_soup", 4, obs_encoder="flat")
     env.reset(seed=1)
@@ -176,16 +180,10 @@ def test_the_longer_runs_held_out_figures_are_its_files_and_its_agent_loads_as_d
 
 
 def test_the_two_2m_seeds_pooled_are_quoted_as_computed():
-    from primeval.training.evaluate import AgentResult
-
-    runs = [json.loads((LONGER / f / "heldout-fresh.json").read_text())["agents"][0]
-            for f in ("soup-2m", "soup-2m-s1")]
-    both = AgentResult("pooled", games=sum(r["games"] for r in runs),
-                       wins=sum(r["win_rate"] * r["games"] for r in runs))
-    lo, hi = both.win_interval()
-    assert both.games == 1600
-    assert f"{both.win_rate:.3f} [{lo:.3f}, {hi:.3f}]" in (
-        ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    games, quoted = _pooled([json.loads((LONGER / f / "heldout-fresh.json").read_text())
+                             ["agents"][0] for f in ("soup-2m", "soup-2m-s1")])
+    assert games == 1600
+    assert quoted in (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
 
 
 def test_the_stronger_networks_search_figures_are_their_files():
@@ -209,8 +207,7 @@ def test_the_stronger_networks_search_figures_are_their_files():
         agent = result["agents"][0]
         assert agent["agent"] == spec and agent["games"] == 800
         assert result["seeds"] == [2026120440, 2027120440]
-        lo, hi = agent["win_rate_ci95"]
-        assert f"{agent['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]" in search, path.name
+        assert _quoted(agent) in search, path.name
     network = load_network(distilled / "soup-4p-distilled-2m.json",
                            expect={"game": "primordial_soup", "players": 4})
     assert network.hidden == [256, 256] and network.structured is None
@@ -232,9 +229,7 @@ def test_the_structured_origin_students_figure_is_its_file():
     agent, *bots = result["agents"]
     assert agent["games"] == 800 and len(bots) == 2
     assert result["seeds"] == [2026120440, 2027120440]
-    lo, hi = agent["win_rate_ci95"]
-    assert f"{agent['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]" in (
-        ROOT / "docs" / "search.md").read_text(encoding="utf-8")
+    assert _quoted(agent) in (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
     network = load_network(folder / "origin-3p-distilled-structured.json",
                            expect={"game": "origin", "players": 3})
     assert network.structured == {"entity_hidden": 64, "rounds": 3, "head_hidden": 32}
@@ -284,21 +279,15 @@ def test_the_origin_rollout_search_figures_are_their_files(path):
     search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
     line = next((ln for ln in search.splitlines() if f"`{path.name}`" in ln), None)
     assert line is not None, f"no row of docs/search.md names {path.name}"
-    lo, hi = agent["win_rate_ci95"]
-    assert f"{agent['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]" in line, (line, path.name)
+    assert _quoted(agent) in line, (line, path.name)
 
 
 def test_the_origin_rollout_searchs_pooled_100_simulation_figure():
     """The 100-simulation search's two held-out seeds pooled (200 games), beside its network
     alone on the same games, as docs/search.md quotes them."""
-    from primeval.training.evaluate import AgentResult
-
     search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
     for stem in ("heldout-net-mcts-100-rollouts", "heldout-residual-100"):
-        runs = [json.loads((ROLLOUTS / f"{stem}-s{s}.json").read_text())["agents"][0]
-                for s in (2026120440, 2027120440)]
-        both = AgentResult("pooled", games=sum(r["games"] for r in runs),
-                           wins=sum(r["win_rate"] * r["games"] for r in runs))
-        lo, hi = both.win_interval()
-        assert both.games == 200
-        assert f"{both.win_rate:.3f} [{lo:.3f}, {hi:.3f}]" in search, stem
+        games, quoted = _pooled([json.loads((ROLLOUTS / f"{stem}-s{s}.json").read_text())
+                                 ["agents"][0] for s in (2026120440, 2027120440)])
+        assert games == 200
+        assert quoted in search, stem
