@@ -491,6 +491,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "(keys sims, time, rollout, depth, c, eval, prior, net, batch, model, temp, mix; "
                    "e.g. "
                    "mcts:sims=200,depth=0,prior=1 or mcts:sims=100,net=RUN/network.json), "
+                   "rollouts:net=PATH[,KEY=VALUE,...] (the network's likeliest moves compared "
+                   "by paired heuristic rollouts; keys k, n, depth, z), "
                    "net:PATH (a network's raw policy), zoo:TASK/MEMBER (a shipped zoo agent)")
     e.add_argument("--games", type=count, default=400,
                    help="games to play (at least 1; seats rotate across them)")
@@ -511,8 +513,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     lg = sub.add_parser("league", help="round robin among any agents, with OpenSkill ratings")
     lg.add_argument("agents", nargs="+",
-                    help="random, heuristic, ppo:PATH, rllib:PATH, mcts[:KEY=VALUE,...] or a .zip "
-                    "path")
+                    help="random, heuristic, ppo:PATH, rllib:PATH, mcts[:KEY=VALUE,...], "
+                    "rollouts:net=PATH[,...], net:PATH or a .zip path")
     lg.add_argument("--game", choices=list(GAMES),
                    help="default: the game of the agents' checkpoints, else "
                    f"{DEFAULT_GAME}")
@@ -580,7 +582,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--opponents", nargs="+", default=["heuristic"],
                    help="one spec for all other seats or one per other seat: random, "
-                   "heuristic, ppo:PATH, rllib:PATH or mcts[:KEY=VALUE,...]")
+                   "heuristic, ppo:PATH, rllib:PATH, mcts[:KEY=VALUE,...] or "
+                   "rollouts:net=PATH[,...]")
     p.add_argument("--seed", type=int, help="the game's seed (default: a fresh one, printed)")
     p.add_argument("--record", metavar="FILE",
                    help="write the game as a record that `primeval replay FILE` replays")

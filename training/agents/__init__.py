@@ -12,6 +12,9 @@ spec, as the CLI and the YAML configs name them:
 * ``mcts`` or ``mcts:KEY=VALUE,...``: Monte Carlo tree search on the rules
   (:class:`~.mcts.MCTSAgent`; keys ``sims``, ``time``, ``rollout``, ``depth``, ``c``,
   ``eval``, ``prior``; ``net`` and ``batch`` for a network-guided search);
+* ``rollouts:net=PATH[,KEY=VALUE,...]``: the network's few likeliest moves compared by
+  paired heuristic rollouts (:class:`~.rollouts.RolloutSearchAgent`; keys ``k``, ``n``,
+  ``depth``, ``z``);
 * ``net:PATH``: a policy-value network's policy alone, no search
   (:class:`~primeval.training.expert.network.NetworkAgent`; ``primeval train`` with
   ``algo: expert`` writes them).
@@ -28,7 +31,7 @@ from primeval.envs.games import get_game
 #: The agent specs :func:`make_agent` takes (``ppo:`` is followed by a checkpoint path,
 #: ``mcts:`` by the search's settings, e.g. ``mcts:sims=400,rollout=heuristic``).
 AGENT_SPECS = ("random", "heuristic", "ppo:PATH", "rllib:PATH", "mcts[:KEY=VALUE,...]",
-               "net:PATH")
+               "rollouts:net=PATH[,KEY=VALUE,...]", "net:PATH")
 
 
 def make_heuristic(game: str, seed: int | None = None) -> Agent:
@@ -52,7 +55,8 @@ def make_heuristic(game: str, seed: int | None = None) -> Agent:
 def make_agent(spec: str, game: str, seed: int | None = None,
                trust_checkpoint: bool = False) -> Agent:
     """An agent from its spec: ``random``, ``heuristic``, ``ppo:PATH`` (a checkpoint),
-    ``rllib:PATH``, ``mcts[:KEY=VALUE,...]`` (see :func:`~.mcts.parse_mcts_spec`)
+    ``rllib:PATH``, ``mcts[:KEY=VALUE,...]`` (see :func:`~.mcts.parse_mcts_spec`),
+    ``rollouts:net=PATH[,KEY=VALUE,...]`` (see :func:`~.rollouts.parse_rollouts_spec`)
     or ``net:PATH`` (a policy-value network's raw policy). Members of the reference zoo
     (``zoo:TASK/MEMBER``) are named by :func:`primeval.training.evaluate.agent_from_spec`.
 
@@ -61,7 +65,7 @@ def make_agent(spec: str, game: str, seed: int | None = None,
     (:mod:`~.checkpoint`).
 
     Raises:
-        ValueError: An unknown spec or game, or a bad mcts setting (named).
+        ValueError: An unknown spec or game, or a bad mcts or rollouts setting (named).
         CheckpointError: ``ppo:PATH`` names no loadable checkpoint (an
             ``UntrustedCheckpointError`` if it needs unpickling and is not trusted).
     """
@@ -87,6 +91,10 @@ def make_agent(spec: str, game: str, seed: int | None = None,
         from primeval.training.agents.mcts import MCTSAgent
 
         return MCTSAgent(game, spec, seed=seed, trust_checkpoint=trust_checkpoint)
+    if isinstance(spec, str) and spec.startswith("rollouts:"):
+        from primeval.training.agents.rollouts import RolloutSearchAgent
+
+        return RolloutSearchAgent(game, spec, seed=seed, trust_checkpoint=trust_checkpoint)
     if isinstance(spec, str) and spec.startswith("net:"):
         from primeval.training.expert.network import NetworkAgent
 
@@ -94,8 +102,9 @@ def make_agent(spec: str, game: str, seed: int | None = None,
         agent.network.check_env(game, agent.network.spec["players"])
         return agent
     raise ValueError(f"unknown agent {spec!r}; use random, heuristic, ppo:PATH/model.zip, "
-                     "rllib:PATH, mcts[:KEY=VALUE,...], net:PATH/network.json (or, in "
-                     "evaluate, league and benchmark, zoo:TASK/MEMBER)")
+                     "rllib:PATH, mcts[:KEY=VALUE,...], rollouts:net=PATH[,KEY=VALUE,...], "
+                     "net:PATH/network.json (or, in evaluate, league and benchmark, "
+                     "zoo:TASK/MEMBER)")
 
 
 __all__ = ["AGENT_SPECS", "Agent", "RandomAgent", "Suggestion", "agent_action", "make_agent",

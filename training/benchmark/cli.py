@@ -40,7 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--agent",
         help="the agent to score: random, heuristic, "
-        "mcts[:KEY=VALUE,...], ppo:PATH, rllib:PATH, zoo:TASK/MEMBER, or "
+        "mcts[:KEY=VALUE,...], rollouts:net=PATH[,...], ppo:PATH, rllib:PATH, "
+        "zoo:TASK/MEMBER, or "
         "cmd:COMMAND (an agent process speaking the JSON-lines protocol)",
     )
     parser.add_argument(

@@ -1,0 +1,325 @@
+"""Rollout search: the network proposes a few moves, paired rollouts choose among them.
+
+A search for small budgets in noisy games, after Tesauro and Galperin's on-line policy
+improvement by Monte Carlo rollouts ("On-line policy improvement using Monte-Carlo search",
+NIPS 1996), with the candidates pruned by a policy network and the rollouts compared under
+**common random numbers**. One decision of :class:`RolloutSearchAgent`:
+
+1. **Propose.** The network (``net=PATH``: a policy-value network's JSON or a PPO ``.zip``,
+   as ``mcts:net=`` takes it) reads the acting seat's observation of a determinized state
+   and its ``k`` most likely legal moves are the candidates, the most likely first.
+2. **Roll out, paired.** ``n`` times: deal the hidden cards anew
+   (``rules.sample_determinization(state, seat, rng)``: what the seat sees, the rest sampled;
+   the real state's hidden cards are never read) and draw one seed; from that one deal, each
+   candidate is played and then the game's heuristic bot plays every seat for ``depth``
+   actions (``depth=end``: to the end), the dice, draws and the bot's own tie-breaks drawn
+   from that one seed (the bot's from ``seed + 1``). A finished game is worth the seat's rank reward, a cut one its score
+   margin (the score minus the mean, over the spread, as ``mcts`` judges a cut rollout).
+   Every candidate meets the same deals and the same seeds, so the difference of two
+   candidates' values in one pair is the difference the move made, not the luck of the deal:
+   the variance that decides how many rollouts a comparison needs is that of the
+   difference, far below that of a single rollout's value.
+3. **Choose.** The network's choice stands unless another candidate's mean paired
+   difference over it is above ``z`` standard errors (``z=0``: the best mean wins); then the
+   best of those is played.
+
+A decision costs ``k * n`` rollouts (``k=3,n=32``: 96, the "simulations" of this search),
+fewer when fewer moves are legal. The rollouts play the other seats as the heuristic bot
+plays, the acting seat's later moves too: the search improves on the network's choice
+against the bots as they play (the same opponent model as ``mcts:model=heuristic``),
+and its model is wrong against anyone who plays otherwise.
+
+The spec, as ``primeval evaluate`` and ``play`` take it: ``rollouts:net=PATH`` or
+``rollouts:net=PATH,KEY=VALUE,...`` with keys ``k`` (candidates, default 3), ``n`` (paired
+rollouts per candidate, default 32), ``depth`` (actions after the candidate, or ``end``;
+default 20) and ``z`` (the switching threshold in standard errors, default 1). The defaults
+were chosen on probe games (docs/search.md, "Origin: rollout search with paired rollouts").
+With a seed the agent is reproducible: one generator, seeded by :meth:`seed`, draws
+everything.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+import numpy as np
+
+from primeval.envs.core.rewards import rank_rewards
+from primeval.envs.games import get_game
+
+__all__ = ["RolloutSearchAgent", "RolloutSearchConfig", "parse_rollouts_spec"]
+
+#: By how much a mean paired difference must pass its threshold: more than rounding.
+_TIE = 1e-9
+
+
+@dataclass(frozen=True)
+class RolloutSearchConfig:
+    """The search's settings (the spec's keys; see the module docstring).
+
+    Attributes:
+        net: The network proposing the candidates (a network JSON or its folder, or a PPO
+            ``.zip``).
+        k: Candidates per decision: the network's ``k`` most likely legal moves (>= 2).
+        n: Paired rollouts per candidate (>= 2: the switching test needs a spread).
+        depth: Actions played after the candidate before the score margin judges the
+            position; ``None``: to the end of the game.
+        z: Standard errors by which a candidate's mean paired difference over the network's
+            choice must exceed zero to be played instead (0: the best mean is played).
+    """
+
+    net: str = ""
+    k: int = 3
+    n: int = 32
+    depth: int | None = 20
+    z: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.net, str) or not self.net:
+            raise ValueError("rollouts needs a network: rollouts:net=PATH (a network JSON or "
+                             "a PPO .zip)")
+        for key, least in (("k", 2), ("n", 2)):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise ValueError(f"rollouts {key} must be a whole number >= {least}, "
+                                 f"got {value!r}")
+        if self.depth is not None and (isinstance(self.depth, bool)
+                                       or not isinstance(self.depth, int) or self.depth < 0):
+            raise ValueError(f"rollouts depth must be a whole number >= 0 or 'end', "
+                             f"got {self.depth!r}")
+        if not (isinstance(self.z, (int, float)) and self.z >= 0 and math.isfinite(self.z)):
+            raise ValueError(f"rollouts z must be a finite number >= 0, got {self.z!r}")
+
+    def spec(self) -> str:
+        """The spec that builds this config (``net`` and the keys that differ from the
+        defaults)."""
+        default = RolloutSearchConfig(net="-")
+        parts = [f"net={self.net}"]
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name != "net" and value != getattr(default, f.name):
+                parts.append(f"{f.name}={'end' if value is None else value}")
+        return "rollouts:" + ",".join(parts)
+
+
+def _whole(key: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{key} must be a whole number, got {text!r}") from None
+
+
+def _number(key: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{key} must be a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{key} must be a finite number, got {text!r}")
+    return value
+
+
+_PARSERS = {
+    "net": lambda key, text: text,
+    "k": _whole,
+    "n": _whole,
+    "depth": lambda key, text: None if text == "end" else _whole(key, text),
+    "z": _number,
+}
+
+
+def parse_rollouts_spec(spec: str) -> RolloutSearchConfig:
+    """The config of ``rollouts:net=PATH,KEY=VALUE,...`` (strict: every key known and
+    once, every value valid, ``net`` given).
+
+    Raises:
+        ValueError: Not a rollouts spec, an unknown or repeated key, a bad value or no
+            ``net``; the message names it and what is allowed.
+    """
+    name, sep, rest = spec.partition(":")
+    if name != "rollouts":
+        raise ValueError(f"not a rollouts spec: {spec!r}")
+    values: dict[str, Any] = {}
+    for item in rest.split(",") if rest else []:
+        key, eq, text = item.partition("=")
+        key, text = key.strip(), text.strip()
+        if key not in _PARSERS:
+            raise ValueError(f"rollouts spec {spec!r}: unknown key {key!r}; keys: "
+                             f"{', '.join(_PARSERS)}")
+        if not eq or not text:
+            raise ValueError(f"rollouts spec {spec!r}: {key} needs a value ({key}=...)")
+        if key in values:
+            raise ValueError(f"rollouts spec {spec!r}: {key} is given twice")
+        try:
+            values[key] = _PARSERS[key](key, text)
+        except ValueError as exc:
+            raise ValueError(f"rollouts spec {spec!r}: {exc}") from None
+    try:
+        return replace(RolloutSearchConfig(net="-"), **{"net": "", **values})
+    except ValueError as exc:
+        raise ValueError(f"rollouts spec {spec!r}: {str(exc).removeprefix('rollouts ')}") \
+            from None
+
+
+class RolloutSearchAgent:
+    """The rollout search (see the module docstring), for a game with a heuristic bot.
+
+    Args:
+        game: A game of the catalogue.
+        config: The settings, a :class:`RolloutSearchConfig` or a spec string.
+        seed: Seed of the agent's one generator.
+        evaluator: The network proposing the moves, instead of loading the config's ``net``
+            (anything with ``check_env(game, players)`` and ``evaluate_states(rules, states,
+            seats) -> (priors, values)``, as :mod:`primeval.training.expert.network` gives).
+        trust_checkpoint: For ``net=`` a PPO zip that needs unpickling (see
+            :mod:`~primeval.training.agents.checkpoint`).
+
+    Attributes:
+        decisions: Decisions asked with more than one legal action.
+        searched: Those with more than one candidate (the others play the network's move).
+        switched: Those where a candidate other than the network's choice was played.
+        rollouts, search_seconds: Rollouts played and seconds spent, over the agent's life.
+    """
+
+    uses_observation = False  # reads the rules state
+
+    def __init__(self, game: str, config: RolloutSearchConfig | str, seed: int | None = None,
+                 evaluator: Any = None, trust_checkpoint: bool = False) -> None:
+        self.game = get_game(game).name
+        self.config = parse_rollouts_spec(config) if isinstance(config, str) else config
+        if get_game(game).heuristic is None:
+            raise ValueError(f"rollouts: game {self.game!r} has no heuristic agent to roll "
+                             "out with (its descriptor names none)")
+        if evaluator is None:
+            from primeval.training.expert.network import load_evaluator
+
+            evaluator = load_evaluator(self.config.net, trust_checkpoint=trust_checkpoint)
+        if getattr(evaluator, "spec", None) is not None and evaluator.spec["game"] != self.game:
+            raise ValueError(f"rollouts net={self.config.net}: the network plays "
+                             f"{evaluator.spec['game']}, not {self.game}")
+        self.evaluator = evaluator
+        self.name = self.config.spec()
+        self._rules: dict[int, Any] = {}
+        self._bots: dict[int, Any] = {}
+        self.decisions = self.searched = self.switched = self.rollouts = 0
+        self.search_seconds = 0.0
+        self.seed(seed)
+
+    def seed(self, seed: int | None) -> None:
+        """Reseed the generator (the rollouts' seeds are drawn from it)."""
+        self.rng = np.random.default_rng(seed)
+
+    def check_env_spec(self, spec: dict[str, Any]) -> None:
+        """Refuse a network for another game or player count (tournaments call it)."""
+        if hasattr(self.evaluator, "check_env"):
+            self.evaluator.check_env(spec["game"], spec["players"])
+
+    def act(self, observation: Any, action_mask: np.ndarray, *, state: Any = None,
+            seat: int | None = None) -> int:
+        """The chosen legal action (see the module docstring).
+
+        Raises:
+            ValueError: ``state`` is None (the search needs the rules state), or the mask
+                has no legal action.
+        """
+        if state is None:
+            raise ValueError("RolloutSearchAgent.act needs the rules state: pass "
+                             "state=env.unwrapped.game_state (and seat=the acting seat)")
+        legal = np.flatnonzero(np.asarray(action_mask))
+        if legal.size == 0:
+            raise ValueError("RolloutSearchAgent.act: the action mask has no legal action")
+        if legal.size == 1:
+            return int(legal[0])
+        start = time.perf_counter()
+        rules = self._rules_for(state)
+        me = rules.current_player(state) if seat is None else seat
+        self.decisions += 1
+        candidates = self.candidates(rules, state, me, legal)
+        choice = candidates[0]
+        if len(candidates) > 1:
+            self.searched += 1
+            values = self.paired_values(rules, state, me, candidates)
+            choice = candidates[self.choose(values)]
+            self.switched += choice != candidates[0]
+        self.search_seconds += time.perf_counter() - start
+        return int(choice)
+
+    def candidates(self, rules: Any, state: Any, me: int, legal: np.ndarray) -> list[int]:
+        """The network's ``k`` most likely legal moves, the most likely first (ties: the
+        lower action id), read from a determinized state."""
+        shown = rules.sample_determinization(state, me, self.rng)
+        priors, _values = self.evaluator.evaluate_states(rules, [shown], [me])
+        p = np.asarray(priors[0], dtype=np.float64)[legal]
+        order = np.argsort(-p, kind="stable")[: self.config.k]
+        return [int(legal[i]) for i in order]
+
+    def paired_values(self, rules: Any, state: Any, me: int, candidates: list[int]
+                      ) -> np.ndarray:
+        """``(n, len(candidates))``: row ``j`` the values for ``me`` of each candidate played
+        from the ``j``-th deal and rolled out with the ``j``-th seed."""
+        n = self.config.n
+        values = np.empty((n, len(candidates)))
+        for j in range(n):
+            deal = rules.sample_determinization(state, me, self.rng)
+            mask = rules.legal_mask(deal)
+            seed = int(self.rng.integers(2**63))
+            for i, action in enumerate(candidates):
+                values[j, i] = self.rollout(rules, deal, mask, action, seed, me)
+        self.rollouts += n * len(candidates)
+        return values
+
+    def choose(self, values: np.ndarray) -> int:
+        """The index of the candidate to play: 0 (the network's choice) unless another's
+        mean paired difference over it exceeds ``z`` standard errors (and rounding); then
+        the best mean of those."""
+        diffs = values[:, 1:] - values[:, :1]
+        mean = diffs.mean(axis=0)
+        se = diffs.std(axis=0, ddof=1) / math.sqrt(len(values))
+        best = int(np.argmax(mean))
+        # at the threshold (a tie: the same value in every pair) the network's choice stays
+        if mean[best] > self.config.z * se[best] + _TIE:
+            return best + 1
+        return 0
+
+    def rollout(self, rules: Any, state: Any, mask: np.ndarray, action: int, seed: int,
+                me: int) -> float:
+        """``action`` from ``state``, then the heuristic bot in every seat for ``depth``
+        actions, the chance and the bot's tie-breaks drawn from ``seed``; ``me``'s value."""
+        rng = np.random.default_rng(seed)
+        bot = self._bot_for(rules)
+        bot.seed(seed + 1)
+        state, mask = rules.transition(state, action, rng, mask)
+        depth, steps = self.config.depth, 0
+        while not rules.is_terminal(state) and (depth is None or steps < depth):
+            choice = bot.act(None, mask, state=state, seat=rules.current_player(state))
+            state, mask = rules.transition(state, choice, rng, mask)
+            steps += 1
+        if rules.is_terminal(state):
+            return rank_rewards(rules.scores(state))[me]
+        from primeval.training.agents.mcts import _margin, _scores
+
+        scores = (get_game(self.game).static_score or _scores)(rules, state)
+        return _margin(scores)[me]
+
+    def _rules_for(self, state: Any) -> Any:
+        n = state.num_players
+        if n not in self._rules:
+            self._rules[n] = get_game(self.game).raw_env(num_players=n).rules
+        return self._rules[n]
+
+    def _bot_for(self, rules: Any) -> Any:
+        bot = self._bots.get(id(rules))
+        if bot is None:
+            from primeval.training.agents.heuristics import heuristic_class
+
+            bot = self._bots[id(rules)] = heuristic_class(self.game)(rules, seed=0)
+        return bot
+
+    def stats(self) -> dict[str, float]:
+        """Decisions, searches, switches, rollouts and seconds so far."""
+        return {"decisions": self.decisions, "searched": self.searched,
+                "switched": self.switched, "rollouts": self.rollouts,
+                "seconds": self.search_seconds}
