@@ -92,7 +92,7 @@ from primeval.envs.core.frames import FrameRules
 from primeval.envs.core.rewards import rank_rewards
 from primeval.envs.games import get_game
 
-__all__ = ["MCTSAgent", "MCTSConfig", "parse_mcts_spec"]
+__all__ = ["MCTSAgent", "MCTSConfig", "parse_mcts_spec", "score_margin", "static_scores"]
 
 ROLLOUTS = ("random", "heuristic")
 EVALS = ("rank", "margin")
@@ -725,8 +725,8 @@ class MCTSAgent:
                     break
         if rules.is_terminal(state):
             return rank_rewards(rules.scores(state))
-        scores = (get_game(self.game).static_score or _scores)(rules, state)
-        return rank_rewards(scores) if self.config.eval == "rank" else _margin(scores)
+        scores = static_scores(self.game, rules, state)
+        return rank_rewards(scores) if self.config.eval == "rank" else score_margin(scores)
 
     def _rollout_bot(self, rules: Any) -> Any:
         bot = self._rollout_bots.get(id(rules))
@@ -754,11 +754,15 @@ def _backup(path: list[_Node], value: list[float]) -> None:
             w[i] += v
 
 
-def _scores(rules: Any, state: Any) -> list[float]:
-    return rules.scores(state)
+def static_scores(game: str, rules: Any, state: Any) -> list[float]:
+    """The scores a search judges a cut rollout by: the game's ``static_score`` (its
+    descriptor's; Primordial Soup's adds the advance the amoebas and genes would give now),
+    else the rules' current scores."""
+    static = get_game(game).static_score
+    return static(rules, state) if static is not None else rules.scores(state)
 
 
-def _margin(scores: list[float]) -> list[float]:
+def score_margin(scores: list[float]) -> list[float]:
     """Each score minus the mean, over the spread (max - min): in [-1, 1], summing to 0."""
     spread = max(scores) - min(scores)
     if spread == 0:

@@ -49,6 +49,7 @@ import numpy as np
 
 from primeval.envs.core.rewards import rank_rewards
 from primeval.envs.games import get_game
+from primeval.training.agents.mcts import score_margin, static_scores
 
 __all__ = ["RolloutSearchAgent", "RolloutSearchConfig", "parse_rollouts_spec"]
 
@@ -299,10 +300,7 @@ class RolloutSearchAgent:
             steps += 1
         if rules.is_terminal(state):
             return rank_rewards(rules.scores(state))[me]
-        from primeval.training.agents.mcts import _margin, _scores
-
-        scores = (get_game(self.game).static_score or _scores)(rules, state)
-        return _margin(scores)[me]
+        return score_margin(static_scores(self.game, rules, state))[me]
 
     def _rules_for(self, state: Any) -> Any:
         n = state.num_players
