@@ -6,6 +6,7 @@ own tables."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -238,16 +239,17 @@ def test_the_structured_origin_students_figure_is_its_file():
 ROLLOUTS = ROOT / "docs" / "benchmarks" / "learning" / "search-2026-12-04" / "rollouts-origin"
 
 
-def _rollout_rows() -> dict[str, str]:
+def _rollout_rows(folder: Path = ROLLOUTS) -> dict[str, str]:
     """run.sh's rows: file stem -> the agent spec it plays (its shell variables expanded)."""
     import re
 
-    script = (ROLLOUTS / "run.sh").read_text(encoding="utf-8")
+    script = (folder / "run.sh").read_text(encoding="utf-8")
     zip_path = re.search(r"^ZIP=(\S+)$", script, flags=re.M).group(1)
-    net = re.search(r'^NET="(.+)"$', script, flags=re.M).group(1).replace("$ZIP", zip_path)
+    net = re.search(r'^NET="(.+)"$', script, flags=re.M)
+    net = net.group(1).replace("$ZIP", zip_path) if net else None
     rows = {}
     for name, spec in re.findall(r'^\s+row (\S+) "?([^"\s]+)"?', script, flags=re.M):
-        spec = spec.replace("$NET", net)
+        spec = spec.replace("$NET", str(net)).replace("$ZIP", zip_path)
         if "$seed" in name:
             for seed in ("2026120440", "2027120440"):
                 rows[name.replace("$seed", seed)] = spec
@@ -291,3 +293,89 @@ def test_the_origin_rollout_searchs_pooled_100_simulation_figure():
                                  ["agents"][0] for s in (2026120440, 2027120440)])
         assert games == 200
         assert quoted in search, stem
+
+
+PAIRED = ROOT / "docs" / "benchmarks" / "learning" / "search-2026-12-05" / "rollout-search-origin"
+
+
+DIAGNOSES = ("pairing", "horizon", "switches")
+PAIRED_ROWS = sorted(p for p in PAIRED.glob("*.json") if p.stem not in DIAGNOSES)
+
+
+def test_the_origin_paired_rollout_files_are_run_sh_s_rows():
+    assert set(_rollout_rows(PAIRED)) == {p.stem for p in PAIRED_ROWS}
+    script = (PAIRED / "run.sh").read_text()
+    for name in DIAGNOSES:
+        result = json.loads((PAIRED / f"{name}.json").read_text())
+        assert f"--seed {result['seed']}" in script and f'"$HERE/{name}.json"' in script, name
+
+
+def test_the_diagnoses_are_their_files():
+    """docs/search.md quotes the diagnoses: pairing.py, horizon.py and switches.py."""
+    result = json.loads((PAIRED / "pairing.json").read_text())
+    lo, median, hi = result["ratio_quartiles"]
+    search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
+    assert f"median {median:.2f} (quartiles {lo:.2f} and {hi:.2f})" in search
+    assert f"{result['ties']} of the {result['comparisons']} comparisons" in search
+    horizon = json.loads((PAIRED / "horizon.json").read_text())
+    assert set(horizon["judges"]) == {"20", "40", "80", "end_margin"}
+    for name, judge in horizon["judges"].items():
+        row = (f"| {judge['correlation']:.3f} | {judge['correlation_of_means']:.3f} | "
+               f"{judge['sign_agree']} agree, {judge['sign_disagree']} disagree |")
+        assert row in search, name
+    switches = json.loads((PAIRED / "switches.json").read_text())
+    assert (f"{switches['switches']} of its {switches['decisions']} decisions" in search)
+    assert (f"{switches['switches_where_agent_is_bot']} of the {switches['switches']}"
+            in search)
+
+
+@pytest.mark.parametrize("path", PAIRED_ROWS, ids=lambda p: p.stem)
+def test_the_origin_paired_rollout_figures_are_their_files(path):
+    """docs/search.md's rows for the rollout search (``rollouts:net=``) in Origin: each JSON
+    plays the spec run.sh gives it against two heuristic bots at the seed its name ends
+    with (50 probe games, or 200 held-out games a seed), and its figure is in the row of
+    docs/search.md that names the file."""
+    result = json.loads(path.read_text())
+    agent, *bots = result["agents"]
+    assert result["game"] == "origin" and len(bots) == 2
+    assert all(b["agent"].startswith("heuristic#") for b in bots)
+    assert agent["agent"] == _rollout_rows(PAIRED)[path.stem]
+    assert result["seed"] == int(path.stem[-10:])
+    assert agent["games"] == (50 if path.stem.startswith("probe-")
+                              else 100 if "-d80-" in path.stem else 200)
+    search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
+    line = next((ln for ln in search.splitlines() if f"`{path.name}`" in ln), None)
+    assert line is not None, f"no row of docs/search.md names {path.name}"
+    assert _quoted(agent) in line, (line, path.name)
+
+
+def test_the_origin_paired_rollout_searchs_pooled_figures():
+    """The rollout search's two held-out seeds pooled (400 games; with depth=80, 200), and the
+    z=1 probes' two seeds (100 games), as docs/search.md quotes them."""
+    search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
+    for stem, seeds, count in (("heldout-rollouts", (2026120440, 2027120440), 400),
+                               ("heldout-rollouts-n16-d80", (2026120440, 2027120440), 200),
+                               ("probe-rollouts", (2026120360, 2026120410), 100),
+                               ("probe-residual", (2026120360, 2026120410), 100)):
+        games, quoted = _pooled([json.loads((PAIRED / f"{stem}-s{s}.json").read_text())
+                                 ["agents"][0] for s in seeds])
+        assert games == count
+        assert quoted in search, stem
+
+
+@pytest.mark.slow
+def test_the_diagnosis_scripts_run_at_this_code(tmp_path):
+    """pairing.py, horizon.py and switches.py, tiny: each writes the JSON its row reads."""
+    import subprocess
+    import sys
+
+    for name, args, keys in (
+        ("pairing", ["--positions", "1"], {"ratio_quartiles", "ties", "comparisons"}),
+        ("horizon", ["--positions", "1", "--pairs", "3"], {"judges", "positions", "pairs"}),
+        ("switches", ["--games", "1"], {"decisions", "switches", "switches_where_agent_is_bot"}),
+    ):
+        out = tmp_path / f"{name}.json"
+        subprocess.run([sys.executable, str(PAIRED / f"{name}.py"), *args, "--out", str(out)],
+                       cwd=ROOT, check=True, capture_output=True, env={**os.environ,
+                                                                     "OMP_NUM_THREADS": "1"})
+        assert keys <= set(json.loads(out.read_text())), name
