@@ -13,7 +13,7 @@ NIPS 1996), with the candidates pruned by a policy network and the rollouts comp
    the real state's hidden cards are never read) and draw one seed; from that one deal, each
    candidate is played and then the game's heuristic bot plays every seat for ``depth``
    actions (``depth=end``: to the end), the dice and draws drawn from that one seed and the
-   bot's tie-breaks from ``seed + 1``. A finished game is worth the seat's rank reward, a cut
+   bot's tie-breaks from that draw plus one. A finished game is worth the seat's rank reward, a cut
    one its score margin (the score minus the mean, over the spread, as ``mcts`` judges a cut
    rollout). Every candidate meets the same deals and the same seeds, so the difference of
    two candidates' values in one pair is the difference the move made, not the luck of the
@@ -294,7 +294,7 @@ class RolloutSearchAgent:
         actions, the chance and the bot's tie-breaks drawn from ``seed``; ``me``'s value."""
         rng = np.random.default_rng(seed)
         bot = self._bot_for(rules)
-        bot.seed(seed + 1)
+        bot.seed(seed + 1)  # a pair's draw of the agent's generator, plus one: not a run seed
         state, mask = rules.transition(state, action, rng, mask)
         depth, steps = self.config.depth, 0
         while not rules.is_terminal(state) and (depth is None or steps < depth):
