@@ -91,6 +91,7 @@ from primeval.envs.core.chance import ChanceNode, ExplicitChance
 from primeval.envs.core.frames import FrameRules
 from primeval.envs.core.rewards import rank_rewards
 from primeval.envs.games import get_game
+from primeval.training.agents.specs import number, spec_values, whole
 
 __all__ = ["MCTSAgent", "MCTSConfig", "parse_mcts_spec", "score_margin", "static_scores"]
 
@@ -190,36 +191,19 @@ class MCTSConfig:
         return "mcts" + (":" + ",".join(parts) if parts else "")
 
 
-def _whole(key: str, text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"mcts {key} must be a whole number, got {text!r}") from None
-
-
-def _number(key: str, text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"mcts {key} must be a number, got {text!r}") from None
-    if not math.isfinite(value):
-        raise ValueError(f"mcts {key} must be a finite number, got {text!r}")
-    return value
-
-
 _PARSERS = {
-    "sims": _whole,
-    "time": _number,
+    "sims": whole,
+    "time": number,
     "rollout": lambda key, text: text,
-    "depth": lambda key, text: None if text == "end" else _whole(key, text),
-    "c": _number,
+    "depth": lambda key, text: None if text == "end" else whole(key, text),
+    "c": number,
     "eval": lambda key, text: text,
-    "prior": _number,
+    "prior": number,
     "net": lambda key, text: text,
-    "batch": _whole,
+    "batch": whole,
     "model": lambda key, text: text,
-    "temp": _number,
-    "mix": _number,
+    "temp": number,
+    "mix": number,
 }
 
 
@@ -237,25 +221,9 @@ def parse_mcts_spec(spec: str) -> MCTSConfig:
     name, sep, rest = spec.partition(":")
     if name != "mcts":
         raise ValueError(f"not an mcts spec: {spec!r}")
-    values: dict[str, Any] = {}
-    if sep:
-        if not rest:
-            raise ValueError(f"mcts spec {spec!r}: nothing after ':'; use e.g. mcts:sims=200")
-        for item in rest.split(","):
-            key, eq, text = item.partition("=")
-            key, text = key.strip(), text.strip()
-            if key not in _PARSERS:
-                raise ValueError(f"mcts spec {spec!r}: unknown key {key!r}; keys: "
-                                 f"{', '.join(_PARSERS)}")
-            if not eq or not text:
-                raise ValueError(f"mcts spec {spec!r}: {key} needs a value ({key}=...)")
-            if key in values:
-                raise ValueError(f"mcts spec {spec!r}: {key} is given twice")
-            try:
-                values[key] = _PARSERS[key](key, text)
-            except ValueError as exc:
-                raise ValueError(f"mcts spec {spec!r}: {str(exc).removeprefix('mcts ')}") \
-                    from None
+    if sep and not rest:
+        raise ValueError(f"mcts spec {spec!r}: nothing after ':'; use e.g. mcts:sims=200")
+    values = spec_values("mcts", spec, rest, _PARSERS)
     if "time" in values and "sims" not in values:
         values["sims"] = None
     try:

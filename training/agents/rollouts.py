@@ -53,6 +53,7 @@ import numpy as np
 from primeval.envs.core.rewards import rank_rewards
 from primeval.envs.games import get_game
 from primeval.training.agents.mcts import score_margin, static_scores
+from primeval.training.agents.specs import number, spec_values, whole
 
 __all__ = ["RolloutSearchAgent", "RolloutSearchConfig", "parse_rollouts_spec"]
 
@@ -109,29 +110,12 @@ class RolloutSearchConfig:
         return "rollouts:" + ",".join(parts)
 
 
-def _whole(key: str, text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"{key} must be a whole number, got {text!r}") from None
-
-
-def _number(key: str, text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"{key} must be a number, got {text!r}") from None
-    if not math.isfinite(value):
-        raise ValueError(f"{key} must be a finite number, got {text!r}")
-    return value
-
-
 _PARSERS = {
     "net": lambda key, text: text,
-    "k": _whole,
-    "n": _whole,
-    "depth": lambda key, text: None if text == "end" else _whole(key, text),
-    "z": _number,
+    "k": whole,
+    "n": whole,
+    "depth": lambda key, text: None if text == "end" else whole(key, text),
+    "z": number,
 }
 
 
@@ -146,21 +130,7 @@ def parse_rollouts_spec(spec: str) -> RolloutSearchConfig:
     name, sep, rest = spec.partition(":")
     if name != "rollouts":
         raise ValueError(f"not a rollouts spec: {spec!r}")
-    values: dict[str, Any] = {}
-    for item in rest.split(",") if rest else []:
-        key, eq, text = item.partition("=")
-        key, text = key.strip(), text.strip()
-        if key not in _PARSERS:
-            raise ValueError(f"rollouts spec {spec!r}: unknown key {key!r}; keys: "
-                             f"{', '.join(_PARSERS)}")
-        if not eq or not text:
-            raise ValueError(f"rollouts spec {spec!r}: {key} needs a value ({key}=...)")
-        if key in values:
-            raise ValueError(f"rollouts spec {spec!r}: {key} is given twice")
-        try:
-            values[key] = _PARSERS[key](key, text)
-        except ValueError as exc:
-            raise ValueError(f"rollouts spec {spec!r}: {exc}") from None
+    values = spec_values("rollouts", spec, rest, _PARSERS)
     try:
         return replace(RolloutSearchConfig(net="-"), **{"net": "", **values})
     except ValueError as exc:
