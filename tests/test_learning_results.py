@@ -342,7 +342,8 @@ def test_the_origin_paired_rollout_figures_are_their_files(path):
     assert agent["agent"] == _rollout_rows(PAIRED)[path.stem]
     assert result["seed"] == int(path.stem[-10:])
     assert agent["games"] == (50 if path.stem.startswith("probe-")
-                              else 100 if "-d80-" in path.stem else 200)
+                              else 100 if "-d80-" in path.stem or path.stem.startswith("confirm-")
+                              else 200)
     search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
     line = next((ln for ln in search.splitlines() if f"`{path.name}`" in ln), None)
     assert line is not None, f"no row of docs/search.md names {path.name}"
@@ -355,12 +356,37 @@ def test_the_origin_paired_rollout_searchs_pooled_figures():
     search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
     for stem, seeds, count in (("heldout-rollouts", (2026120440, 2027120440), 400),
                                ("heldout-rollouts-n16-d80", (2026120440, 2027120440), 200),
+                               ("confirm-rollouts-n16-d80", (2028120440, 2029120440), 200),
+                               ("confirm-residual", (2028120440, 2029120440), 200),
                                ("probe-rollouts", (2026120360, 2026120410), 100),
                                ("probe-residual", (2026120360, 2026120410), 100)):
         games, quoted = _pooled([json.loads((PAIRED / f"{stem}-s{s}.json").read_text())
                                  ["agents"][0] for s in seeds])
         assert games == count
         assert quoted in search, stem
+
+
+def test_the_origin_rollout_searchs_400_held_out_games():
+    """Today's defaults (n=16,depth=80) over all four held-out seeds, and its network alone on
+    the same 400 games, as docs/search.md quotes them and issue 24's target reads them."""
+    search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
+    seeds = (2026120440, 2027120440, 2028120440, 2029120440)
+    search_rows = [json.loads((PAIRED / f"{'heldout' if s < 2028120440 else 'confirm'}"
+                               f"-rollouts-n16-d80-s{s}.json").read_text())["agents"][0]
+                   for s in seeds]
+    alone = ([json.loads((ROLLOUTS / f"heldout-residual-100-s{s}.json").read_text())["agents"][0]
+              for s in seeds[:2]]
+             + [json.loads((PAIRED / f"confirm-residual-s{s}.json").read_text())["agents"][0]
+                for s in seeds[2:]])
+    games, quoted = _pooled(search_rows)
+    alone_games, alone_quoted = _pooled(alone)
+    assert games == alone_games == 400
+    assert f"**{quoted}**; its network alone on the same 400 games {alone_quoted}" in search
+    rate = sum(r["win_rate"] * r["games"] for r in search_rows) / games
+    assert rate >= 0.60 and float(quoted.split("[")[1].split(",")[0]) >= 0.55  # the target
+    from primeval.training.agents.rollouts import RolloutSearchConfig
+
+    assert (RolloutSearchConfig(net="-").n, RolloutSearchConfig(net="-").depth) == (16, 80)
 
 
 @pytest.mark.slow
@@ -379,3 +405,4 @@ def test_the_diagnosis_scripts_run_at_this_code(tmp_path):
                        cwd=ROOT, check=True, capture_output=True, env={**os.environ,
                                                                      "OMP_NUM_THREADS": "1"})
         assert keys <= set(json.loads(out.read_text())), name
+

@@ -23,20 +23,22 @@ NIPS 1996), with the candidates pruned by a policy network and the rollouts comp
    difference over it is above ``z`` standard errors (``z=0``: the best mean wins); then the
    best of those is played.
 
-A decision costs ``k * n`` rollouts (``k=3,n=32``: 96, the "simulations" of this search),
-fewer when fewer moves are legal. The rollouts play the other seats as the heuristic bot
-plays, the acting seat's later moves too: the search improves on the network's choice
-against the bots as they play (the same opponent model as ``mcts:model=heuristic``),
+A decision costs ``k * n`` rollouts (``k=3,n=16``: 48, the "simulations" of this search,
+each of ``depth`` actions after the candidate), fewer when fewer moves are legal. The
+rollouts play the other seats as the heuristic bot plays, the acting seat's later moves
+too: the search improves on the network's choice against the bots as they play (the same opponent model as ``mcts:model=heuristic``),
 and its model is wrong against anyone who plays otherwise.
 
 The spec, as ``primeval evaluate`` and ``play`` take it: ``rollouts:net=PATH`` or
 ``rollouts:net=PATH,KEY=VALUE,...`` with keys ``k`` (candidates, default 3), ``n`` (paired
-rollouts per candidate, default 32), ``depth`` (actions after the candidate, or ``end``;
-default 20) and ``z`` (the switching threshold in standard errors, default 1). ``z`` was
-chosen on probe games. Held out, in Origin with the residual agent as the network, the
-defaults play as well as the network and no better (a 20-action score margin does not tell
-which move wins), while ``n=16,depth=80`` wins 0.677 of 200 games against two heuristic
-bots, the network alone 0.520 (docs/search.md, "Origin: the rollout search, measured").
+rollouts per candidate, default 16), ``depth`` (actions after the candidate, or ``end``;
+default 80) and ``z`` (the switching threshold in standard errors, default 1). ``z`` was
+chosen on probe games; ``n`` and ``depth`` from how well a cut rollout's margin agrees with
+the game's end (``horizon.py``), on no evaluation games. Held out, in Origin with the
+residual agent as the network, the defaults win 0.649 of 400 games against two heuristic
+bots where the network alone wins 0.501; the first defaults, ``n=32,depth=20``, whose
+20-action margin does not tell which move wins, played as the network did (docs/search.md,
+"Origin: the rollout search, measured").
 With a seed the agent is reproducible: one generator, seeded by :meth:`seed`, draws
 everything.
 """
@@ -78,8 +80,8 @@ class RolloutSearchConfig:
 
     net: str = ""
     k: int = 3
-    n: int = 32
-    depth: int | None = 20
+    n: int = 16
+    depth: int | None = 80
     z: float = 1.0
 
     def __post_init__(self) -> None:

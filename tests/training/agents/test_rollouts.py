@@ -24,7 +24,7 @@ from tests.training.agents.test_mcts import _hidden_variant
 def test_the_spec_round_trips_and_has_defaults():
     assert "rollouts:net=PATH[,KEY=VALUE,...]" in AGENT_SPECS
     config = parse_rollouts_spec("rollouts:net=a.zip")
-    assert config == RolloutSearchConfig(net="a.zip", k=3, n=32, depth=20, z=1.0)
+    assert config == RolloutSearchConfig(net="a.zip", k=3, n=16, depth=80, z=1.0)
     assert config.spec() == "rollouts:net=a.zip"
     other = parse_rollouts_spec("rollouts:net=a.zip,k=4,n=8,depth=end,z=0")
     assert other == RolloutSearchConfig(net="a.zip", k=4, n=8, depth=None, z=0.0)
