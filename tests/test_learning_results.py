@@ -409,7 +409,7 @@ def test_the_diagnosis_scripts_run_at_this_code(tmp_path):
 
 EXIT = ROOT / "docs" / "benchmarks" / "learning" / "exit-2026-12-05" / "rollout-exit-origin"
 EXIT_ROWS = sorted(p for p in EXIT.glob("*.json")
-                   if p.stem != "repeat" and not p.stem.startswith("finetune-"))
+                   if not p.stem.startswith(("repeat", "finetune-")))
 APPRENTICE = EXIT / "agents" / "origin-3p-exit-rollouts-lr1e-3.zip"
 
 
@@ -434,8 +434,12 @@ def test_the_expert_iteration_files_are_run_sh_s_rows():
     assert set(_exit_rows()) == {p.stem for p in EXIT_ROWS}
     fits = set(re.findall(r"^\s+fit (\S+) ", script, flags=re.M))
     assert fits == {p.stem.removeprefix("finetune-") for p in EXIT.glob("finetune-*.json")}
-    repeat = json.loads((EXIT / "repeat.json").read_text())
-    assert f"--games {repeat['games']} --seed {repeat['seed']}" in script
+    for path in sorted(EXIT.glob("repeat*.json")):
+        repeat = json.loads(path.read_text())
+        search = repeat["search"].removeprefix("rollouts:net=ZIP").lstrip(",")
+        assert (f"--games {repeat['games']} --seed {repeat['seed']}"
+                + (f" --search {search}" if search else "")
+                + f' --out "$HERE/{path.name}"') in script, path.name
 
 
 @pytest.mark.parametrize("path", EXIT_ROWS, ids=lambda p: p.stem)
@@ -485,6 +489,11 @@ def test_the_expert_iteration_pooled_figures_curves_and_diagnosis_are_quoted():
             f"{repeat['second_switched']}; both at {repeat['both_switched']}, and\n  to the same "
             f"move at {repeat['both_to_the_same_move']} of the first's "
             f"{repeat['first_switched']}") in search
+    more = json.loads((EXIT / "repeat-n64.json").read_text())
+    assert more["search"] == "rollouts:net=ZIP,n=64"
+    assert (f"switches at {more['first_switched']} and\n  {more['second_switched']} of "
+            f"{more['decisions']} decisions, both at {more['both_switched']}, to the same move "
+            f"at {more['both_to_the_same_move']} of {more['first_switched']}") in search
 
 
 def test_the_apprentice_loads_as_data_and_plays():

@@ -20,13 +20,37 @@ import json
 
 import numpy as np
 
-from primeval.envs.core.agents import agent_action, turns
-from primeval.envs.games import make_raw_env
 from primeval.training.agents import make_agent
 from primeval.training.agents.heuristics import heuristic_class
 from primeval.training.agents.rollouts import RolloutSearchAgent
+from primeval.training.evaluate import play_tournament
 
 ZIP = "training/benchmark/zoo_files/origin-3p-ppo.zip"
+
+
+class Asking:
+    """Plays ``agent``'s moves; at each decision with a choice also asks the two searches
+    and counts where they leave its move."""
+
+    uses_observation = True
+
+    def __init__(self, agent, first, second) -> None:
+        self.agent, self.first, self.second = agent, first, second
+        self.count = dict.fromkeys(("decisions", "first_switched", "second_switched",
+                                    "both_switched", "both_to_the_same_move"), 0)
+
+    def act(self, observation, action_mask, *, state=None, seat=None) -> int:
+        action = self.agent.act(observation, action_mask, state=state, seat=seat)
+        if np.count_nonzero(action_mask) > 1:
+            a = self.first.act(None, action_mask, state=state, seat=seat)
+            b = self.second.act(None, action_mask, state=state, seat=seat)
+            count = self.count
+            count["decisions"] += 1
+            count["first_switched"] += int(a != action)
+            count["second_switched"] += int(b != action)
+            count["both_switched"] += int(a != action and b != action)
+            count["both_to_the_same_move"] += int(a != action and a == b)
+        return action
 
 
 def main() -> None:
@@ -38,34 +62,15 @@ def main() -> None:
     args = parser.parse_args()
     seed = args.seed
     spec = f"rollouts:net={ZIP}" + (f",{args.search}" if args.search else "")
-    agent = make_agent(f"ppo:{ZIP}", "origin", seed=seed)
-    first = RolloutSearchAgent("origin", spec, seed=seed + 1)
-    second = RolloutSearchAgent("origin", spec, seed=seed + 2)
+    asking = Asking(make_agent(f"ppo:{ZIP}", "origin", seed=seed),
+                    RolloutSearchAgent("origin", spec, seed=seed + 1),
+                    RolloutSearchAgent("origin", spec, seed=seed + 2))
     bots = [heuristic_class("origin")(seed=seed + 1000 * i) for i in (1, 2)]
-    env = make_raw_env("origin", 3)
-    count = dict.fromkeys(("decisions", "first_switched", "second_switched", "both_switched",
-                           "both_to_the_same_move"), 0)
-    for g in range(args.games):
-        env.reset(seed=seed + g)
-        mine = g % 3
-        for seat, name in turns(env):
-            state = env.game_state
-            mask = np.asarray(env.observe(name)["action_mask"]).astype(bool)
-            if seat != mine:
-                action = bots[(seat - mine) % 3 - 1].act(None, mask, state=state, seat=seat)
-            else:
-                action = agent_action(agent, env, name)
-                if mask.sum() > 1:
-                    a = first.act(None, mask, state=state, seat=seat)
-                    b = second.act(None, mask, state=state, seat=seat)
-                    count["decisions"] += 1
-                    count["first_switched"] += int(a != action)
-                    count["second_switched"] += int(b != action)
-                    count["both_switched"] += int(a != action and b != action)
-                    count["both_to_the_same_move"] += int(a != action and a == b)
-            env.step(int(action))
-        print(f"game {g}: {count}", flush=True)
-    result = {"games": args.games, "seed": seed, "search": spec.replace(ZIP, "ZIP"), **count}
+    # agent i sits in seat (i + g) % 3 of game g, seeded seed + g
+    play_tournament("origin", 3, [asking, *bots], ["agent", "bot1", "bot2"], args.games, seed,
+                    progress="repeat")
+    result = {"games": args.games, "seed": seed, "search": spec.replace(ZIP, "ZIP"),
+              **asking.count}
     text = json.dumps(result, indent=1)
     print(text)
     if args.out:

@@ -59,5 +59,6 @@ heldout() {  # the best of the first three probes: lr1e-3
 }
 repeat() {  # do two searches make the same switches? (repeat.py)
   python "$HERE/repeat.py" --games 6 --seed 2026150000 --out "$HERE/repeat.json"
+  python "$HERE/repeat.py" --games 3 --seed 2026150000 --search n=64 --out "$HERE/repeat-n64.json"
 }
 "${1:-probes}"
