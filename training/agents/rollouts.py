@@ -210,7 +210,7 @@ class RolloutSearchAgent:
         if legal.size == 1:
             return int(legal[0])
         start = time.perf_counter()
-        rules = self._rules_for(state)
+        rules = self.rules_for(state)
         me = rules.current_player(state) if seat is None else seat
         self.decisions += 1
         candidates = self.candidates(rules, state, me, legal)
@@ -265,7 +265,7 @@ class RolloutSearchAgent:
         """``action`` from ``state``, then the heuristic bot in every seat for ``depth``
         actions, the chance and the bot's tie-breaks drawn from ``seed``; ``me``'s value."""
         rng = np.random.default_rng(seed)
-        bot = self._bot_for(rules)
+        bot = self.bot_for(rules)
         bot.seed(seed + 1)  # a pair's draw of the agent's generator, plus one: not a run seed
         state, mask = rules.transition(state, action, rng, mask)
         depth, steps = self.config.depth, 0
@@ -277,13 +277,16 @@ class RolloutSearchAgent:
             return rank_rewards(rules.scores(state))[me]
         return score_margin(static_scores(self.game, rules, state))[me]
 
-    def _rules_for(self, state: Any) -> Any:
+    def rules_for(self, state: Any) -> Any:
+        """The game's default rules for the state's player count (built once)."""
         n = state.num_players
         if n not in self._rules:
             self._rules[n] = get_game(self.game).raw_env(num_players=n).rules
         return self._rules[n]
 
-    def _bot_for(self, rules: Any) -> Any:
+    def bot_for(self, rules: Any) -> Any:
+        """The heuristic bot that plays the rollouts under ``rules`` (built once; each
+        rollout reseeds it)."""
         bot = self._bots.get(id(rules))
         if bot is None:
             from primeval.training.agents.heuristics import heuristic_class

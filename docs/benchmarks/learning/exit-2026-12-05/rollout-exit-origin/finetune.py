@@ -23,6 +23,7 @@ import numpy as np
 import torch as th
 
 from primeval.training.agents.checkpoint import load_model, read_env_spec, save_model
+from primeval.training.evaluate import write_json
 
 ZIP = "training/benchmark/zoo_files/origin-3p-ppo.zip"
 
@@ -116,10 +117,9 @@ def main() -> None:
     chosen = min(curve, key=lambda row: row["loss"])["epoch"]
     print(f"saved epoch {chosen} to {args.out}")
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"labels": args.labels, "net": args.net, "z": args.z, "epochs": args.epochs,
-                       "lr": args.lr, "batch": args.batch, "seed": args.seed,
-                       "chosen_epoch": chosen, "curve": curve}, f, indent=1)
+        write_json(args.json, {"labels": args.labels, "net": args.net, "z": args.z,
+                               "epochs": args.epochs, "lr": args.lr, "batch": args.batch,
+                               "seed": args.seed, "chosen_epoch": chosen, "curve": curve})
 
 
 if __name__ == "__main__":

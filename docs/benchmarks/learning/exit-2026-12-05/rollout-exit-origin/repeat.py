@@ -23,7 +23,7 @@ import numpy as np
 from primeval.training.agents import make_agent
 from primeval.training.agents.heuristics import heuristic_class
 from primeval.training.agents.rollouts import RolloutSearchAgent
-from primeval.training.evaluate import play_tournament
+from primeval.training.evaluate import play_tournament, write_json
 
 ZIP = "training/benchmark/zoo_files/origin-3p-ppo.zip"
 
@@ -71,11 +71,9 @@ def main() -> None:
                     progress="repeat")
     result = {"games": args.games, "seed": seed, "search": spec.replace(ZIP, "ZIP"),
               **asking.count}
-    text = json.dumps(result, indent=1)
-    print(text)
+    print(json.dumps(result, indent=1))
     if args.out:
-        with open(args.out, "w") as f:
-            f.write(text + "\n")
+        write_json(args.out, result)
 
 
 if __name__ == "__main__":

@@ -18,12 +18,11 @@ them), their correlation, and how often they agree in sign where both are non-ze
 from __future__ import annotations
 
 import argparse
-import json
 
 import numpy as np
+from common import report, search_positions
 
 from primeval.envs.core.rewards import rank_rewards
-from primeval.training.agents.heuristics.bench import record_positions
 from primeval.training.agents.mcts import score_margin, static_scores
 from primeval.training.agents.rollouts import RolloutSearchAgent
 
@@ -35,7 +34,7 @@ def judged(agent, rules, deal, mask, action, seed, me, depths):
     actions (a game over by then: its rank reward, as the search takes it), the score margin
     at the end, and the rank reward at the end."""
     rng = np.random.default_rng(seed)
-    bot = agent._bot_for(rules)
+    bot = agent.bot_for(rules)
     bot.seed(seed + 1)
     state, mask = rules.transition(deal, action, rng, mask)
     steps, margins = 0, {}
@@ -74,13 +73,8 @@ def main() -> None:
     agent = RolloutSearchAgent("origin", f"rollouts:net={ZIP}", seed=args.seed)
     diffs = {name: ([], [], []) for name in names}  # per judge: its diffs, the end's, means
     kept = 0
-    for i, (_rules, state, mask, seat) in enumerate(
-            record_positions("origin", 3, 200, seed=args.seed)):
-        legal = np.flatnonzero(mask)
-        if i % args.every or legal.size < 3:
-            continue
-        rules = agent._rules_for(state)
-        candidates = agent.candidates(rules, state, seat, legal)
+    for rules, state, seat, _legal, candidates in search_positions(agent, args.positions,
+                                                                   args.every, args.seed):
         values = np.empty((args.pairs, len(candidates), len(names) + 1))
         for j in range(args.pairs):
             deal = rules.sample_determinization(state, seat, agent.rng)
@@ -98,14 +92,9 @@ def main() -> None:
                 end.extend(d_end.tolist())
                 means.append((d.mean(), d_end.mean()))
         kept += 1
-        if kept == args.positions:
-            break
     result = {"positions": kept, "pairs": args.pairs, "seed": args.seed,
               "judges": {name: agreement(*diffs[name]) for name in names}}
-    print(json.dumps(result))
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            json.dump(result, f, indent=1)
+    report(result, args.out)
 
 
 if __name__ == "__main__":

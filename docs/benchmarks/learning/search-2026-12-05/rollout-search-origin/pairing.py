@@ -18,11 +18,10 @@ and how often the pairs could not tell the moves apart at all (the same value in
 from __future__ import annotations
 
 import argparse
-import json
 
 import numpy as np
+from common import report, search_positions
 
-from primeval.training.agents.heuristics.bench import record_positions
 from primeval.training.agents.rollouts import RolloutSearchAgent
 
 ZIP = "training/benchmark/zoo_files/origin-3p-ppo.zip"
@@ -37,13 +36,8 @@ def main() -> None:
     args = parser.parse_args()
     agent = RolloutSearchAgent("origin", f"rollouts:net={ZIP}", seed=args.seed)
     ratios, ties, kept = [], 0, 0
-    for i, (_rules, state, mask, seat) in enumerate(
-            record_positions("origin", 3, 200, seed=args.seed)):
-        legal = np.flatnonzero(mask)
-        if i % args.every or legal.size < 3:
-            continue
-        rules = agent._rules_for(state)
-        candidates = agent.candidates(rules, state, seat, legal)
+    for rules, state, seat, _legal, candidates in search_positions(agent, args.positions,
+                                                                   args.every, args.seed):
         values = agent.paired_values(rules, state, seat, candidates)
         for alt in range(1, values.shape[1]):
             paired = np.var(values[:, alt] - values[:, 0], ddof=1)
@@ -53,15 +47,10 @@ def main() -> None:
             elif unpaired > 0:
                 ratios.append(unpaired / paired)
         kept += 1
-        if kept == args.positions:
-            break
     q = np.percentile(ratios, [25, 50, 75]).round(2).tolist()
     result = {"positions": kept, "comparisons": len(ratios) + ties, "ties": ties,
               "ratio_quartiles": q, "seed": args.seed}
-    print(json.dumps(result))
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            json.dump(result, f, indent=1)
+    report(result, args.out)
 
 
 if __name__ == "__main__":

@@ -15,9 +15,9 @@ how many were made where the agent and the bot agree.
 from __future__ import annotations
 
 import argparse
-import json
 
 import numpy as np
+from common import report
 
 from primeval.envs.core.agents import agent_action, turns
 from primeval.envs.games import make_raw_env
@@ -63,10 +63,7 @@ def main() -> None:
                         count["switches_where_agent_is_bot"] += int(action == bot)
             env.step(action)
     result = {"games": args.games, "seed": seed, **count}
-    print(json.dumps(result))
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            json.dump(result, f, indent=1)
+    report(result, args.out)
 
 
 if __name__ == "__main__":
