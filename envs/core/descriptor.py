@@ -19,6 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+#: ``GameDescriptor.default_rules``'s rules, by (game, player count).
+_DEFAULT_RULES: dict[tuple[str, int], Any] = {}
+
 
 def resolve(path: str) -> Any:
     """The object a dotted path names: ``"pkg.module:Attr"`` (an attribute of a module) or
@@ -180,6 +183,17 @@ class GameDescriptor:
     def raw_env(self, num_players: int | None = None, **kwargs: Any) -> Any:
         """The raw AEC env (no safety wrappers), ``default_players`` seats unless given."""
         return self.module().raw_env(num_players=num_players or self.default_players, **kwargs)
+
+    def default_rules(self, num_players: int | None = None) -> Any:
+        """The rules of the default config for ``num_players`` (``default_players`` unless
+        given): the rules ``raw_env(num_players)`` plays, built once per process and shared
+        (a rules object holds no game, only tables and caches that are the same for every
+        game), for agents that build their own rules for a state's player count."""
+        n = num_players or self.default_players
+        rules = _DEFAULT_RULES.get((self.name, n))
+        if rules is None:
+            rules = _DEFAULT_RULES[self.name, n] = self.raw_env(num_players=n).rules
+        return rules
 
     def env(self, num_players: int | None = None, **kwargs: Any) -> Any:
         """The AEC env with PettingZoo's safety wrappers."""

@@ -39,3 +39,20 @@ def test_an_unknown_game_is_refused_with_the_list_of_games():
         get_game("chess")
     with pytest.raises(ValueError, match="unknown game"):
         make_raw_env("chess", 2)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_default_rules_are_the_raw_env_s_built_once_and_the_agents_share_them(name):
+    from primeval.training.agents.heuristics import heuristic_class
+    from primeval.training.agents.mcts import MCTSAgent
+
+    game = GAMES[name]
+    for n in game.player_counts:
+        rules = game.default_rules(n)
+        assert rules is game.default_rules(n)  # built once
+        assert type(rules) is type(game.raw_env(num_players=n).rules)
+        assert rules.config == game.raw_env(num_players=n).rules.config
+    state = game.raw_env().rules.initial_state(__import__("numpy").random.default_rng(0))
+    assert game.default_rules() is game.default_rules(game.default_players)
+    assert MCTSAgent(name, "mcts:sims=2", seed=0).rules_for(state) is game.default_rules()
+    assert heuristic_class(name)(seed=0)._rules_for(state) is game.default_rules()

@@ -306,7 +306,6 @@ class MCTSAgent:
             self.config = replace(self.config, prior=0.0)
         self.name = self.config.spec()
         self._given_rules = rules
-        self._rules: dict[int, Any] = {}
         self.seed(seed)
         self.last_simulations = 0
         self.simulations = 0
@@ -375,10 +374,7 @@ class MCTSAgent:
                 raise ValueError(f"MCTSAgent was given rules for {expected} players but the "
                                  f"state has {state.num_players}")
             return self._given_rules
-        n = state.num_players
-        if n not in self._rules:
-            self._rules[n] = get_game(self.game).raw_env(num_players=n).rules
-        return self._rules[n]
+        return get_game(self.game).default_rules(state.num_players)
 
     def search(self, rules: Any, state: Any, me: int) -> _Node:
         """Run the budget's simulations from ``state`` for the acting seat ``me``; the root.

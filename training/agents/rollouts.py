@@ -178,7 +178,6 @@ class RolloutSearchAgent:
                              f"{evaluator.spec['game']}, not {self.game}")
         self.evaluator = evaluator
         self.name = self.config.spec()
-        self._rules: dict[int, Any] = {}
         self._bots: dict[int, Any] = {}
         self.decisions = self.searched = self.switched = self.rollouts = 0
         self.search_seconds = 0.0
@@ -279,10 +278,7 @@ class RolloutSearchAgent:
 
     def rules_for(self, state: Any) -> Any:
         """The game's default rules for the state's player count (built once)."""
-        n = state.num_players
-        if n not in self._rules:
-            self._rules[n] = get_game(self.game).raw_env(num_players=n).rules
-        return self._rules[n]
+        return get_game(self.game).default_rules(state.num_players)
 
     def bot_for(self, rules: Any) -> Any:
         """The heuristic bot that plays the rollouts under ``rules`` (built once; each

@@ -126,8 +126,13 @@ class RuleBasedAgent:
                     f"players but the state has {state.num_players}"
                 )
             return self._rules
-        rules = self._default_rules.get(state.num_players)
+        n = state.num_players
+        rules = self._default_rules.get(n)
         if rules is None:
-            rules = self.rules_class(num_players=state.num_players)
-            self._default_rules[state.num_players] = rules
+            from primeval.envs.games import get_game
+
+            rules = get_game(self.game).default_rules(n)  # shared with other agents
+            if type(rules) is not self.rules_class:  # a heuristic for other rules
+                rules = self.rules_class(num_players=n)
+            self._default_rules[n] = rules
         return rules
