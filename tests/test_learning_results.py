@@ -527,7 +527,7 @@ def test_the_expert_iteration_scripts_run_at_this_code(tmp_path):
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     labels = tmp_path / "labels.npz"
     subprocess.run([sys.executable, str(EXIT / "label.py"), "--games", "2", "--seed", "19",
-                    "--search", "n=2,depth=2", "--out", str(labels)],
+                    "--search", "n=2,depth=2", "--confirm", "3", "--out", str(labels)],
                    cwd=ROOT, check=True, capture_output=True, env=env)
     data = np.load(labels, allow_pickle=False)
     rows = len(data["actions"])
@@ -535,6 +535,17 @@ def test_the_expert_iteration_scripts_run_at_this_code(tmp_path):
     assert data["masks"][np.arange(rows), data["actions"]].all()  # every label is legal
     assert (data["actions"][:, None] == data["candidates"]).any(axis=1).all()
     assert set(data["games"]) == {19, 20}  # game 20 is held out by finetune.py
+    # --confirm: judged again exactly where the first search left the apprentice's move
+    confirmed = data["confirmed"]
+    assert confirmed.any()
+    assert (data["actions"][~confirmed] == data["candidates"][~confirmed, 0]).all()
+    first = data["first_gains"]
+    assert (first[confirmed, 1:] > data["first_errors"][confirmed, 1:]).any(axis=1).all()
+    assert (data["gains"][~confirmed] == first[~confirmed]).all()
+    # where the second judge switches too, its own gain for the move played is above z=1 errors
+    rows_ = np.flatnonzero(confirmed & (data["actions"] != data["candidates"][:, 0]))
+    at = (data["candidates"][rows_] == data["actions"][rows_, None]).argmax(axis=1)
+    assert (data["gains"][rows_, at] > data["errors"][rows_, at]).all()
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("finetune", EXIT / "finetune.py")
