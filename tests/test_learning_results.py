@@ -423,7 +423,12 @@ def _exit_rows() -> dict[str, str]:
     for name, spec in re.findall(r'^\s+row (\S+) "([^"]+)"', script, flags=re.M):
         for key, value in variables.items():
             spec = spec.replace(f"${key}", value)
-        rows[name] = spec
+        if "$seed" in name:  # a row of a loop over seeds
+            loop = script[:script.index(f"row {name} ")].rsplit("for seed in ", 1)[1]
+            for seed in loop.split(";")[0].split():
+                rows[name.replace("$seed", seed)] = spec
+        else:
+            rows[name] = spec
     return rows
 
 
@@ -432,7 +437,7 @@ def test_the_expert_iteration_files_are_run_sh_s_rows():
 
     script = (EXIT / "run.sh").read_text(encoding="utf-8")
     assert set(_exit_rows()) == {p.stem for p in EXIT_ROWS}
-    fits = set(re.findall(r"^\s+fit (\S+) ", script, flags=re.M))
+    fits = set(re.findall(r"^\s+(?:LABELS=\S+ )?fit (\S+) ", script, flags=re.M))
     assert fits == {p.stem.removeprefix("finetune-") for p in EXIT.glob("finetune-*.json")}
     for path in sorted(EXIT.glob("repeat*.json")):
         repeat = json.loads(path.read_text())
@@ -453,7 +458,9 @@ def test_the_expert_iteration_figures_are_their_files(path):
     assert all(b["agent"].startswith("heuristic#") for b in bots)
     assert agent["agent"] == _exit_rows()[path.stem]
     assert result["seed"] == int(path.stem[-10:])
-    assert agent["games"] == (400 if path.stem.startswith("probe-") else 200)
+    # 400 probe games; 200 a held-out seed at first, 400 at the confirmed labels' seeds
+    first = path.stem.startswith("heldout-") and path.stem.endswith(("2030120440", "2031120440"))
+    assert agent["games"] == (200 if first else 400)
     search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
     line = next((ln for ln in search.splitlines() if f"`{path.name}`" in ln), None)
     assert line is not None, f"no line of docs/search.md names {path.name}"
@@ -494,6 +501,26 @@ def test_the_expert_iteration_pooled_figures_curves_and_diagnosis_are_quoted():
     assert (f"switches at {more['first_switched']} and\n  {more['second_switched']} of "
             f"{more['decisions']} decisions, both at {more['both_switched']}, to the same move "
             f"at {more['both_to_the_same_move']} of {more['first_switched']}") in search
+
+
+def test_the_confirmed_labels_figures_are_quoted():
+    """docs/search.md's pooled rows of the confirmed-labels step, and learning.md's targets
+    cell: 800 held-out games of each agent, and the first apprentice over all its 1,200."""
+    search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
+    learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+
+    def row(stem):
+        return json.loads((EXIT / f"{stem}.json").read_text())["agents"][0]
+
+    new = (2034120440, 2035120440)
+    for who in ("start", "apprentice", "confirmed"):
+        games, quoted = _pooled([row(f"heldout-{who}-s{s}") for s in new])
+        assert games == 800 and f"| **{quoted}** |" in search and quoted in learning, who
+    for who in ("start", "apprentice"):
+        games, quoted = _pooled([row(f"heldout-{who}-s{s}")
+                                 for s in (2030120440, 2031120440, *new)])
+        assert games == 1200 and quoted in search, who
+    assert (EXIT / "agents" / "origin-3p-exit-rollouts-confirmed-lr1e-3.zip").is_file()
 
 
 def test_the_apprentice_loads_as_data_and_plays():

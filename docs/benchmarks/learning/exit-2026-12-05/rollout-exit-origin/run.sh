@@ -3,6 +3,7 @@
 # residual agent as the apprentice (docs/search.md, "Origin: expert iteration with the rollout
 # search as the expert"). Run from the repository root with the package installed:
 #   bash docs/benchmarks/learning/exit-2026-12-05/rollout-exit-origin/run.sh [label|finetune|probes|heldout|repeat]
+#   ... run.sh [confirm_label|confirm_finetune|confirm_probes|confirm_heldout]
 # label: the search (rollouts:net=ZIP, its defaults k=3,n=16,depth=80) plays 150 games at each
 # of two seeds against two heuristic bots, its decisions kept as labels (label.py; the .npz
 # files, about 2.3 MB each, stay in $LABELS, not committed). finetune: the apprentice fitted to them at
@@ -56,6 +57,37 @@ heldout() {  # the best of the first three probes: lr1e-3
   row heldout-apprentice-s2030120440 "ppo:$HERE/agents/origin-3p-exit-rollouts-lr1e-3.zip" --games 200 --seed 2030120440
   row heldout-start-s2031120440 "ppo:$ZIP" --games 200 --seed 2031120440
   row heldout-apprentice-s2031120440 "ppo:$HERE/agents/origin-3p-exit-rollouts-lr1e-3.zip" --games 200 --seed 2031120440
+}
+# The same step with confirmed labels (the second half of docs/search.md's section): where
+# the search leaves the apprentice's move, a second search of 64 pairs judges the same
+# candidates again and its choice is played and learnt (label.py --confirm 64). 120 games at
+# each of two new seeds (about 28 s of CPU a game); the learning rate chosen at probe seed
+# 2026170000; held out at seeds 2034120440 + 2035120440 (400 games each). Only the chosen
+# apprentice (confirmed-lr1e-3) is committed.
+CONFIRMED=${CONFIRMED:-runs/exit-confirm-origin}
+confirm_label() {
+  mkdir -p "$CONFIRMED"
+  for seed in 2026160000 2026161000; do
+    python "$HERE/label.py" --games 120 --seed $seed --confirm 64 --net $ZIP \
+      --out "$CONFIRMED/labels-s$seed.npz" &
+  done
+  wait
+}
+confirm_finetune() {
+  LABELS=$CONFIRMED fit confirmed-lr3e-4 --lr 3e-4
+  LABELS=$CONFIRMED fit confirmed-lr1e-3 --lr 1e-3
+}
+confirm_probes() {
+  row probe-start-s2026170000 "ppo:$ZIP" --games 400 --seed 2026170000
+  row probe-confirmed-lr3e-4-s2026170000 "ppo:$HERE/agents/origin-3p-exit-rollouts-confirmed-lr3e-4.zip" --games 400 --seed 2026170000
+  row probe-confirmed-lr1e-3-s2026170000 "ppo:$HERE/agents/origin-3p-exit-rollouts-confirmed-lr1e-3.zip" --games 400 --seed 2026170000
+}
+confirm_heldout() {  # the best probe: confirmed-lr1e-3; beside it its start and the first apprentice
+  for seed in 2034120440 2035120440; do
+    row heldout-start-s$seed "ppo:$ZIP" --games 400 --seed $seed
+    row heldout-apprentice-s$seed "ppo:$HERE/agents/origin-3p-exit-rollouts-lr1e-3.zip" --games 400 --seed $seed
+    row heldout-confirmed-s$seed "ppo:$HERE/agents/origin-3p-exit-rollouts-confirmed-lr1e-3.zip" --games 400 --seed $seed
+  done
 }
 repeat() {  # do two searches make the same switches? (repeat.py)
   python "$HERE/repeat.py" --games 6 --seed 2026150000 --out "$HERE/repeat.json"
