@@ -95,6 +95,35 @@ def steady_overrides(game: str, steps: int) -> list[str]:
     return sets
 
 
+def default_config(game: str, pythonpath: str | None) -> str:
+    """The text of ``game``'s default config in the tree ``pythonpath`` points at (a
+    ``package_shim``), or in this one."""
+    if pythonpath is None:
+        return resources.files("primeval.configs").joinpath(game, "default.yaml").read_text(
+            encoding="utf-8")
+    return (Path(pythonpath) / "primeval" / "configs" / game / "default.yaml").read_text(
+        encoding="utf-8")
+
+
+def config_with(text: str, sets: list[str]) -> str:
+    """The YAML config ``text`` with the ``KEY=VALUE`` items set (dotted keys, YAML values),
+    as ``primeval train --set`` would: written into a file, so that a tree whose ``train``
+    has no ``--set`` (as on 2026-12-02) runs the same settings."""
+    import yaml
+
+    data = yaml.safe_load(text) or {}
+    for item in sets:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"bench_vec: {item!r} is not KEY=VALUE")
+        *parents, last = key.split(".")
+        node = data
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[last] = yaml.safe_load(value)
+    return yaml.safe_dump(data, sort_keys=False)
+
+
 def run_once(game: str, sets: list[str], pythonpath: str | None) -> tuple[float, float, str]:
     """One run in a fresh process: its env steps per second, the main process's CPU µs per
     env step in ``learn`` and the package it ran."""
@@ -102,10 +131,12 @@ def run_once(game: str, sets: list[str], pythonpath: str | None) -> tuple[float,
     env.pop("PYTHONPATH", None)
     if pythonpath is not None:
         env["PYTHONPATH"] = pythonpath
-    with tempfile.TemporaryDirectory(prefix="bench_vec_") as out:
-        args = ["train", "--config", f"{game}/default", "--out", out, "--quiet"]
-        for item in sets:
-            args += ["--set", item]
+    with tempfile.TemporaryDirectory(prefix="bench_vec_") as tmp:
+        out = os.path.join(tmp, "run")
+        config = os.path.join(tmp, "config.yaml")
+        Path(config).write_text(config_with(default_config(game, pythonpath), sets),
+                                encoding="utf-8")
+        args = ["train", "--config", config, "--out", out, "--quiet"]
         proc = subprocess.run(
             [sys.executable, "-c", _RUN, *args],
             env=env,

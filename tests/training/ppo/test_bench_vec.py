@@ -42,3 +42,17 @@ def test_a_measuring_run_plays_the_last_phase_without_evaluations(game):
 def test_bad_arguments_are_refused():
     with pytest.raises(SystemExit):
         main(["--steps", "0"])
+
+
+@pytest.mark.parametrize("game", ["primordial_soup", "origin"])
+def test_the_config_file_a_run_reads_is_the_default_with_the_sets(game, tmp_path):
+    """Runs read their settings from a config file (a tree whose ``train`` has no ``--set``
+    runs the same settings): the file is the config ``--set`` would give."""
+    from primeval.training.ppo.bench_vec import config_with, default_config
+
+    sets = steady_overrides(game, 4096) + ["vec_env=batched", "ppo.learning_rate=0.001"]
+    path = tmp_path / "config.yaml"
+    path.write_text(config_with(default_config(game, None), sets), encoding="utf-8")
+    assert load_config(path) == load_config(f"configs/{game}/default.yaml", **parse_sets(sets))
+    with pytest.raises(SystemExit, match="not KEY=VALUE"):
+        config_with(default_config(game, None), ["total_steps"])
