@@ -99,10 +99,59 @@ def test_main_fails_with_the_figure_named_and_passes_within_the_tolerance(
     assert "no committed figures at" in capsys.readouterr().err
     assert json.loads(figures.read_text())["figures"] == COMMITTED  # nothing was rewritten
     assert bench_check.main(["--figures", str(figures), "--update"]) == 0
-    written = json.loads(figures.read_text())
-    assert written["figures"] == measured
-    assert {"date", "machine", "load_average_1_5_15", "command"} <= set(written)
+    written = json.loads(figures.read_text())["machines"]
+    # the old record named no machine, so it stays beside this machine's new one
+    assert written[0]["figures"] == COMMITTED and written[1]["figures"] == measured
+    assert {"date", "machine", "load_average_1_5_15", "command"} <= set(written[1])
     assert bench_check.main(["--figures", str(figures)]) == 0
+    assert "against the figures recorded on this CPU" in capsys.readouterr().out
+
+
+def test_each_machine_is_compared_with_its_own_record(tmp_path, monkeypatch, capsys):
+    """Ratios depend on the CPU: a run meets its CPU's record; a CPU with none meets each
+    figure's lowest over the records; --update replaces only its own CPU's record."""
+    fast = {"origin / chess_v6": 10.0, "origin / go_v5": 2.5}
+    slow = {"origin / chess_v6": 7.5, "origin / go_v5": 2.6}
+    data = {"machines": [
+        {"figures": fast, "date": "2026-12-02", "machine": {"cpu": "AMD EPYC"}},
+        {"figures": slow, "date": "2026-12-05", "machine": {"cpu": "Intel(R) Xeon(R) Processor"}},
+    ]}
+    path = tmp_path / "bench-check.json"
+    path.write_text(json.dumps(data))
+    loaded = bench_check.load_figures(path)
+    record, which = bench_check.figures_for(loaded, "AMD EPYC 7B13")
+    assert record["figures"] == fast and "(AMD EPYC)" in which
+    record, _ = bench_check.figures_for(loaded, "Intel(R) Xeon(R) Processor")
+    assert record["figures"] == slow
+    record, which = bench_check.figures_for(loaded, "Some Other CPU")
+    assert record["figures"] == {"origin / chess_v6": 7.5, "origin / go_v5": 2.5}
+    assert "no figures recorded on this CPU (Some Other CPU)" in which
+    # a run at 7.4 on the Xeon passes there, and would fail against the EPYC's 10.0
+    monkeypatch.setattr("primeval.envs.testing.bench.machine",
+                        lambda: {"cpu": "Intel(R) Xeon(R) Processor", "cores": 2})
+    measured = {"origin / chess_v6": 7.4, "origin / go_v5": 2.6}
+    monkeypatch.setattr(bench_check, "measure",
+                        lambda rounds, seconds: {"figures": dict(measured)})
+    assert bench_check.main(["--figures", str(path)]) == 0
+    assert "(Intel(R) Xeon(R) Processor)" in capsys.readouterr().out
+    assert bench_check.compare(measured, fast, 0.25)[0]["ok"] is False
+    assert bench_check.main(["--figures", str(path), "--update"]) == 0
+    written = json.loads(path.read_text())["machines"]
+    assert [r["figures"] for r in written] == [fast, measured]
+    assert written[1]["machine"]["cpu"] == "Intel(R) Xeon(R) Processor"
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"machines": []}', "non-empty list"),
+    ('{"machines": [{"date": "x"}]}', "record 0 has no 'figures'"),
+    ('{"machines": [{"figures": {}, "machine": 3}]}', "'machine' is not an object"),
+    ('[1, 2]', "is not an object"),
+])
+def test_a_broken_figures_file_is_refused_naming_what_is_wrong(tmp_path, text, message):
+    path = tmp_path / "bench-check.json"
+    path.write_text(text)
+    with pytest.raises(bench_check.FiguresError, match=message):
+        bench_check.load_figures(path)
 
 
 def test_bad_arguments_are_refused_before_measuring(monkeypatch, tmp_path):
@@ -115,6 +164,9 @@ def test_bad_arguments_are_refused_before_measuring(monkeypatch, tmp_path):
 
 def test_the_committed_figures_name_every_figure_the_check_measures():
     data = bench_check.load_figures(bench_check.DEFAULT_FIGURES)
-    assert sorted(data["figures"]) == sorted(bench_check.figure_names())
-    assert all(value > 0 for value in data["figures"].values())
-    assert {"date", "machine", "load_average_1_5_15", "command"} <= set(data)
+    assert len(data["machines"]) >= 2  # the AMD EPYC's and the Intel Xeon's
+    for record in data["machines"]:
+        assert sorted(record["figures"]) == sorted(bench_check.figure_names())
+        assert all(value > 0 for value in record["figures"].values())
+        assert {"date", "machine", "load_average_1_5_15", "command"} <= set(record)
+        assert record["machine"]["cpu"]
