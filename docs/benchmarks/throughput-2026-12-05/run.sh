@@ -31,18 +31,15 @@ for case in "primordial_soup 4" "origin 3"; do
     --mode planner --game "$1" --players "$2" --repeats 5 | tee -a "$HERE/rules.txt"
 done
 python -m primeval.training.agents.heuristics.bench --rounds 9 | tee "$HERE/bots.txt"
-: > "$HERE/mcts.txt"
-: > "$HERE/bots-old-new.txt"
-for round in 1 2 3; do
-  for tree in old new; do
-    if [ $tree = old ]; then path=$SHIM; else path=; fi
-    echo "$tree $(cd /tmp && PYTHONPATH=$path python "$OLDPWD/$HERE/mcts_sims.py")" | tee -a "$HERE/mcts.txt"
+interleave() {  # interleave SCRIPT OUT: three rounds of the old tree, then this one
+  : > "$2"
+  for round in 1 2 3; do
+    for tree in old new; do
+      if [ $tree = old ]; then path=$SHIM; else path=; fi
+      echo "$tree $(cd /tmp && PYTHONPATH=$path python "$OLDPWD/$HERE/$1")" | tee -a "$2"
+    done
   done
-done
-for round in 1 2 3; do
-  for tree in old new; do
-    if [ $tree = old ]; then path=$SHIM; else path=; fi
-    echo "$tree $(cd /tmp && PYTHONPATH=$path python "$OLDPWD/$HERE/bots.py")" | tee -a "$HERE/bots-old-new.txt"
-  done
-done
+}
+interleave mcts_sims.py "$HERE/mcts.txt"
+interleave bots.py "$HERE/bots-old-new.txt"
 uptime
