@@ -409,7 +409,7 @@ def test_the_diagnosis_scripts_run_at_this_code(tmp_path):
 
 EXIT = ROOT / "docs" / "benchmarks" / "learning" / "exit-2026-12-05" / "rollout-exit-origin"
 EXIT_ROWS = sorted(p for p in EXIT.glob("*.json")
-                   if not p.stem.startswith(("repeat", "finetune-")))
+                   if not p.stem.startswith(("repeat", "finetune-", "labels-")))
 APPRENTICE = EXIT / "agents" / "origin-3p-exit-rollouts-lr1e-3.zip"
 
 
@@ -458,9 +458,10 @@ def test_the_expert_iteration_figures_are_their_files(path):
     assert all(b["agent"].startswith("heuristic#") for b in bots)
     assert agent["agent"] == _exit_rows()[path.stem]
     assert result["seed"] == int(path.stem[-10:])
-    # 400 probe games; 200 a held-out seed at first, 400 at the confirmed labels' seeds
+    # 400 probe games; 200 a held-out seed at first, 400 at the confirmed labels' seeds; the
+    # plain search at the labelling seeds, the first 40 games of each
     first = path.stem.startswith("heldout-") and path.stem.endswith(("2030120440", "2031120440"))
-    assert agent["games"] == (200 if first else 400)
+    assert agent["games"] == (40 if path.stem.startswith("plain-") else 200 if first else 400)
     search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
     line = next((ln for ln in search.splitlines() if f"`{path.name}`" in ln), None)
     assert line is not None, f"no line of docs/search.md names {path.name}"
@@ -521,6 +522,27 @@ def test_the_confirmed_labels_figures_are_quoted():
                                  for s in (2030120440, 2031120440, *new)])
         assert games == 1200 and quoted in search, who
     assert (EXIT / "agents" / "origin-3p-exit-rollouts-confirmed-lr1e-3.zip").is_file()
+    # the labelling games (labels-confirmed-summary.json, from the .npz files by summary.py)
+    from primeval.training.evaluate import AgentResult
+
+    files = json.loads((EXIT / "labels-confirmed-summary.json").read_text())["files"]
+    assert [f["seed"] for f in files] == [2026160000, 2026161000]
+    assert [f["games"] for f in files] == [100, 100]
+    counts = [sum(f[key] for f in files)
+              for key in ("decisions", "first_switches", "switches_kept")]
+    assert counts == [12785, 1738, 755]
+    assert "12,785 decisions with a\n  choice; the first search left the apprentice's move at 1,738" in search
+
+    def rate(firsts):
+        result = AgentResult("search", games=len(firsts), wins=sum(firsts))
+        lo, hi = result.win_interval()
+        return f"{result.win_rate:.3f} [{lo:.3f}, {hi:.3f}]"
+
+    assert rate([x for f in files for x in f["first"]]) in search  # all 200
+    early = [x for f in files for x in f["first"][:40]]
+    plain = _pooled([json.loads((EXIT / f"plain-search-s{f['seed']}.json").read_text())
+                     ["agents"][0] for f in files])
+    assert plain[0] == 80 and f"| {rate(early)} | {plain[1]} |" in search
 
 
 def test_the_apprentice_loads_as_data_and_plays():
@@ -573,6 +595,12 @@ def test_the_expert_iteration_scripts_run_at_this_code(tmp_path):
     rows_ = np.flatnonzero(confirmed & (data["actions"] != data["candidates"][:, 0]))
     at = (data["candidates"][rows_] == data["actions"][rows_, None]).argmax(axis=1)
     assert (data["gains"][rows_, at] > data["errors"][rows_, at]).all()
+    summary = tmp_path / "summary.json"
+    subprocess.run([sys.executable, str(EXIT / "summary.py"), str(labels), "--out", str(summary)],
+                   cwd=ROOT, check=True, capture_output=True, env=env)
+    (made,) = json.loads(summary.read_text())["files"]
+    assert (made["seed"], made["games"], made["decisions"]) == (19, 2, rows)
+    assert made["first_switches"] == int(confirmed.sum()) and made["first"] == list(data["top"])
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("finetune", EXIT / "finetune.py")

@@ -3,7 +3,7 @@
 # residual agent as the apprentice (docs/search.md, "Origin: expert iteration with the rollout
 # search as the expert"). Run from the repository root with the package installed:
 #   bash docs/benchmarks/learning/exit-2026-12-05/rollout-exit-origin/run.sh [label|finetune|probes|heldout|repeat]
-#   ... run.sh [confirm_label|confirm_finetune|confirm_probes|confirm_heldout]
+#   ... run.sh [confirm_label|confirm_finetune|confirm_probes|confirm_heldout|confirm_summary|plain]
 # label: the search (rollouts:net=ZIP, its defaults k=3,n=16,depth=80) plays 150 games at each
 # of two seeds against two heuristic bots, its decisions kept as labels (label.py; the .npz
 # files, about 2.3 MB each, stay in $LABELS, not committed). finetune: the apprentice fitted to them at
@@ -88,6 +88,15 @@ confirm_heldout() {  # the best probe: confirmed-lr1e-3; beside it its start and
     row heldout-apprentice-s$seed "ppo:$HERE/agents/origin-3p-exit-rollouts-lr1e-3.zip" --games 400 --seed $seed
     row heldout-confirmed-s$seed "ppo:$HERE/agents/origin-3p-exit-rollouts-confirmed-lr1e-3.zip" --games 400 --seed $seed
   done
+}
+confirm_summary() {  # the labelling games, in a file small enough to commit (summary.py)
+  python "$HERE/summary.py" "$CONFIRMED"/labels-s*.npz --out "$HERE/labels-confirmed-summary.json"
+}
+plain() {  # the plain search (no second look) at the labelling seeds, their first 40 games
+  for seed in 2026160000 2026161000; do
+    row plain-search-s$seed "rollouts:net=$ZIP" --games 40 --seed $seed &
+  done
+  wait
 }
 repeat() {  # do two searches make the same switches? (repeat.py)
   python "$HERE/repeat.py" --games 6 --seed 2026150000 --out "$HERE/repeat.json"
