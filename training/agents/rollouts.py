@@ -246,13 +246,19 @@ class RolloutSearchAgent:
         self.rollouts += n * len(candidates)
         return values
 
+    @staticmethod
+    def gains(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each candidate's mean paired difference over the first (the network's choice,
+        whose own is 0) and its standard error, from ``paired_values``' pairs x candidates."""
+        diffs = values - values[:, :1]
+        return diffs.mean(axis=0), diffs.std(axis=0, ddof=1) / math.sqrt(len(values))
+
     def choose(self, values: np.ndarray) -> int:
         """The index of the candidate to play: 0 (the network's choice) unless another's
         mean paired difference over it exceeds ``z`` standard errors (and rounding); then
         the best mean of those."""
-        diffs = values[:, 1:] - values[:, :1]
-        mean = diffs.mean(axis=0)
-        se = diffs.std(axis=0, ddof=1) / math.sqrt(len(values))
+        mean, se = self.gains(values)
+        mean, se = mean[1:], se[1:]
         best = int(np.argmax(mean))
         # at the threshold (a tie: the same value in every pair) the network's choice stays
         if mean[best] > self.config.z * se[best] + _TIE:

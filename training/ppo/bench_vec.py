@@ -106,21 +106,25 @@ def default_config(game: str, pythonpath: str | None) -> str:
 
 
 def config_with(text: str, sets: list[str]) -> str:
-    """The YAML config ``text`` with the ``KEY=VALUE`` items set (dotted keys, YAML values),
-    as ``primeval train --set`` would: written into a file, so that a tree whose ``train``
-    has no ``--set`` (as on 2026-12-02) runs the same settings."""
+    """The YAML config ``text`` with the ``KEY=VALUE`` items set (read by the config spine's
+    :func:`~primeval.training.config.parse_sets`, as ``primeval train --set`` reads them):
+    written into a file, so that a tree whose ``train`` has no ``--set`` (as on 2026-12-02)
+    runs the same settings.
+
+    Raises:
+        ConfigError: An item is not ``KEY=VALUE`` (from ``parse_sets``).
+    """
     import yaml
 
+    from primeval.training.config import parse_sets
+
     data = yaml.safe_load(text) or {}
-    for item in sets:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise SystemExit(f"bench_vec: {item!r} is not KEY=VALUE")
+    for key, value in parse_sets(sets).items():
         *parents, last = key.split(".")
         node = data
         for part in parents:
             node = node.setdefault(part, {})
-        node[last] = yaml.safe_load(value)
+        node[last] = value
     return yaml.safe_dump(data, sort_keys=False)
 
 

@@ -54,5 +54,7 @@ def test_the_config_file_a_run_reads_is_the_default_with_the_sets(game, tmp_path
     path = tmp_path / "config.yaml"
     path.write_text(config_with(default_config(game, None), sets), encoding="utf-8")
     assert load_config(path) == load_config(f"configs/{game}/default.yaml", **parse_sets(sets))
-    with pytest.raises(SystemExit, match="not KEY=VALUE"):
+    from primeval.training.config import ConfigError
+
+    with pytest.raises(ConfigError, match="expected KEY=VALUE"):
         config_with(default_config(game, None), ["total_steps"])

@@ -24,7 +24,6 @@ The file is a plain ``.npz`` (no pickled objects).
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from dataclasses import replace
 
@@ -136,10 +135,9 @@ def _decide(search, second, env, name, state, seat, mask, hint_bot, k, g, rows) 
 
 
 def _judge(values: np.ndarray, gains: np.ndarray, errors: np.ndarray) -> None:
-    """Each candidate's mean paired difference over the first and its standard error."""
-    diffs = values - values[:, :1]
-    gains[: values.shape[1]] = diffs.mean(axis=0)
-    errors[: values.shape[1]] = diffs.std(axis=0, ddof=1) / math.sqrt(len(values))
+    """Each candidate's mean paired difference over the first and its standard error (the
+    search's own, ``RolloutSearchAgent.gains``), into the row's arrays."""
+    gains[: values.shape[1]], errors[: values.shape[1]] = RolloutSearchAgent.gains(values)
 
 
 if __name__ == "__main__":
