@@ -22,6 +22,11 @@ NIPS 1996), with the candidates pruned by a policy network and the rollouts comp
 3. **Choose.** The network's choice stands unless another candidate's mean paired
    difference over it is above ``z`` standard errors (``z=0``: the best mean wins); then the
    best of those is played.
+4. **Look again** (``confirm=N``, off by default). Where step 3 leaves the network's choice,
+   a second search of ``N`` paired rollouts per candidate, from deals and seeds of its own
+   generator, judges the same candidates by the same rule, and its choice is played: a
+   switch is kept only if it stands a second, larger look (with the defaults most switches
+   are the luck of 16 pairs: docs/search.md, "Origin: expert iteration").
 
 A decision costs ``k * n`` rollouts (``k=3,n=16``: 48, the "simulations" of this search,
 each of ``depth`` actions after the candidate), fewer when fewer moves are legal. The
@@ -32,15 +37,17 @@ and its model is wrong against anyone who plays otherwise.
 The spec, as ``primeval evaluate`` and ``play`` take it: ``rollouts:net=PATH`` or
 ``rollouts:net=PATH,KEY=VALUE,...`` with keys ``k`` (candidates, default 3), ``n`` (paired
 rollouts per candidate, default 16), ``depth`` (actions after the candidate, or ``end``;
-default 80) and ``z`` (the switching threshold in standard errors, default 1). ``z`` was
+default 80), ``z`` (the switching threshold in standard errors, default 1) and ``confirm``
+(pairs of the second look at a switch; default 0, no second look). ``z`` was
 chosen on probe games; ``n`` and ``depth`` from how well a cut rollout's margin agrees with
 the game's end (``horizon.py``), on no evaluation games. Held out, in Origin with the
 residual agent as the network, the defaults win 0.649 of 400 games against two heuristic
 bots where the network alone wins 0.501; the first defaults, ``n=32,depth=20``, whose
 20-action margin does not tell which move wins, played as the network did (docs/search.md,
 "Origin: the rollout search, measured").
-With a seed the agent is reproducible: one generator, seeded by :meth:`seed`, draws
-everything.
+With a seed the agent is reproducible: :meth:`seed` seeds two generators, the search's
+(``default_rng(seed)``, which draws everything of steps 1-3) and the second look's (a child
+of ``SeedSequence(seed)``), so a second look never changes what the first search draws.
 """
 
 from __future__ import annotations
@@ -76,6 +83,8 @@ class RolloutSearchConfig:
             position; ``None``: to the end of the game.
         z: Standard errors by which a candidate's mean paired difference over the network's
             choice must exceed zero to be played instead (0: the best mean is played).
+        confirm: Paired rollouts per candidate of the second look where the search leaves
+            the network's choice (0: no second look; else >= 2).
     """
 
     net: str = ""
@@ -83,6 +92,7 @@ class RolloutSearchConfig:
     n: int = 16
     depth: int | None = 80
     z: float = 1.0
+    confirm: int = 0
 
     def __post_init__(self) -> None:
         if not isinstance(self.net, str) or not self.net:
@@ -99,6 +109,10 @@ class RolloutSearchConfig:
                              f"got {self.depth!r}")
         if not (isinstance(self.z, (int, float)) and self.z >= 0 and math.isfinite(self.z)):
             raise ValueError(f"rollouts z must be a finite number >= 0, got {self.z!r}")
+        if (isinstance(self.confirm, bool) or not isinstance(self.confirm, int)
+                or self.confirm < 0 or self.confirm == 1):
+            raise ValueError(f"rollouts confirm must be 0 (no second look) or a whole number "
+                             f">= 2, got {self.confirm!r}")
 
     def spec(self) -> str:
         """The spec that builds this config (``net`` and the keys that differ from the
@@ -118,6 +132,7 @@ _PARSERS = {
     "n": whole,
     "depth": lambda key, text: None if text == "end" else whole(key, text),
     "z": number,
+    "confirm": whole,
 }
 
 
@@ -157,6 +172,8 @@ class RolloutSearchAgent:
         decisions: Decisions asked with more than one legal action.
         searched: Those with more than one candidate (the others play the network's move).
         switched: Those where a candidate other than the network's choice was played.
+        second_looks: Those judged again (``confirm``: the first search left the network's
+            choice).
         rollouts, search_seconds: Rollouts played and seconds spent, over the agent's life.
     """
 
@@ -179,13 +196,15 @@ class RolloutSearchAgent:
         self.evaluator = evaluator
         self.name = self.config.spec()
         self._bots: dict[int, Any] = {}
-        self.decisions = self.searched = self.switched = self.rollouts = 0
+        self.decisions = self.searched = self.switched = self.second_looks = self.rollouts = 0
         self.search_seconds = 0.0
         self.seed(seed)
 
     def seed(self, seed: int | None) -> None:
-        """Reseed the generator (the rollouts' seeds are drawn from it)."""
+        """Reseed the search's generator (the rollouts' seeds are drawn from it) and the
+        second look's (a child of the same seed, drawing nothing from the first)."""
         self.rng = np.random.default_rng(seed)
+        self.second_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
 
     def check_env_spec(self, spec: dict[str, Any]) -> None:
         """Refuse a network for another game or player count (tournaments call it)."""
@@ -218,6 +237,11 @@ class RolloutSearchAgent:
             self.searched += 1
             values = self.paired_values(rules, state, me, candidates)
             choice = candidates[self.choose(values)]
+            if self.config.confirm and choice != candidates[0]:
+                self.second_looks += 1
+                values = self.paired_values(rules, state, me, candidates,
+                                            n=self.config.confirm, rng=self.second_rng)
+                choice = candidates[self.choose(values)]
             self.switched += choice != candidates[0]
         self.search_seconds += time.perf_counter() - start
         return int(choice)
@@ -231,16 +255,19 @@ class RolloutSearchAgent:
         order = np.argsort(-p, kind="stable")[: self.config.k]
         return [int(legal[i]) for i in order]
 
-    def paired_values(self, rules: Any, state: Any, me: int, candidates: list[int]
+    def paired_values(self, rules: Any, state: Any, me: int, candidates: list[int],
+                      n: int | None = None, rng: np.random.Generator | None = None
                       ) -> np.ndarray:
         """``(n, len(candidates))``: row ``j`` the values for ``me`` of each candidate played
-        from the ``j``-th deal and rolled out with the ``j``-th seed."""
-        n = self.config.n
+        from the ``j``-th deal and rolled out with the ``j``-th seed, the deals and seeds
+        drawn from ``rng`` (default: the search's generator; ``n`` default: the config's)."""
+        n = self.config.n if n is None else n
+        rng = self.rng if rng is None else rng
         values = np.empty((n, len(candidates)))
         for j in range(n):
-            deal = rules.sample_determinization(state, me, self.rng)
+            deal = rules.sample_determinization(state, me, rng)
             mask = rules.legal_mask(deal)
-            seed = int(self.rng.integers(2**63))
+            seed = int(rng.integers(2**63))
             for i, action in enumerate(candidates):
                 values[j, i] = self.rollout(rules, deal, mask, action, seed, me)
         self.rollouts += n * len(candidates)
@@ -297,7 +324,9 @@ class RolloutSearchAgent:
         return bot
 
     def stats(self) -> dict[str, float]:
-        """Decisions, searches, switches, rollouts and seconds so far."""
+        """Decisions, searches, switches (after any second look), second looks, rollouts and
+        seconds so far."""
         return {"decisions": self.decisions, "searched": self.searched,
-                "switched": self.switched, "rollouts": self.rollouts,
+                "switched": self.switched, "second_looks": self.second_looks,
+                "rollouts": self.rollouts,
                 "seconds": self.search_seconds}

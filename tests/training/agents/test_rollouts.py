@@ -4,6 +4,8 @@ reproducible legal games in both games."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -29,6 +31,9 @@ def test_the_spec_round_trips_and_has_defaults():
     other = parse_rollouts_spec("rollouts:net=a.zip,k=4,n=8,depth=end,z=0")
     assert other == RolloutSearchConfig(net="a.zip", k=4, n=8, depth=None, z=0.0)
     assert parse_rollouts_spec(other.spec()) == other
+    second = parse_rollouts_spec("rollouts:net=a.zip,confirm=64")
+    assert second == RolloutSearchConfig(net="a.zip", confirm=64)
+    assert second.spec() == "rollouts:net=a.zip,confirm=64"
 
 
 @pytest.mark.parametrize(
@@ -42,13 +47,16 @@ def test_the_spec_round_trips_and_has_defaults():
         ("rollouts:net=a.zip,depth=-1", "depth must be a whole number >= 0 or 'end'"),
         ("rollouts:net=a.zip,z=-1", "z must be a finite number >= 0"),
         ("rollouts:net=a.zip,z=nan", "z must be a finite number, got 'nan'"),
-        ("rollouts:net=a.zip,sims=3", "unknown key 'sims'; keys: net, k, n, depth, z"),
+        ("rollouts:net=a.zip,confirm=1", "confirm must be 0 (no second look) or a whole "
+                                         "number >= 2, got 1"),
+        ("rollouts:net=a.zip,confirm=-2", "confirm must be 0"),
+        ("rollouts:net=a.zip,sims=3", "unknown key 'sims'; keys: net, k, n, depth, z, confirm"),
         ("rollouts:net=a.zip,k=3,k=4", "k is given twice"),
         ("rollouts:net=a.zip,k", "k needs a value"),
     ],
 )
 def test_bad_specs_are_named(spec, words):
-    with pytest.raises(ValueError, match=words.replace("(", r"\(").replace("[", r"\[")):
+    with pytest.raises(ValueError, match=re.escape(words)):
         parse_rollouts_spec(spec)
 
 
@@ -125,6 +133,43 @@ def test_the_networks_choice_stays_unless_another_is_clearly_better():
     eager, _ = _agent("origin", "z=0")
     slight = np.array([[0.0, 0.03, 0.0], [0.0, -0.02, 0.0], [0.0, 0.01, 0.0], [0.0, -0.01, 0.0]])
     assert eager.choose(slight) == 1 and agent.choose(slight) == 0
+
+
+@pytest.mark.parametrize("game", ["primordial_soup", "origin"])
+def test_a_switch_is_played_only_if_a_second_look_keeps_it(game):
+    """With ``confirm=N``, where the first search leaves the network's move, a second search
+    of N pairs from the second generator judges the same candidates, and its choice is what
+    is played; the first search draws exactly what it draws without a second look."""
+    rules, state = _branching(game)
+    rng = np.random.default_rng(4)
+    looked = 0
+    for _ in range(40):
+        if rules.is_terminal(state):
+            break
+        mask = rules.legal_mask(state)
+        me = rules.current_player(state)
+        legal = np.flatnonzero(mask)
+        if legal.size > 1:
+            agent, _ = _agent(game, "n=3,depth=4,z=0,confirm=5", seed=7)
+            plain, _ = _agent(game, "n=3,depth=4,z=0", seed=7)
+            manual, _ = _agent(game, "n=3,depth=4,z=0", seed=7)
+            candidates = manual.candidates(rules, state, me, legal)
+            first = manual.choose(manual.paired_values(rules, state, me, candidates))
+            expected = candidates[first]
+            if first != 0:
+                second = manual.paired_values(rules, state, me, candidates, n=5,
+                                              rng=np.random.default_rng(
+                                                  np.random.SeedSequence(7).spawn(1)[0]))
+                assert second.shape == (5, len(candidates))
+                expected = candidates[manual.choose(second)]
+            assert agent.act(None, mask, state=state, seat=me) == expected
+            assert plain.act(None, mask, state=state, seat=me) == candidates[first]
+            assert agent.second_looks == int(first != 0) == agent.stats()["second_looks"]
+            assert agent.rollouts == plain.rollouts + 5 * len(candidates) * (first != 0)
+            assert agent.rng.bit_generator.state == plain.rng.bit_generator.state
+            looked += first != 0
+        state = rules.apply(state, int(legal[rng.integers(legal.size)]), rng)
+    assert looked >= 2  # z=0 switches often: the second look was exercised
 
 
 def test_origin_search_depends_only_on_what_the_player_sees():
