@@ -44,18 +44,24 @@ def test_the_quoted_figures_are_the_saved_runs(path):
     assert as_table in summary and f"seed {result['seed']}" in summary
 
 
-def _same_config(folder: Path, run: dict) -> None:
-    """The folder's run is of the shipped default config (at the run's seed). ``vec_env``
-    and ``workers`` choose how the games are stepped, not which: batched (the older runs')
-    and vector (today's default) train the same weights
-    (tests/training/ppo/test_games_vec_env.py::test_batched_and_vector_train_the_same_weights).
-    ``select`` chooses among the run's policies after training, so a run without
-    ``selection.json`` (trained before it) is the shipped config's training; its
-    ``model.zip`` is its final policy, what ``select.snapshots: 0`` ships."""
+#: How long a run trains and how often it looks: what an earlier default of a game had
+#: otherwise (Primordial Soup's trained 1M steps, evaluating every 250k, until 2026-12-05).
+LENGTH = {"total_steps", "eval"}
+
+
+def _same_config(folder: Path, run: dict, *, length: bool = True) -> None:
+    """The folder's run is of the shipped default config (at the run's seed), and with
+    ``length=False`` maybe shorter (an earlier default's run). ``vec_env`` and ``workers``
+    choose how the games are stepped, not which: batched (the older runs') and vector
+    (today's default) train the same weights, as do one and two workers
+    (tests/training/ppo/test_games_vec_env.py). ``select`` chooses among the run's
+    policies after training, so a run without ``selection.json`` (trained before it) is the
+    shipped config's training; its ``model.zip`` is its final policy, what
+    ``select.snapshots: 0`` ships."""
     saved = load_config(folder / "config.yaml").to_dict()
     shipped = load_config(ROOT / "configs" / run["game"] / "default.yaml",
                           seed=run["seed"]).to_dict()
-    ignored = {"vec_env", "workers"}
+    ignored = {"vec_env", "workers"} | (set() if length else LENGTH)
     if (folder / "selection.json").is_file():
         selection = json.loads((folder / "selection.json").read_text())
         assert run["selection"] == selection
@@ -69,10 +75,11 @@ def _same_config(folder: Path, run: dict) -> None:
 
 @pytest.mark.parametrize("path", RUNS, ids=[p.parent.name for p in RUNS])
 def test_the_saved_runs_are_of_the_shipped_default_configs(path):
+    """The first saved runs are of the shipped config, at the length of their day."""
     result = json.loads(path.read_text())
-    _same_config(path.parent, result)
-    assert result["total_steps"] >= load_config(
-        ROOT / "configs" / result["game"] / "default.yaml").total_steps
+    _same_config(path.parent, result, length=False)
+    saved = load_config(path.parent / "config.yaml")
+    assert result["total_steps"] >= saved.total_steps
 
 
 def test_every_game_has_a_held_out_run():
@@ -100,7 +107,8 @@ def _pooled(agents: list[dict]) -> tuple[int, str]:
 def test_the_held_out_figures_are_quoted_and_of_the_shipped_configs(path):
     """heldout.json is ``evaluate --seeds 3`` of the run's model against the heuristic bots
     at evaluation seeds no default was chosen on; docs/learning.md quotes its pooled win
-    rate, and the run is of the shipped default config."""
+    rate, and the run is of the shipped default config: the newest folder's of all of it,
+    the earlier ones' but for its length."""
     held = json.loads(path.read_text())
     agent = held["agents"][0]
     assert agent["agent"].startswith("ppo:")
@@ -109,7 +117,7 @@ def test_the_held_out_figures_are_quoted_and_of_the_shipped_configs(path):
     assert agent["games"] == sum(p["agents"][0]["games"] for p in held["per_seed"]) >= 1200
     assert _quoted(agent) in (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
     run = json.loads((path.parent / "eval.json").read_text())
-    _same_config(path.parent, run)
+    _same_config(path.parent, run, length=path in _newest_held_out().values())
     assert run["game"] == held["game"]
 
 
@@ -247,14 +255,18 @@ def _rollout_rows(folder: Path = ROLLOUTS) -> dict[str, str]:
     zip_path = re.search(r"^ZIP=(\S+)$", script, flags=re.M).group(1)
     net = re.search(r'^NET="(.+)"$', script, flags=re.M)
     net = net.group(1).replace("$ZIP", zip_path) if net else None
-    rows = {}
-    for name, spec in re.findall(r'^\s+row (\S+) "?([^"\s]+)"?', script, flags=re.M):
+    rows, seeds = {}, ["2026120440", "2027120440"]
+    for line in script.splitlines():
+        loop = re.match(r"^\s+for seed in (?:\$\{SEEDS:-)?([\d ]+)\}?; do", line)
+        if loop:  # a stage's loop over seeds (SEEDS may name some of them)
+            seeds = loop.group(1).split()
+        found = re.match(r'^\s+row (\S+) "?([^"\s]+)"?', line)
+        if not found:
+            continue
+        name, spec = found.groups()
         spec = spec.replace("$NET", str(net)).replace("$ZIP", zip_path)
-        if "$seed" in name:
-            for seed in ("2026120440", "2027120440"):
-                rows[name.replace("$seed", seed)] = spec
-        else:
-            rows[name] = spec
+        for seed in seeds if "$seed" in name else [None]:
+            rows[name.replace("$seed", seed) if seed else name] = spec
     return rows
 
 
@@ -342,7 +354,8 @@ def test_the_origin_paired_rollout_figures_are_their_files(path):
     assert agent["agent"] == _rollout_rows(PAIRED)[path.stem]
     assert result["seed"] == int(path.stem[-10:])
     assert agent["games"] == (50 if path.stem.startswith("probe-")
-                              else 100 if "-d80-" in path.stem or path.stem.startswith("confirm-")
+                              else 100 if "-d80-" in path.stem
+                              or path.stem.startswith(("confirm-", "second-"))
                               else 200)
     search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
     line = next((ln for ln in search.splitlines() if f"`{path.name}`" in ln), None)
@@ -622,3 +635,51 @@ def test_the_expert_iteration_scripts_run_at_this_code(tmp_path):
     assert result["curve"][0]["train"]["kept"] == 1.0  # the start plays its own candidate
     results = tournament("origin", 3, [f"ppo:{out}", "heuristic", "heuristic"], games=1, seed=0)
     assert results[0].games == 1
+
+
+SCRATCH = ROOT / "docs" / "benchmarks" / "learning" / "scratch-2026-12-05" / "origin-mlp-3m"
+
+
+def test_the_origin_3m_scratch_curve_and_table_are_its_files():
+    """docs/learning.md's 3M-step Origin MLP learned alone: the final table's figure and every
+    point of the curve are the run's files, and the run is the structured comparison's MLP
+    twin made 3M steps long (run.sh's overrides, nothing else)."""
+    import csv
+
+    result = json.loads((SCRATCH / "eval.json").read_text())
+    learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    assert result["game"] == "origin" and result["total_steps"] >= 3_000_000
+    assert figure(result, "vs_heuristic") in learning
+    rows = list(csv.DictReader((SCRATCH / "metrics.csv").open()))
+    curve = [float(r["win_rate_vs_heuristic"]) for r in rows if int(r["step"]) % 250_000 == 0]
+    line = next(ln for ln in learning.splitlines() if ln.startswith("| vs 2 heuristic |"))
+    assert [float(q) for q in line.split("|")[2:-1]] == curve and len(curve) == 13
+    saved = load_config(SCRATCH / "config.yaml").to_dict()
+    twin = load_config(ROOT / "docs" / "benchmarks" / "structured" / "origin_scratch_mlp_s0"
+                       / "config.yaml").to_dict()
+    changed = {k for k in saved if saved[k] != twin[k]}
+    assert changed <= {"total_steps", "vec_env", "eval", "checkpoint_every"}, changed
+    assert saved["prior"]["agent"] == "none" and saved["pretrain"]["games"] == 0
+
+
+HELD_2M = ROOT / "docs" / "benchmarks" / "learning" / "heldout-2026-12-05-2m"
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_2m_default_agents_ship_and_load_as_data(seed):
+    """The 2M default's runs ship their agents in float16 beside their held-out games, so
+    the figures can be checked without training again (a seed trains another draw on
+    another CPU); each loads without unpickling and plays a legal move."""
+    import numpy as np
+
+    from primeval.envs.games import make_raw_env
+    from primeval.training.agents import make_agent
+
+    zip_path = HELD_2M / f"primordial_soup_seed{seed}" / f"soup-4p-ppo-2m-seed{seed}.zip"
+    player = make_agent(f"ppo:{zip_path}", "primordial_soup", seed=0)
+    env = make_raw_env("primordial_soup", 4, obs_encoder="flat")
+    env.reset(seed=3)
+    observation = env.observe(env.agent_selection)
+    action = player.act(observation["observation"], observation["action_mask"])
+    assert np.asarray(observation["action_mask"])[action]
+    assert zip_path.name in (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")

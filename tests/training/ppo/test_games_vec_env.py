@@ -219,6 +219,27 @@ def test_a_two_worker_training_run_is_reproducible(tmp_path):
     assert finals[0]["vs_random"] == finals[1]["vs_random"]
 
 
+@pytest.mark.slow
+def test_one_and_two_workers_train_the_same_weights(tmp_path):
+    """workers only chooses which process steps which games: Primordial Soup's default
+    config trains byte-equal weights with 1 and 2 workers (so a default's worker count
+    changes its speed, never its agent)."""
+    params = []
+    for workers in (1, 2):
+        config = load_config(
+            "configs/primordial_soup/default.yaml",
+            **{"total_steps": 512, "n_envs": 4, "vec_env": "vector", "workers": workers,
+               "ppo.n_steps": 64, "ppo.batch_size": 128, "ppo.n_epochs": 1,
+               "network.net_arch": [16], "eval.every": 10**9, "eval.games": 1,
+               "eval.final_games": 3, "select.games": 2, "league.rating_games": 0,
+               "torch_threads": 1})
+        train(config, tmp_path / f"w{workers}", progress=False)
+        params.append(PolicyAgent(tmp_path / f"w{workers}" / "model.zip").model.policy
+                      .state_dict())
+    for key in params[0]:
+        assert np.array_equal(params[0][key].numpy(), params[1][key].numpy()), key
+
+
 def test_a_workers_error_is_raised_naming_the_worker():
     from primeval.training.ppo.vec_env import WorkerError
 
