@@ -19,6 +19,8 @@ ORIGIN_NET=$A/origin-3p-structured-scratch.zip
 LONGER=docs/benchmarks/learning/longer-2026-12-04
 SOUP_2M=$LONGER/soup-2m/soup-4p-ppo-2m.zip  # the default config for 2M steps, seed 0
 SOUP_2M_S1=$LONGER/soup-2m-s1/soup-4p-ppo-2m-s1.zip  # the same, training seed 1
+# the 2M default's make train run (seed 0) on another CPU (docs/learning.md, "The default since 2026-12-05")
+SOUP_DEFAULT=docs/benchmarks/learning/heldout-2026-12-05-2m/primordial_soup_seed0/soup-4p-ppo-2m-seed0.zip
 
 soup_row() {  # NAME SPEC
   $P evaluate --game primordial_soup --agents "$2" heuristic heuristic heuristic \
@@ -57,6 +59,8 @@ soup() {
   soup_row ppo-2m ppo:$SOUP_2M
   soup_row ppo-2m-s1 ppo:$SOUP_2M_S1
   soup_row ppo-2m-s1-mcts-25 "mcts:sims=25,net=$SOUP_2M_S1,batch=8"
+  soup_row ppo-2m-default ppo:$SOUP_DEFAULT
+  soup_row ppo-2m-default-mcts-25 "mcts:sims=25,net=$SOUP_DEFAULT,batch=8"
 }
 
 origin() {
