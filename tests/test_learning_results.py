@@ -364,13 +364,15 @@ def test_the_origin_paired_rollout_figures_are_their_files(path):
 
 
 def test_the_origin_paired_rollout_searchs_pooled_figures():
-    """The rollout search's two held-out seeds pooled (400 games; with depth=80, 200), and the
-    z=1 probes' two seeds (100 games), as docs/search.md quotes them."""
+    """The rollout search's two held-out seeds pooled (400 games; with depth=80, 200; with the
+    second look, 200), and the z=1 probes' two seeds (100 games), as docs/search.md quotes
+    them."""
     search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
     for stem, seeds, count in (("heldout-rollouts", (2026120440, 2027120440), 400),
                                ("heldout-rollouts-n16-d80", (2026120440, 2027120440), 200),
                                ("confirm-rollouts-n16-d80", (2028120440, 2029120440), 200),
                                ("confirm-residual", (2028120440, 2029120440), 200),
+                               ("second-rollouts-confirm64", (2026120440, 2027120440), 200),
                                ("probe-rollouts", (2026120360, 2026120410), 100),
                                ("probe-residual", (2026120360, 2026120410), 100)):
         games, quoted = _pooled([json.loads((PAIRED / f"{stem}-s{s}.json").read_text())

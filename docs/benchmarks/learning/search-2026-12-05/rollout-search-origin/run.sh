@@ -2,7 +2,7 @@
 # Origin: the rollout search (rollouts:net=PATH, paired heuristic rollouts over the residual
 # agent's likeliest moves) against two heuristic bots (docs/search.md, "Origin: the rollout
 # search, measured"). Run from the repository root with the package installed:
-#   bash docs/benchmarks/learning/search-2026-12-05/rollout-search-origin/run.sh [probes|heldout|confirm|pairing|horizon|switches]
+#   bash docs/benchmarks/learning/search-2026-12-05/rollout-search-origin/run.sh [probes|heldout|confirm|second|pairing|horizon|switches]
 # One evaluation per line; each writes its JSON here. Single-threaded torch (OMP_NUM_THREADS=1)
 # as measured. Probes: 50 games at seed 2026120360 (z chosen there) and at 2026120410 (a
 # second look at the default, choosing nothing); held out: seeds 2026120440 + 2027120440,
@@ -38,6 +38,11 @@ confirm() {  # the rest of 400 held-out games at two more seeds (chose nothing),
   row confirm-rollouts-n16-d80-s2028120440 "rollouts:net=$ZIP,n=16,depth=80" --games 100 --seed 2028120440
   row confirm-residual-s2029120440 zoo:origin-3p/ppo --games 100 --seed 2029120440
   row confirm-rollouts-n16-d80-s2029120440 "rollouts:net=$ZIP,n=16,depth=80" --games 100 --seed 2029120440
+}
+second() {  # confirm=64: the second look at a switch, on the first 200 held-out games above (chose nothing)
+  for seed in ${SEEDS:-2026120440 2027120440}; do
+    row second-rollouts-confirm64-s$seed "rollouts:net=$ZIP,confirm=64" --games 100 --seed $seed
+  done
 }
 pairing() {  # the spread of paired against unpaired comparisons (pairing.py's docstring)
   python "$HERE/pairing.py" --positions 60 --seed 2026120500 --out "$HERE/pairing.json"
