@@ -73,8 +73,10 @@ def test_a_trial_run_shows_its_evaluation_and_ends_its_bar_at_the_steps_run(tmp_
         t[0]["games"]
         for t in (final["vs_random"], final["vs_heuristic"], final["heuristic_vs_random"])
     ] == [3, 3, 3]
+    every = load_config(ROOT / "configs" / "primordial_soup" / "default.yaml").eval.every
     assert (
-        "eval:\n  every: 250000\n  games: 3\n  final_games: 3" in (out / "config.yaml").read_text()
+        f"eval:\n  every: {every}\n  games: 3\n  final_games: 3"
+        in (out / "config.yaml").read_text()
     )
     # and the choice of the shipped policy too; with no snapshot before the end here, the
     # final policy is chosen without a selection game
