@@ -166,11 +166,6 @@ def test_the_longer_runs_held_out_figures_are_its_files_and_its_agent_loads_as_d
     loads without unpickling (and plays a legal move)."""
     import re
 
-    import numpy as np
-
-    from primeval.envs.games import make_raw_env
-    from primeval.training.agents import make_agent
-
     folder = LONGER / folder
     learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
     for name, games in files:
@@ -179,13 +174,23 @@ def test_the_longer_runs_held_out_figures_are_its_files_and_its_agent_loads_as_d
         assert agent["agent"].endswith(agent_file) or name.startswith("zoo-")
         assert all(re.fullmatch(r"heuristic#\d", b["agent"]) for b in bots)
         assert _quoted(agent) in learning, name
-    player = make_agent(f"ppo:{folder / agent_file}", "primordial_soup", seed=0)
+    _plays_a_legal_move(folder / agent_file)
+
+
+def _plays_a_legal_move(zip_path: Path) -> None:
+    """A shipped float16 Primordial Soup agent loads without unpickling and plays a legal
+    move."""
+    import numpy as np
+
+    from primeval.envs.games import make_raw_env
+    from primeval.training.agents import make_agent
+
+    player = make_agent(f"ppo:{zip_path}", "primordial_soup", seed=0)
     env = make_raw_env("primordial_soup", 4, obs_encoder="flat")
     env.reset(seed=1)
-    name = env.agent_selection
-    observation = env.observe(name)
+    observation = env.observe(env.agent_selection)
     action = player.act(observation["observation"], observation["action_mask"])
-    assert observation["action_mask"][action] and np.asarray(observation["action_mask"]).any()
+    assert np.asarray(observation["action_mask"])[action]
 
 
 def test_the_two_2m_seeds_pooled_are_quoted_as_computed():
@@ -672,16 +677,18 @@ def test_the_2m_default_agents_ship_and_load_as_data(seed):
     """The 2M default's runs ship their agents in float16 beside their held-out games, so
     the figures can be checked without training again (a seed trains another draw on
     another CPU); each loads without unpickling and plays a legal move."""
-    import numpy as np
-
-    from primeval.envs.games import make_raw_env
-    from primeval.training.agents import make_agent
-
     zip_path = HELD_2M / f"primordial_soup_seed{seed}" / f"soup-4p-ppo-2m-seed{seed}.zip"
-    player = make_agent(f"ppo:{zip_path}", "primordial_soup", seed=0)
-    env = make_raw_env("primordial_soup", 4, obs_encoder="flat")
-    env.reset(seed=3)
-    observation = env.observe(env.agent_selection)
-    action = player.act(observation["observation"], observation["action_mask"])
-    assert np.asarray(observation["action_mask"])[action]
+    _plays_a_legal_move(zip_path)
     assert zip_path.name in (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+
+
+def test_the_2m_defaults_figure_at_the_seed_that_chose_nothing_is_quoted():
+    """The 2M default was chosen on the 2026-12-04 runs' games at seeds 2026120440 and
+    2027120440; docs/learning.md quotes the new runs pooled at the third seed alone."""
+    agents = [next(p for p in json.loads((HELD_2M / f"primordial_soup_seed{s}" / "heldout.json")
+                                         .read_text())["per_seed"] if p["seed"] == 2028120440)
+              ["agents"][0] for s in (0, 1)]
+    games, quoted = _pooled(agents)
+    assert games == 800
+    assert f"(2028120440, which chose\nnothing) the two runs read {quoted}" in (
+        ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
