@@ -682,6 +682,32 @@ def test_the_2m_default_agents_ship_and_load_as_data(seed):
     assert zip_path.name in (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
 
 
+def test_the_zoos_2m_member_is_the_seed_0_agent_whose_figures_are_quoted():
+    """``zoo:soup-4p/ppo-2m`` has the weights of the 2M default's seed-0 agent, so the held-out
+    figure docs/benchmark.md quotes for it is that agent's; its manifest entry names the
+    config it was trained with (the shipped default) and the task rating quoted."""
+    import torch as th
+
+    from primeval.training.agents import make_agent
+    from primeval.training.benchmark.zoo import get_member, zoo_agent
+
+    shipped = make_agent(f"ppo:{HELD_2M / 'primordial_soup_seed0' / 'soup-4p-ppo-2m-seed0.zip'}",
+                         "primordial_soup", seed=0)
+    member = zoo_agent("zoo:soup-4p/ppo-2m", seed=0)
+    ours, theirs = shipped.model.policy.state_dict(), member.model.policy.state_dict()
+    assert ours.keys() == theirs.keys()
+    assert all(th.equal(ours[k], theirs[k]) for k in ours)
+    entry = get_member("zoo:soup-4p/ppo-2m")
+    saved = load_config(HELD_2M / "primordial_soup_seed0" / "config.yaml").to_dict()
+    default = load_config(ROOT / "configs" / "primordial_soup" / "default.yaml").to_dict()
+    assert entry.info["config"] == saved == default
+    benchmark = (ROOT / "docs" / "benchmark.md").read_text(encoding="utf-8")
+    rating = entry.info["rating"]
+    lo, hi = rating["win_rate_ci95"]
+    assert f"{rating['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]" in benchmark
+    assert rating["task"] == "soup-4p@1" and rating["games"] == 400
+
+
 def test_the_2m_defaults_figure_at_the_seed_that_chose_nothing_is_quoted():
     """The 2M default was chosen on the 2026-12-04 runs' games at seeds 2026120440 and
     2027120440; docs/learning.md quotes the new runs pooled at the third seed alone."""
