@@ -46,19 +46,7 @@ Pieces of the ``"flat"`` encoder, in order:
 
 ## Observation forms and infos
 
-``observation_form="dict"`` (default) gives PettingZoo's ``{"observation", "action_mask"}``;
-``"box"`` gives the encoder's array alone (``observation_space`` is the encoder's Box), with
-the mask in ``infos[agent]["action_mask"]``, PettingZoo's other place for it, for wrappers that
-take only Box observations (SuperSuit's; see ``docs/integrations.md``).
-``mask_in_info=True`` puts it in the infos beside the dict too.
-
-``infos[agent]`` holds ``"phase"`` and ``"decision"`` (the pending decision kind, none once
-the game is over) as names, or with ``info_form="ids"`` as ints (for libraries that make
-every info a tensor, such as TorchRL): their indices in these tables
-(``env.unwrapped.info_names``), which are the observation's ``phase`` and ``decision``
-one-hot orders:
-
-{infos}
+{forms}
 
 ## State
 
@@ -118,7 +106,7 @@ from typing import Any
 from primeval.envs.core.aec import TurnBasedAECEnv
 from primeval.envs.core.builder import EnvBuilder
 from primeval.envs.core.encoders import pieces_table
-from primeval.envs.core.forms import info_names_table
+from primeval.envs.core.forms import forms_doc
 from primeval.envs.origin.actions import build_layout
 from primeval.envs.origin.config import OriginConfig
 from primeval.envs.origin.encoders import DECISION_KINDS, ENCODERS, make_state_encoder
@@ -138,7 +126,7 @@ def _doc_tables() -> dict[str, str]:
     private = make_state_encoder(rules, private=True, flat=flat).pieces
     return {"{actions}": build_layout(rules.data).markdown_table(),
             "{observation}": pieces_table(flat.pieces),
-            "{infos}": info_names_table(INFO_NAMES),
+            "{forms}": forms_doc(INFO_NAMES),
             "{state}": pieces_table(public),
             "{state_private}": pieces_table(
                 {name: sl for name, sl in private.items() if name not in public})}

@@ -41,19 +41,7 @@ Pieces of the ``"flat"`` encoder, in order:
 
 ## Observation forms and infos
 
-``observation_form="dict"`` (default) gives PettingZoo's ``{"observation", "action_mask"}``;
-``"box"`` gives the encoder's array alone (``observation_space`` is the encoder's Box), with
-the mask in ``infos[agent]["action_mask"]``, PettingZoo's other place for it, for wrappers that
-take only Box observations (SuperSuit's; see ``docs/integrations.md``).
-``mask_in_info=True`` puts it in the infos beside the dict too.
-
-``infos[agent]`` holds ``"phase"`` and ``"decision"`` (the pending decision kind, none once
-the game is over) as names, or with ``info_form="ids"`` as ints (for libraries that make
-every info a tensor, such as TorchRL): their indices in these tables
-(``env.unwrapped.info_names``), which are the observation's ``phase`` and ``decision``
-one-hot orders:
-
-{infos}
+{forms}
 
 ## State
 
@@ -114,7 +102,7 @@ from typing import Any
 from primeval.envs.core.aec import TurnBasedAECEnv
 from primeval.envs.core.builder import EnvBuilder
 from primeval.envs.core.encoders import pieces_table
-from primeval.envs.core.forms import info_names_table
+from primeval.envs.core.forms import forms_doc
 from primeval.envs.primordial_soup.actions import LAYOUT
 from primeval.envs.primordial_soup.config import PrimordialSoupConfig
 from primeval.envs.primordial_soup.encoders import DECISION_KINDS, ENCODERS, make_state_encoder
@@ -131,7 +119,7 @@ def _doc_tables() -> dict[str, str]:
     rules = PrimordialSoupRules()
     flat = ENCODERS["flat"](rules)
     return {"{actions}": LAYOUT.markdown_table(), "{observation}": pieces_table(flat.pieces),
-            "{infos}": info_names_table(INFO_NAMES),
+            "{forms}": forms_doc(INFO_NAMES),
             "{state}": pieces_table(make_state_encoder(rules, flat=flat).pieces)}
 
 

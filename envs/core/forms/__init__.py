@@ -34,6 +34,7 @@ __all__ = [
     "NumericInfosWrapper",
     "PrivateStateWrapper",
     "check_forms",
+    "forms_doc",
     "info_names_table",
     "with_forms",
 ]
@@ -106,3 +107,25 @@ def with_forms(
     if private_state is not None:
         env = PrivateStateWrapper(env, private_state)
     return env
+
+
+def forms_doc(info_names: dict[str, tuple[str, ...]]) -> str:
+    """The *Observation forms and infos* section of a game's env docstring: what every game's
+    forms give, and the table of its info ids (:func:`info_names_table`)."""
+    return _FORMS_DOC + info_names_table(info_names)
+
+
+_FORMS_DOC = """\
+``observation_form="dict"`` (default) gives PettingZoo's ``{"observation", "action_mask"}``;
+``"box"`` gives the encoder's array alone (``observation_space`` is the encoder's Box), with
+the mask in ``infos[agent]["action_mask"]``, PettingZoo's other place for it, for wrappers that
+take only Box observations (SuperSuit's; see ``docs/integrations.md``).
+``mask_in_info=True`` puts it in the infos beside the dict too.
+
+``infos[agent]`` holds ``"phase"`` and ``"decision"`` (the pending decision kind, none once
+the game is over) as names, or with ``info_form="ids"`` as ints (for libraries that make
+every info a tensor, such as TorchRL): their indices in these tables
+(``env.unwrapped.info_names``), which are the observation's ``phase`` and ``decision``
+one-hot orders:
+
+"""

@@ -146,3 +146,22 @@ def test_clone_keeps_the_forms_and_the_future_dice(name):
     assert env.unwrapped.get_state() == twin.unwrapped.get_state()
     np.testing.assert_array_equal(env.observe(env.agent_selection),
                                   twin.observe(twin.agent_selection))
+
+
+@pytest.mark.parametrize("game", ["primordial_soup", "origin"])
+def test_each_env_docstring_documents_the_forms_and_its_own_info_ids(game):
+    """The forms' section is written once (``forms_doc``) and filled into each game's env
+    docstring with that game's info id table: every phase and decision name appears, in a
+    row under its id, and no placeholder is left unfilled."""
+    import importlib
+
+    module = importlib.import_module(f"primeval.envs.{game}.env")
+    doc = module.__doc__
+    assert "## Observation forms and infos" in doc and 'observation_form="dict"' in doc
+    for key, names in module.INFO_NAMES.items():
+        assert f"`{key}`" in doc
+        for i, name in enumerate(names):
+            if name:
+                assert any(line.startswith(f"| {i} |") and f"`{name}`" in line
+                           for line in doc.splitlines()), (key, name)
+    assert "{forms}" not in doc and "{infos}" not in doc
