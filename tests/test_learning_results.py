@@ -708,6 +708,23 @@ def test_the_zoos_2m_member_is_the_seed_0_agent_whose_figures_are_quoted():
     assert rating["task"] == "soup-4p@1" and rating["games"] == 400
 
 
+def test_the_zoo_leaderboards_figures_for_the_2m_agent_are_quoted():
+    """docs/learning.md quotes the zoo's round robin (docs/leaderboard.json, soup-4p) for the
+    2M agent, the 1M agent and the heuristic as the board has them."""
+    board = next(b for b in json.loads((ROOT / "docs" / "leaderboard.json").read_text())
+                 ["boards"] if b["task"] == "soup-4p@1")
+    by_member = dict(zip(board["members"], board["results"], strict=True))
+    learning = " ".join((ROOT / "docs" / "learning.md").read_text(encoding="utf-8").split())
+    for member in ("ppo-2m", "ppo", "heuristic"):
+        rating = by_member[member]["rating"]
+        assert f"{rating['mu']:.1f} ± {rating['sigma']:.1f}" in learning, member
+    assert board["games"] == 120 and "120 games among six" in learning
+    nash = dict(zip(board["members"], board["nash_rating"], strict=True))
+    assert max(nash, key=nash.get) == "ppo-2m"
+    ahead = board["head_to_head"][board["members"].index("ppo-2m")][board["members"].index("ppo")]
+    assert f"{ahead:.2f} of their meetings" in learning
+
+
 def test_the_2m_defaults_figure_at_the_seed_that_chose_nothing_is_quoted():
     """The 2M default was chosen on the 2026-12-04 runs' games at seeds 2026120440 and
     2027120440; docs/learning.md quotes the new runs pooled at the third seed alone."""
