@@ -430,7 +430,8 @@ def algorithm_name(config: TrainConfig) -> str:
 
 
 def learning_curve_figure(metrics: Path, title: str, *, players: int | None = None,
-                          final: dict[str, Any] | None = None, eval_games: int | None = None):
+                          final: dict[str, Any] | None = None, eval_games: int | None = None,
+                          rated: bool = True):
     """The learning curve as a matplotlib figure (see :func:`plot_learning_curve`)."""
     import matplotlib
 
@@ -468,31 +469,37 @@ def learning_curve_figure(metrics: Path, title: str, *, players: int | None = No
         wins.axhline(1 / players, color="grey", linestyle="--", linewidth=1,
                      label=f"chance (1/{players})")
     wins.set(xlabel="environment steps", ylabel="win rate", ylim=(0, 1), title=title)
-    for key, label in (("rating_policy", "policy"), ("rating_heuristic", "heuristic"),
-                       ("rating_random", "random")):
-        ratings.plot(*column(key, every), marker="o", label=label)
     ratings.set(xlabel="environment steps", ylabel="OpenSkill mu",
                 title="league ratings (Plackett-Luce)")
-    for ax in (wins, ratings):
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize="small")
+    if rated:
+        for key, label in (("rating_policy", "policy"), ("rating_heuristic", "heuristic"),
+                           ("rating_random", "random")):
+            ratings.plot(*column(key, every), marker="o", label=label)
+        ratings.legend(fontsize="small")
+    else:  # every rating would stay at its prior: say so rather than draw flat lines
+        ratings.text(0.5, 0.5, "no rating games in this run\n(league.rating_games: 0)",
+                     ha="center", va="center", transform=ratings.transAxes)
+    ratings.grid(alpha=0.3)
+    wins.grid(alpha=0.3)
+    wins.legend(fontsize="small")
     fig.tight_layout()
     return fig
 
 
 def plot_learning_curve(metrics: Path, out: Path, title: str, *, players: int | None = None,
                         final: dict[str, Any] | None = None,
-                        eval_games: int | None = None) -> None:
+                        eval_games: int | None = None, rated: bool = True) -> None:
     """Two panels over training steps, as a PNG: the win rates against random players and
     against the heuristic (with its 95% interval) at each evaluation during training, the
     chance line ``1/players``, and the final evaluation (``final``: :func:`train`'s result,
     whose row ends ``metrics.csv``) apart as stars with their 95% intervals, since it plays
     more games; and the OpenSkill ratings of the policy's snapshots, the heuristic and random
-    players. ``title``: name the algorithm (:func:`algorithm_name`)."""
+    players (``rated=False``: a run without rating games, whose panel says so instead).
+    ``title``: name the algorithm (:func:`algorithm_name`)."""
     import matplotlib.pyplot as plt
 
     fig = learning_curve_figure(metrics, title, players=players, final=final,
-                                eval_games=eval_games)
+                                eval_games=eval_games, rated=rated)
     fig.savefig(out, dpi=100)
     plt.close(fig)
 
@@ -676,7 +683,8 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
         **{k: round(final[k], 4) for k in EVAL_FIELDS}})
     plot_learning_curve(run_dir / "metrics.csv", run_dir / "learning_curve.png",
                         f"{config.game}, {config.players} players: {algorithm_name(config)}",
-                        players=config.players, final=final, eval_games=config.eval.games)
+                        players=config.players, final=final, eval_games=config.eval.games,
+                        rated=config.league.rating_games > 0)
     return final
 
 

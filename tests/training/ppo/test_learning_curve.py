@@ -115,3 +115,24 @@ def test_without_a_final_every_row_is_a_point(metrics, tmp_path):
     out = tmp_path / "curve.png"
     plot_learning_curve(metrics, out, "t", players=4, final=FINAL, eval_games=60)
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_run_without_rating_games_says_so_instead_of_flat_lines(metrics):
+    """With ``league.rating_games: 0`` every rating stays at its prior: the ratings panel
+    draws no line and says why."""
+    import matplotlib.pyplot as plt
+
+    fig = learning_curve_figure(metrics, "t", rated=False)
+    try:
+        ratings = fig.axes[1]
+        assert len(ratings.get_lines()) == 0 and ratings.get_legend() is None
+        assert any("league.rating_games: 0" in t.get_text() for t in ratings.texts)
+        assert [line.get_label() for line in fig.axes[0].get_lines()][:2] == [
+            "vs random", "vs heuristic"]
+    finally:
+        plt.close(fig)
+    fig = learning_curve_figure(metrics, "t")
+    try:
+        assert len(fig.axes[1].texts) == 0 and len(fig.axes[1].get_lines()) == 3
+    finally:
+        plt.close(fig)
