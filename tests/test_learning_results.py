@@ -735,3 +735,90 @@ def test_the_2m_defaults_figure_at_the_seed_that_chose_nothing_is_quoted():
     assert games == 800
     assert f"(2028120440, which chose\nnothing) the two runs read {quoted}" in (
         ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+
+
+SCRATCH_LONG = ROOT / "docs" / "benchmarks" / "learning" / "scratch-2026-12-06"
+
+
+def _figure_of(agent: dict) -> str:
+    lo, hi = agent["win_rate_ci95"]
+    return f"{agent['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+@pytest.mark.parametrize("folder, twin, changed, label", [
+    ("origin-structured-long", "origin_scratch_structured_s0", set(), "structured, shaping 0.05"),
+    ("origin-mlp-shaping", "origin_scratch_mlp_s0", {"shaping"}, "MLP, shaping 0.25"),
+    ("origin-mlp-shaping-s1", "origin_scratch_mlp_s0", {"shaping", "seed"},
+     "MLP, shaping 0.25, seed 1"),
+])
+def test_the_3m_origin_runs_of_2026_12_06_are_their_twins_and_their_files(folder, twin, changed,
+                                                                          label):
+    """The structured network and the MLP with five times the shaping, learned alone for 3M
+    steps: each run is its 150k twin's config with run.sh's overrides (and, for the
+    ablation, the shaping alone), and docs/learning.md's curve row and final figures (own
+    seed, held out pooled over 800 games, the ladder's seed) are the run's files."""
+    import csv
+
+    run = SCRATCH_LONG / folder
+    saved = load_config(run / "config.yaml").to_dict()
+    base = load_config(ROOT / "docs" / "benchmarks" / "structured" / twin / "config.yaml").to_dict()
+    assert {k for k in saved if saved[k] != base[k]} == {
+        "total_steps", "vec_env", "eval", "checkpoint_every"} | changed
+    assert saved["prior"]["agent"] == "none" and saved["pretrain"]["games"] == 0
+    assert saved["shaping"] == (0.25 if changed else 0.05)
+    assert saved["seed"] == (1 if "seed" in changed else 0)
+    learning = " ".join((ROOT / "docs" / "learning.md").read_text(encoding="utf-8").split())
+    result = json.loads((run / "eval.json").read_text())
+    assert result["total_steps"] >= 3_000_000 and figure(result, "vs_heuristic") in learning
+    rows = [r for r in csv.DictReader((run / "metrics.csv").open())
+            if int(r["step"]) % 250_000 == 0]
+    line = next(ln for ln in (ROOT / "docs" / "learning.md").read_text().splitlines()
+                if ln.startswith(f"| {label} | 0"))
+    assert [float(q) for q in line.split("|")[2:-1]] == [
+        float(r["win_rate_vs_heuristic"]) for r in rows] and len(rows) == 13
+    held = json.loads((run / "heldout.json").read_text())
+    assert held["games"] == 800 and [p["seed"] for p in held["per_seed"]] == [
+        2037120440, 2038120440]
+    assert _figure_of(held["agents"][0]) in learning and held["agents"][0]["games"] == 800
+    ladder = json.loads((run / "ladder-seed.json").read_text())
+    assert ladder["seed"] == 2026120340 and _figure_of(ladder["agents"][0]) in learning
+
+
+def test_the_shaped_mlps_two_seeds_pooled_are_quoted():
+    games, quoted = _pooled([json.loads((SCRATCH_LONG / f / "heldout.json").read_text())
+                             ["agents"][0] for f in ("origin-mlp-shaping",
+                                                     "origin-mlp-shaping-s1")])
+    assert games == 1600 and quoted == "0.179 [0.161, 0.199]"
+    assert quoted in (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    assert quoted in " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+
+
+def test_the_points_by_source_table_is_points_json():
+    """docs/learning.md's points-by-source table is points.json, row by row: the agent's
+    points by source and total, then the bots' objectives and total."""
+    points = json.loads((SCRATCH_LONG / "points.json").read_text())
+    learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8").splitlines()
+    start = learning.index(next(ln for ln in learning if ln.startswith("| agent | objectives |")))
+    rows = learning[start + 2:start + 2 + len(points)]
+    sources = ["objectives", "hunting_tokens", "strait_tokens", "tiles", "cards_in_hand",
+               "column_bonus", "total"]
+    for row, (name, table) in zip(rows, points.items(), strict=True):
+        agent, bots = table.get("agent", table["heuristic"]), table["heuristic"]
+        cells = [c.strip() for c in row.split("|")[2:-1]]
+        assert cells[:7] == [f"{agent[s]:.1f}" for s in sources], name
+        assert cells[7] == f"{bots['objectives']:.1f}; {bots['total']:.1f}", name
+        assert agent["seats"] == (1200 if name == "heuristic" else 400)
+
+
+@pytest.mark.parametrize("zip_path", [
+    SCRATCH_LONG / "origin-structured-long" / "origin-3p-structured-3m.zip",
+    SCRATCH_LONG / "origin-mlp-shaping" / "origin-3p-mlp-shaping.zip",
+])
+def test_the_3m_origin_agents_ship_and_play_as_data(zip_path):
+    """Both 3M-step Origin agents learned alone ship in float16, load without unpickling
+    (the structured one with its structure) and play a legal move against the heuristic."""
+    from primeval.training.evaluate import tournament
+
+    results = tournament("origin", 3, [f"ppo:{zip_path}", "heuristic", "heuristic"],
+                         games=1, seed=0)
+    assert results[0].games == 1

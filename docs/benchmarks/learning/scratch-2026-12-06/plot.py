@@ -1,0 +1,67 @@
+"""Origin learned alone: the structured network's curve beside the flat MLP's, one figure.
+
+    python docs/benchmarks/learning/scratch-2026-12-06/plot.py
+
+reads the runs' ``metrics.csv`` (the MLP's 3M-step run of 2026-12-05, the structured run of
+2026-12-06 and the MLP with five times the reward shaping, seeds 0 and 1: the same recipe and
+evaluations otherwise) and writes
+``docs/images/origin_scratch_structured_vs_mlp.png``: the win rate against two heuristic bots
+at every evaluation (100 games; the two networks' 95% Wilson intervals shaded), chance (1/3)
+dashed.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[3]
+RUNS = {
+    "flat MLP 256x256, shaping 0.05 (2026-12-05)":
+        HERE.parent / "scratch-2026-12-05" / "origin-mlp-3m",
+    "structured: message passing, per-territory heads, shaping 0.05":
+        HERE / "origin-structured-long",
+    "flat MLP 256x256, shaping 0.25": HERE / "origin-mlp-shaping",
+    "flat MLP 256x256, shaping 0.25, seed 1": HERE / "origin-mlp-shaping-s1",
+}
+OUT = ROOT / "docs" / "images" / "origin_scratch_structured_vs_mlp.png"
+
+
+def curve(folder: Path) -> tuple[list[int], list[float], list[float], list[float]]:
+    """Steps, win rates against the heuristic bots and their interval, from the evaluations
+    during training (the final 400-game row, at a step not a multiple of 250k, left out)."""
+    rows = [r for r in csv.DictReader((folder / "metrics.csv").open(encoding="utf-8"))
+            if int(r["step"]) % 250_000 == 0]
+    return ([int(r["step"]) for r in rows],
+            *([float(r[k]) for r in rows] for k in ("win_rate_vs_heuristic",
+                                                     "win_rate_vs_heuristic_lo",
+                                                     "win_rate_vs_heuristic_hi")))
+
+
+def main() -> None:
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for i, (label, folder) in enumerate(RUNS.items()):
+        steps, rate, lo, hi = curve(folder)
+        ax.plot(steps, rate, marker="o", color=f"C{i}", label=label)
+        if i < 2:  # the intervals of the two networks compared; the rest would hide them
+            ax.fill_between(steps, lo, hi, color=f"C{i}", alpha=0.15)
+    ax.axhline(1 / 3, color="grey", linestyle="--", linewidth=1, label="chance (1/3)")
+    ax.set(xlabel="environment steps (learner decisions)",
+           ylabel="win rate vs 2 heuristic bots",
+           title="Origin, 3 players, learned alone (no prior, no imitation), seed 0 unless named",
+           ylim=(0, 0.5))
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small", loc="upper left")
+    fig.tight_layout()
+    fig.savefig(OUT, dpi=100)
+    print(OUT)
+
+
+if __name__ == "__main__":
+    main()
