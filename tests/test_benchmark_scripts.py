@@ -41,3 +41,37 @@ def test_run_sh_writes_every_file_history_md_links():
     for name in ("train.txt", "rules.txt", "bots.txt", "bots-old-new.txt", "mcts.txt"):
         assert f'"$HERE/{name}"' in script and (HERE / name).is_file(), name
         assert f"(throughput-2026-12-05/{name})" in history, name
+
+
+def test_points_py_splits_recorded_origin_games_by_source(tmp_path):
+    """docs/benchmarks/learning/scratch-2026-12-06/points.py replays recorded games and splits
+    each seat's final points by source: every seat counted once, the agent apart from the
+    heuristic bots, each seat's sources summing to its recorded score (but for the
+    hundredths of the tie-break), and a damaged record refused."""
+    import importlib.util
+
+    import pytest
+
+    from primeval.training.evaluate import tournament
+
+    path = ROOT / "docs" / "benchmarks" / "learning" / "scratch-2026-12-06" / "points.py"
+    spec = importlib.util.spec_from_file_location("points", path)
+    points = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(points)
+    games = tmp_path / "games.jsonl"
+    tournament("origin", 3, ["random", "heuristic", "heuristic"], games=3, seed=4, record=games)
+    table = points.by_agent(games)
+    assert table["agent"]["seats"] == 3 and table["heuristic"]["seats"] == 6
+    records = [json.loads(line) for line in games.read_text().splitlines()]
+    for record in records:
+        by_seat = points.final_points(record)
+        for seat_points, score in zip(by_seat, record["scores"], strict=True):
+            assert abs(sum(seat_points.values()) - score) < 1
+    mean_total = sum(r["scores"][r["agents"].index("random")] for r in records) / 3
+    assert abs(table["agent"]["total"] - mean_total) < 1
+    with pytest.raises(ValueError, match="ends before the game"):
+        points.final_points(dict(records[0], actions=records[0]["actions"][:-5]))
+    with pytest.raises(ValueError, match="duplicate"):
+        points.final_points(dict(records[0], chance="duplicate"))
+    with pytest.raises(ValueError, match="goes on after the game"):
+        points.final_points(dict(records[0], actions=records[0]["actions"] + [0]))

@@ -23,15 +23,24 @@ from primeval.training.replay import build_env, load_records
 
 
 def final_points(record: dict) -> list[dict[str, int]]:
-    """Every seat's points by source at the end of the recorded game (replayed)."""
+    """Every seat's points by source at the end of the recorded game (replayed; games of
+    plain chance, as ``evaluate`` without ``--duplicate`` records them)."""
+    if record.get("chance") == "duplicate":
+        raise ValueError("a duplicate game's record: points.py replays plain games only")
     env = build_env(record)
     env.reset(seed=record["seed"])
     actions = iter(record["actions"])
     for _name in env.agent_iter():
         _obs, _r, termination, truncation, _i = env.last()
-        env.step(None if termination or truncation else next(actions))
+        if termination or truncation:
+            env.step(None)
+            continue
+        action = next(actions, None)
+        if action is None:
+            raise ValueError(f"the record of seed {record['seed']} ends before the game does")
+        env.step(action)
     if next(actions, None) is not None:
-        raise ValueError("the record goes on after the game")
+        raise ValueError(f"the record of seed {record['seed']} goes on after the game")
     points = all_points(env.rules, env.game_state)
     scores = env.rules.scores(env.game_state)
     if [round(s, 6) for s in scores] != [round(s, 6) for s in record["scores"]]:
