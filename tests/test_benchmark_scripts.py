@@ -44,15 +44,17 @@ def test_run_sh_writes_every_file_history_md_links():
 
 
 def test_points_py_splits_recorded_origin_games_by_source(tmp_path):
-    """docs/benchmarks/learning/scratch-2026-12-06/points.py replays recorded games and splits
-    each seat's final points by source: every seat counted once, the agent apart from the
-    heuristic bots, each seat's sources summing to its recorded score (but for the
-    hundredths of the tie-break), and a damaged record refused."""
+    """docs/benchmarks/learning/scratch-2026-12-06/points.py replays recorded games (through
+    ``replay_record``) and splits each seat's final points by source: every seat counted
+    once, the agent apart from the heuristic bots, each seat's sources summing to its
+    recorded score (but for the hundredths of the tie-break), duplicate games replayed with
+    their chance, and a damaged record refused with an error naming it."""
     import importlib.util
 
     import pytest
 
     from primeval.training.evaluate import tournament
+    from primeval.training.replay import ReplayError
 
     path = ROOT / "docs" / "benchmarks" / "learning" / "scratch-2026-12-06" / "points.py"
     spec = importlib.util.spec_from_file_location("points", path)
@@ -69,9 +71,15 @@ def test_points_py_splits_recorded_origin_games_by_source(tmp_path):
             assert abs(sum(seat_points.values()) - score) < 1
     mean_total = sum(r["scores"][r["agents"].index("random")] for r in records) / 3
     assert abs(table["agent"]["total"] - mean_total) < 1
-    with pytest.raises(ValueError, match="ends before the game"):
+    duplicate = tmp_path / "duplicate.jsonl"
+    tournament("origin", 3, ["random", "heuristic", "heuristic"], games=3, seed=4,
+               record=duplicate, duplicate=True)
+    for record in (json.loads(line) for line in duplicate.read_text().splitlines()):
+        assert record["chance"] == "duplicate"
+        for seat_points, score in zip(points.final_points(record), record["scores"],
+                                      strict=True):
+            assert abs(sum(seat_points.values()) - score) < 1
+    with pytest.raises(ReplayError, match="the game is not over"):
         points.final_points(dict(records[0], actions=records[0]["actions"][:-5]))
-    with pytest.raises(ValueError, match="duplicate"):
-        points.final_points(dict(records[0], chance="duplicate"))
-    with pytest.raises(ValueError, match="goes on after the game"):
+    with pytest.raises(ReplayError, match="the game ended after step"):
         points.final_points(dict(records[0], actions=records[0]["actions"] + [0]))

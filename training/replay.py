@@ -28,6 +28,7 @@ import json
 import struct
 import sys
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -204,7 +205,8 @@ def build_env(record: dict[str, Any], where: str = "record",
 def replay_record(record: dict[str, Any], *, where: str = "record", render: str = "text",
                   every: int = 1, out_dir: str | Path | None = None,
                   stdout: TextIO | None = None,
-                  data_files: dict[str, Any] | None = None) -> list[float]:
+                  data_files: dict[str, Any] | None = None,
+                  at_end: Callable[[Any, Any], None] | None = None) -> list[float]:
     """Replay one record; returns the replayed final scores.
 
     Args:
@@ -216,6 +218,8 @@ def replay_record(record: dict[str, Any], *, where: str = "record", render: str 
         out_dir: Folder for the PNG frames of ``render="picture"``.
         data_files: The user's own data files, ``{"map_file": PATH, ...}``, for a record of
             a game played with them (a record never names the files to read itself).
+        at_end: Called as ``at_end(rules, state)`` with the final state once its scores
+            match the record's (to read more of the end than the scores).
 
     Raises:
         ReplayError: A record naming a data file not passed in ``data_files``, an illegal
@@ -318,6 +322,8 @@ def replay_record(record: dict[str, Any], *, where: str = "record", render: str 
         raise ReplayError(f"{where}: replayed scores {scores} differ from the recorded "
                           f"scores {recorded}")
     print("scores match the record", file=stdout)
+    if at_end is not None:
+        at_end(rules, state)
     return scores
 
 

@@ -222,3 +222,20 @@ def test_write_png_round_trip(tmp_path):
         assert np.array_equal(np.asarray(im), image)
     with pytest.raises(ReplayError, match="expected"):
         write_png(tmp_path / "b.png", np.zeros((2, 2, 2)))
+
+
+def test_at_end_gets_the_final_state_only_once_the_scores_match(tmp_path):
+    """``replay_record(..., at_end=f)`` calls ``f(rules, state)`` with the replayed end,
+    whose scores are the record's; a record that fails to replay never reaches it."""
+    path = tmp_path / "games.jsonl"
+    tournament("primordial_soup", 3, ["random", "heuristic", "random"], games=1, seed=3,
+               record=path)
+    record = json.loads(path.read_text().splitlines()[0])
+    seen = []
+    replay_record(record, render="none", stdout=io.StringIO(),
+                  at_end=lambda rules, state: seen.append(list(rules.scores(state))))
+    assert seen == [record["scores"]]
+    with pytest.raises(ReplayError):
+        replay_record(dict(record, scores=[s + 1 for s in record["scores"]]), render="none",
+                      stdout=io.StringIO(), at_end=lambda rules, state: seen.append(None))
+    assert seen == [record["scores"]]

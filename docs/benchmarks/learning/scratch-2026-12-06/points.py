@@ -4,9 +4,10 @@ tokens, ...), per agent, over recorded games.
     python docs/benchmarks/learning/scratch-2026-12-06/points.py GAMES.jsonl [...] [--json OUT]
 
 reads the records of ``primeval evaluate --game origin ... --record GAMES.jsonl``, replays each
-game from its seed and actions (``training/replay.py``: the same env, every action checked,
-the recorded scores checked at the end), and prints per agent of each file the mean points by
-source (``envs/origin/rules/scoring.py``'s ``points``) with the mean total: for the agent
+game from its seed and actions (``training/replay.py``'s ``replay_record``: the same env and
+chance, every action checked, the recorded scores checked at the end), and prints per agent
+of each file the mean points by source (``envs/origin/rules/scoring.py``'s ``points``) with
+the mean total: for the agent
 under test (``"agent"``, the file's stem says which) and for the heuristic bots, pooled
 (``"heuristic"``; in a file of heuristic bots alone, every seat).
 """
@@ -14,38 +15,23 @@ under test (``"agent"``, the file's stem says which) and for the heuristic bots,
 from __future__ import annotations
 
 import argparse
+import io
 import json
 from collections import defaultdict
 from pathlib import Path
 
 from primeval.envs.origin.rules.scoring import all_points
-from primeval.training.replay import build_env, load_records
+from primeval.training.replay import load_records, replay_record
 
 
 def final_points(record: dict) -> list[dict[str, int]]:
-    """Every seat's points by source at the end of the recorded game (replayed; games of
-    plain chance, as ``evaluate`` without ``--duplicate`` records them)."""
-    if record.get("chance") == "duplicate":
-        raise ValueError("a duplicate game's record: points.py replays plain games only")
-    env = build_env(record)
-    env.reset(seed=record["seed"])
-    actions = iter(record["actions"])
-    for _name in env.agent_iter():
-        _obs, _r, termination, truncation, _i = env.last()
-        if termination or truncation:
-            env.step(None)
-            continue
-        action = next(actions, None)
-        if action is None:
-            raise ValueError(f"the record of seed {record['seed']} ends before the game does")
-        env.step(action)
-    if next(actions, None) is not None:
-        raise ValueError(f"the record of seed {record['seed']} goes on after the game")
-    points = all_points(env.rules, env.game_state)
-    scores = env.rules.scores(env.game_state)
-    if [round(s, 6) for s in scores] != [round(s, 6) for s in record["scores"]]:
-        raise ValueError(f"replayed scores {scores} differ from the record's {record['scores']}")
-    return points
+    """Every seat's points by source at the end of the recorded game, replayed by
+    ``primeval replay``'s :func:`replay_record` (which refuses a record that ends early, goes
+    on after the game, holds an illegal action or ends in other scores)."""
+    end: list[list[dict[str, int]]] = []
+    replay_record(record, render="none", stdout=io.StringIO(),
+                  at_end=lambda rules, state: end.append(all_points(rules, state)))
+    return end[0]
 
 
 def by_agent(path: Path) -> dict[str, dict[str, float]]:
