@@ -703,8 +703,7 @@ def test_the_zoos_2m_member_is_the_seed_0_agent_whose_figures_are_quoted():
     assert entry.info["config"] == saved == default
     benchmark = (ROOT / "docs" / "benchmark.md").read_text(encoding="utf-8")
     rating = entry.info["rating"]
-    lo, hi = rating["win_rate_ci95"]
-    assert f"{rating['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]" in benchmark
+    assert _quoted(rating) in benchmark
     assert rating["task"] == "soup-4p@1" and rating["games"] == 400
 
 
@@ -738,11 +737,6 @@ def test_the_2m_defaults_figure_at_the_seed_that_chose_nothing_is_quoted():
 
 
 SCRATCH_LONG = ROOT / "docs" / "benchmarks" / "learning" / "scratch-2026-12-06"
-
-
-def _figure_of(agent: dict) -> str:
-    lo, hi = agent["win_rate_ci95"]
-    return f"{agent['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]"
 
 
 @pytest.mark.parametrize("folder, twin, changed, label", [
@@ -779,9 +773,9 @@ def test_the_3m_origin_runs_of_2026_12_06_are_their_twins_and_their_files(folder
     held = json.loads((run / "heldout.json").read_text())
     assert held["games"] == 800 and [p["seed"] for p in held["per_seed"]] == [
         2037120440, 2038120440]
-    assert _figure_of(held["agents"][0]) in learning and held["agents"][0]["games"] == 800
+    assert _quoted(held["agents"][0]) in learning and held["agents"][0]["games"] == 800
     ladder = json.loads((run / "ladder-seed.json").read_text())
-    assert ladder["seed"] == 2026120340 and _figure_of(ladder["agents"][0]) in learning
+    assert ladder["seed"] == 2026120340 and _quoted(ladder["agents"][0]) in learning
 
 
 def test_the_shaped_mlps_two_seeds_pooled_are_quoted():
