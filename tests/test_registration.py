@@ -49,6 +49,15 @@ def test_gymnasium_make_single_agent(env_id, players):
     assert env.observation_space.contains(obs)
 
 
+def test_gymnasium_make_passes_the_shaping_weights():
+    """``shaping_sources`` reaches the single-agent view; a bad source is refused."""
+    env = gymnasium.make("primeval/Origin-v0", shaping=0.1, shaping_sources={"tiles": 2})
+    assert env.unwrapped.shaping_sources["tiles"] == 2.0
+    assert env.unwrapped.shaping_sources["objectives"] == 1.0
+    with pytest.raises(ValueError, match="unknown source 'tilez'"):
+        gymnasium.make("primeval/Origin-v0", shaping=0.1, shaping_sources={"tilez": 2})
+
+
 def test_sb3_make_vec_env():
     pytest.importorskip("stable_baselines3")
     from stable_baselines3.common.env_util import make_vec_env

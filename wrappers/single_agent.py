@@ -22,7 +22,7 @@ Anything outside the action space (a float, an id out of range) always raises.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -36,6 +36,29 @@ OpponentSpec = Agent | Sequence[Agent] | Callable[[np.random.Generator], Agent]
 ILLEGAL_ACTION_POLICIES = ("lose", "random", "raise")
 
 
+def check_shaping_sources(rules: Any, weights: Mapping[str, float] | None
+                          ) -> dict[str, float] | None:
+    """``weights`` completed to every source of ``rules.point_sources`` (1 where not named),
+    or ``None`` when not given; ``ValueError`` for a game without points by source, an
+    unknown source or a weight that is not a finite number."""
+    if weights is None:
+        return None
+    if not isinstance(weights, Mapping):
+        raise ValueError(f"shaping_sources={weights!r}: a mapping of source to weight")
+    sources = getattr(rules, "point_sources", None)
+    if sources is None:
+        raise ValueError(f"shaping_sources: {rules.name} has no points by source "
+                         "(only a score); leave shaping_sources out")
+    for source, weight in weights.items():
+        if source not in sources:
+            raise ValueError(f"shaping_sources: unknown source {source!r}; {rules.name} "
+                             f"has {', '.join(sources)}")
+        if (isinstance(weight, bool) or not isinstance(weight, (int, float))
+                or not np.isfinite(weight)):
+            raise ValueError(f"shaping_sources.{source}={weight!r}: must be a finite number")
+    return {source: float(weights.get(source, 1.0)) for source in sources}
+
+
 class SingleAgentEnv(gymnasium.Env):
     """Gymnasium env over a primeval AEC env with the other seats played by opponents.
 
@@ -47,6 +70,12 @@ class SingleAgentEnv(gymnasium.Env):
         shaping: Coefficient of potential-based reward shaping: each step adds
             ``shaping * (lead' - lead)`` where ``lead`` is the learner's score minus the mean
             of the others' scores (``rules.scores``). 0 (default) keeps the pure final reward.
+        shaping_sources: Weights of the sources of points in that lead, for games whose
+            rules give points by source (Origin: ``rules.point_sources``, e.g.
+            ``{"tiles": 2.0}``); a source not named weighs 1, and the lead is then
+            ``sum_s w_s * (own_s - mean of the others' _s)`` over
+            ``rules.points_by_source`` (no tie-break). Still potential-based, so the
+            game's optimal play is unchanged; it only says which points to learn first.
         illegal_action: What a masked-out action of the action space does: ``"lose"``
             (default: the episode ends with ``illegal_reward``), ``"random"`` (a random legal
             action is played instead) or ``"raise"`` (``IllegalActionError``).
@@ -58,7 +87,8 @@ class SingleAgentEnv(gymnasium.Env):
 
     def __init__(self, aec_env: Any, opponents: OpponentSpec | None = None,
                  learner_seat: int | None = None, shaping: float = 0.0,
-                 illegal_action: str = "lose", illegal_reward: float = -1.0) -> None:
+                 illegal_action: str = "lose", illegal_reward: float = -1.0,
+                 shaping_sources: Mapping[str, float] | None = None) -> None:
         super().__init__()
         self.aec = aec_env
         self.game = aec_env.unwrapped
@@ -84,6 +114,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.learner = agents[0]
         self.seat_agents: dict[str, Agent] = {}
         self.shaping = float(shaping)
+        self.shaping_sources = check_shaping_sources(self.game.rules, shaping_sources)
         self._lead = 0.0
         self._reward = 0.0  # the learner's reward collected in the step under way
         self._illegal: dict[str, int] = {}  # info about an illegal action of this step
@@ -218,10 +249,23 @@ class SingleAgentEnv(gymnasium.Env):
     def _score_lead(self) -> float:
         if not self.shaping:
             return 0.0
+        if self.shaping_sources is not None:
+            return self._sources_lead()
         scores = self.game.rules.scores(self.game.game_state)
         seat = self._seat
         others = [s for i, s in enumerate(scores) if i != seat]
         return float(scores[seat] - sum(others) / len(others))
+
+    def _sources_lead(self) -> float:
+        """The lead with ``shaping_sources``' weights on each source of points."""
+        points = self.game.rules.points_by_source(self.game.game_state)
+        seat = self._seat
+        n_others = len(points) - 1
+        lead = 0.0
+        for source, weight in self.shaping_sources.items():
+            others = sum(p[source] for i, p in enumerate(points) if i != seat)
+            lead += weight * (points[seat][source] - others / n_others)
+        return lead
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (all False when it is not to act, as once the episode

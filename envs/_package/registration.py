@@ -52,7 +52,9 @@ ENTRIES: tuple[EnvEntry, ...] = (
     *(EnvEntry(g.gym_id, "gymnasium", "primeval.training.gym_env:make", {"game": g.name},
                f"num_players={g.default_players}, opponent='random'|'heuristic'|'ppo:PATH' "
                "(or a list, one per seat), obs_encoder, learner_seat=None (random), "
-               "shaping=0.0, illegal_action='lose'|'random'|'raise', render_mode, "
+               "shaping=0.0, shaping_sources=None (weights of the sources of points, "
+               "where the game has them), illegal_action='lose'|'random'|'raise', "
+               "render_mode, "
                f"**{g.title.replace(' ', '')}Config fields")
       for g in GAMES.values()),
     *(EnvEntry(f"primeval/{g.gym_name}-vsZoo-v{g.version}", "gymnasium",

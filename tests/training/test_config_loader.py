@@ -96,6 +96,31 @@ def test_wrong_types_name_the_expected_type(overrides, message):
     assert message in str(err.value)
 
 
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"shaping_sources.tile": 2}, "unknown source 'tile'; origin has objectives"),
+        ({"shaping_sources.tiles": "x"}, "shaping_sources.tiles='x': must be a finite"),
+        ({"shaping_sources": 3}, "shaping_sources: expected dict, got 3 (int)"),
+        ({"shaping_sources.tiles": 2, "shaping": 0}, "set shaping > 0"),
+        ({"game": "primordial_soup", "players": 4, "encoder": "flat",
+          "shaping_sources.tiles": 2},
+         "primordial_soup has no points by source"),
+    ],
+)
+def test_bad_shaping_sources_name_the_problem(overrides, message):
+    """``shaping_sources`` is checked against the game's sources of points when loaded."""
+    with pytest.raises(ConfigError) as err:
+        load_config("origin/structured", **{"shaping": 0.1, **overrides})
+    assert message in str(err.value)
+
+
+def test_shaping_sources_load():
+    config = load_config("origin/structured", shaping=0.1, **{"shaping_sources.tiles": 2})
+    assert config.shaping_sources == {"tiles": 2}
+    assert loader.to_dict(config)["shaping_sources"] == {"tiles": 2}
+
+
 def test_parse_sets_reads_each_value_as_yaml():
     assert parse_sets(
         [

@@ -178,6 +178,50 @@ def test_shaping_adds_the_change_of_the_score_lead():
     assert total == pytest.approx(rank_reward + 0.1 * (lead - start_lead), abs=1e-6)
 
 
+def _weighted_lead(env, weights):
+    points = env.game.rules.points_by_source(env.game.game_state)
+    return sum(w * (points[0][s] - sum(p[s] for p in points[1:]) / 2)
+               for s, w in weights.items())
+
+
+def test_shaping_sources_weigh_the_points_by_source():
+    """With ``shaping_sources`` the shaped lead weighs each source of Origin's points (a
+    source not named weighs 1): the return is the rank reward plus shaping x the change of
+    that weighted lead, and the points by source add up to the scores without the
+    tie-break."""
+    weights = {source: 1.0 for source in origin_v0.raw_env().unwrapped.rules.point_sources}
+    weights["tiles"] = 3.0
+    env = SingleAgentEnv(origin_v0.raw_env(num_players=3), opponents=RandomAgent(5),
+                         shaping=0.2, learner_seat=0, shaping_sources={"tiles": 3})
+    assert env.shaping_sources == weights
+    env.reset(seed=2)
+    start = _weighted_lead(env, weights)
+    total, _, info = play(env, seed=2)
+    rank_reward = 1 - (info["rank"] - 1)
+    assert total == pytest.approx(rank_reward + 0.2 * (_weighted_lead(env, weights) - start),
+                                  abs=1e-6)
+    tiles = [p["tiles"] for p in env.game.rules.points_by_source(env.game.game_state)]
+    assert tiles[0] != sum(tiles[1:]) / 2  # the weight on tiles changed the return
+    state = env.game.game_state
+    assert [sum(p.values()) + len(state.hands[i]) / 100 for i, p in
+            enumerate(env.game.rules.points_by_source(state))] == pytest.approx(info["scores"])
+
+
+@pytest.mark.parametrize(
+    ("game", "sources", "words"),
+    [
+        ("origin", {"tile": 2}, "unknown source 'tile'; origin has objectives"),
+        ("origin", {"tiles": "2"}, "shaping_sources.tiles='2': must be a finite number"),
+        ("origin", {"tiles": float("nan")}, "must be a finite number"),
+        ("origin", [("tiles", 2)], "a mapping of source to weight"),
+        ("primordial_soup", {"score": 1}, "primordial_soup has no points by source"),
+    ],
+)
+def test_bad_shaping_sources_are_refused(game, sources, words):
+    with pytest.raises(ValueError, match=words):
+        SingleAgentEnv(GAMES[game].raw_env(), shaping=0.1, shaping_sources=sources)
+
+
 def test_step_after_the_end_raises():
     env = SingleAgentEnv(primordial_soup_v1.raw_env(num_players=3))
     play(env)

@@ -315,6 +315,10 @@ class TrainConfig:
     shaping: float = 0.0
     """Coefficient of potential-based reward shaping on the score lead (own score minus the
     opponents' mean); 0 trains on the final rank alone."""
+    shaping_sources: dict[str, float] = field(default_factory=dict)
+    """Weights of the sources of points in the shaped lead, for a game whose rules give
+    points by source (Origin's ``tiles``, ``objectives``, ...; a source not named weighs 1);
+    empty: the lead of the scores themselves (``SingleAgentEnv``'s ``shaping_sources``)."""
     checkpoint_every: int = 50_000
     """Steps between checkpoints, each taken at the next rollout boundary (``--resume``
     continues from the last)."""
@@ -359,6 +363,8 @@ class TrainConfig:
                               "workers: 1, or self_play: 0 in opponents and in every "
                               "league.schedule phase")
         _check_weights(self.opponents, "opponents")
+        if self.shaping_sources:
+            self._check_shaping_sources()
         if self.uses_self_play and self.vec_env == "subproc":
             raise ConfigError("vec_env='subproc' with self-play opponents: they share the "
                               "policy in memory; use 'batched' (or 'dummy')")
@@ -374,6 +380,20 @@ class TrainConfig:
         if self.prior.agent != "none" and self.network.policy != "primeval":
             raise ConfigError("prior.agent needs network.policy: primeval (the prior is a "
                               "bias on that policy's logits)")
+
+    def _check_shaping_sources(self) -> None:
+        from primeval.envs.games import make_raw_env
+        from primeval.wrappers.single_agent import check_shaping_sources
+
+        if not self.shaping > 0:
+            raise ConfigError(f"shaping_sources with shaping={self.shaping!r}: the weights "
+                              "act only on a shaped reward; set shaping > 0")
+        rules = make_raw_env(self.game, self.players, obs_encoder=self.encoder,
+                             **self.env).unwrapped.rules
+        try:
+            check_shaping_sources(rules, self.shaping_sources)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
 
     def to_dict(self) -> dict[str, Any]:
         return loader.to_dict(self)

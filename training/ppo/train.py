@@ -69,9 +69,11 @@ def make_training_env(config: TrainConfig, rank: int, league: League):
             from primeval.training.ppo.prior import PriorHintEnv, make_prior_agent
 
             env = PriorHintEnv(aec, prior=make_prior_agent(config.prior.agent, config.game),
-                               opponents=league.opponents(), shaping=config.shaping)
+                               opponents=league.opponents(), shaping=config.shaping,
+                               shaping_sources=config.shaping_sources or None)
         else:
-            env = SingleAgentEnv(aec, opponents=league.opponents(), shaping=config.shaping)
+            env = SingleAgentEnv(aec, opponents=league.opponents(), shaping=config.shaping,
+                                 shaping_sources=config.shaping_sources or None)
         if config.vec_env == "subproc":  # this worker's league follows the main process's
             from primeval.training.ppo.vec_env import LeagueStep
 

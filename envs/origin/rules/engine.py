@@ -29,6 +29,8 @@ class OriginRules(FrameRules):
 
     name = "origin"
     registry = REGISTRY
+    #: The sources of :meth:`points_by_source`.
+    point_sources = scoring.POINT_SOURCES
 
     def __init__(self, config: OriginConfig | None = None, **overrides) -> None:
         if config is None:
@@ -58,6 +60,11 @@ class OriginRules(FrameRules):
                 points += len(state.hands[p]) / 100.0
             result.append(points)
         return result
+
+    def points_by_source(self, state: OriginState) -> list[dict[str, int]]:
+        """Every player's points by source (:data:`point_sources`), in seat order; their
+        sums are :meth:`scores` without the tie-break."""
+        return scoring.all_points(self, state)
 
     def sample_determinization(self, state: OriginState, observer: int,
                                rng: np.random.Generator) -> OriginState:

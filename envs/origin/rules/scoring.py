@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from primeval.envs.origin.rules.registry import step
 
+#: The sources of a player's points (origin.md "Final scoring"), the keys of :func:`points`.
+POINT_SOURCES: tuple[str, ...] = ("objectives", "cards_in_hand", "hunting_tokens",
+                                  "strait_tokens", "tiles", "column_bonus")
+
 
 def points(rules, state, player: int) -> dict[str, int]:
     """A player's points by source."""
