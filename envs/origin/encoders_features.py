@@ -57,6 +57,7 @@ from primeval.envs.origin.gamedata import (
     REWARD_COLOURS,
     TERRITORY_COLOURS,
 )
+from primeval.envs.origin.rules.scoring import POINT_SOURCES  # the ``points`` piece's columns
 from primeval.envs.origin.state import PHASES
 
 __all__ = [
@@ -105,15 +106,6 @@ DECISION_KINDS: tuple[str, ...] = (
     "great_hunt",
     "exchange_first",
     "exchange_second",
-)
-#: Sources of points, in the order of ``scoring.points`` (the ``points`` piece's columns).
-POINT_SOURCES: tuple[str, ...] = (
-    "objectives",
-    "cards_in_hand",
-    "hunting_tokens",
-    "strait_tokens",
-    "tiles",
-    "column_bonus",
 )
 #: Values of a ``choose_deck`` frame's ``reason``.
 DECK_REASONS: tuple[str, ...] = ("card", "hunt_draw", "empty_hunt_draw")
