@@ -76,6 +76,9 @@ class SingleAgentEnv(gymnasium.Env):
             ``sum_s w_s * (own_s - mean of the others' _s)`` over
             ``rules.points_by_source`` (no tie-break). Still potential-based, so the
             game's optimal play is unchanged; it only says which points to learn first.
+        shaping_others: Weight of the others' mean in that lead: 1 (default) the lead, 0
+            the learner's own score alone (the opponents' scoring then adds nothing to the
+            learner's reward until the final rank).
         illegal_action: What a masked-out action of the action space does: ``"lose"``
             (default: the episode ends with ``illegal_reward``), ``"random"`` (a random legal
             action is played instead) or ``"raise"`` (``IllegalActionError``).
@@ -88,7 +91,8 @@ class SingleAgentEnv(gymnasium.Env):
     def __init__(self, aec_env: Any, opponents: OpponentSpec | None = None,
                  learner_seat: int | None = None, shaping: float = 0.0,
                  illegal_action: str = "lose", illegal_reward: float = -1.0,
-                 shaping_sources: Mapping[str, float] | None = None) -> None:
+                 shaping_sources: Mapping[str, float] | None = None,
+                 shaping_others: float = 1.0) -> None:
         super().__init__()
         self.aec = aec_env
         self.game = aec_env.unwrapped
@@ -115,6 +119,9 @@ class SingleAgentEnv(gymnasium.Env):
         self.seat_agents: dict[str, Agent] = {}
         self.shaping = float(shaping)
         self.shaping_sources = check_shaping_sources(self.game.rules, shaping_sources)
+        if isinstance(shaping_others, bool) or not np.isfinite(shaping_others):
+            raise ValueError(f"shaping_others={shaping_others!r}: must be a finite number")
+        self.shaping_others = float(shaping_others)
         self._lead = 0.0
         self._reward = 0.0  # the learner's reward collected in the step under way
         self._illegal: dict[str, int] = {}  # info about an illegal action of this step
@@ -254,7 +261,7 @@ class SingleAgentEnv(gymnasium.Env):
         scores = self.game.rules.scores(self.game.game_state)
         seat = self._seat
         others = [s for i, s in enumerate(scores) if i != seat]
-        return float(scores[seat] - sum(others) / len(others))
+        return float(scores[seat] - self.shaping_others * sum(others) / len(others))
 
     def _sources_lead(self) -> float:
         """The lead with ``shaping_sources``' weights on each source of points."""
@@ -264,7 +271,7 @@ class SingleAgentEnv(gymnasium.Env):
         lead = 0.0
         for source, weight in self.shaping_sources.items():
             others = sum(p[source] for i, p in enumerate(points) if i != seat)
-            lead += weight * (points[seat][source] - others / n_others)
+            lead += weight * (points[seat][source] - self.shaping_others * others / n_others)
         return lead
 
     def action_masks(self) -> np.ndarray:

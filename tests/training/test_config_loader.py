@@ -103,6 +103,7 @@ def test_wrong_types_name_the_expected_type(overrides, message):
         ({"shaping_sources.tiles": "x"}, "shaping_sources.tiles='x': must be a finite"),
         ({"shaping_sources": 3}, "shaping_sources: expected dict, got 3 (int)"),
         ({"shaping_sources.tiles": 2, "shaping": 0}, "set shaping > 0"),
+        ({"shaping_others": float("inf")}, "shaping_others=inf: must be a finite number"),
         ({"game": "primordial_soup", "players": 4, "encoder": "flat",
           "shaping_sources.tiles": 2},
          "primordial_soup has no points by source"),

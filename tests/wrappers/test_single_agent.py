@@ -178,6 +178,21 @@ def test_shaping_adds_the_change_of_the_score_lead():
     assert total == pytest.approx(rank_reward + 0.1 * (lead - start_lead), abs=1e-6)
 
 
+def test_shaping_on_own_score_leaves_the_others_out():
+    """``shaping_others=0``: the shaped part is the change of the learner's own score."""
+    env = SingleAgentEnv(primordial_soup_v1.raw_env(num_players=4), opponents=RandomAgent(3),
+                         shaping=0.1, learner_seat=0, shaping_others=0.0)
+    env.reset(seed=4)
+    start = env.game.rules.scores(env.game.game_state)
+    total, _, info = play(env, seed=4)
+    rank_reward = 1 - 2 * (info["rank"] - 1) / 3
+    assert total == pytest.approx(rank_reward + 0.1 * (info["scores"][0] - start[0]), abs=1e-6)
+    others_gain = sum(info["scores"][1:]) - sum(start[1:])
+    assert others_gain > 0  # so the lead's shaping would have given another return
+    with pytest.raises(ValueError, match="shaping_others=nan: must be a finite number"):
+        SingleAgentEnv(primordial_soup_v1.raw_env(), shaping=0.1, shaping_others=float("nan"))
+
+
 def _weighted_lead(env, weights):
     points = env.game.rules.points_by_source(env.game.game_state)
     return sum(w * (points[0][s] - sum(p[s] for p in points[1:]) / 2)

@@ -7,6 +7,7 @@ the string under it (``primeval train --help-config`` prints them).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -319,6 +320,9 @@ class TrainConfig:
     """Weights of the sources of points in the shaped lead, for a game whose rules give
     points by source (Origin's ``tiles``, ``objectives``, ...; a source not named weighs 1);
     empty: the lead of the scores themselves (``SingleAgentEnv``'s ``shaping_sources``)."""
+    shaping_others: float = 1.0
+    """Weight of the opponents' mean score in the shaped lead: 1 the lead, 0 the learner's
+    own score alone (``SingleAgentEnv``'s ``shaping_others``)."""
     checkpoint_every: int = 50_000
     """Steps between checkpoints, each taken at the next rollout boundary (``--resume``
     continues from the last)."""
@@ -365,6 +369,8 @@ class TrainConfig:
         _check_weights(self.opponents, "opponents")
         if self.shaping_sources:
             self._check_shaping_sources()
+        if not math.isfinite(self.shaping_others):
+            raise ConfigError(f"shaping_others={self.shaping_others!r}: must be a finite number")
         if self.uses_self_play and self.vec_env == "subproc":
             raise ConfigError("vec_env='subproc' with self-play opponents: they share the "
                               "policy in memory; use 'batched' (or 'dummy')")
