@@ -64,6 +64,10 @@ def test_points_py_splits_recorded_origin_games_by_source(tmp_path):
     tournament("origin", 3, ["random", "heuristic", "heuristic"], games=3, seed=4, record=games)
     table = points.by_agent(games)
     assert table["agent"]["seats"] == 3 and table["heuristic"]["seats"] == 6
+    against_random = points.by_agent(games, opponent="random")
+    assert against_random["random"] == table["agent"]
+    assert against_random["agent"]["seats"] == 6
+    assert against_random["agent"]["total"] == pytest.approx(table["heuristic"]["total"])
     records = [json.loads(line) for line in games.read_text().splitlines()]
     for record in records:
         by_seat = points.final_points(record)

@@ -8,8 +8,9 @@ game from its seed and actions (``training/replay.py``'s ``replay_record``: the 
 chance, every action checked, the recorded scores checked at the end), and prints per agent
 of each file the mean points by source (``envs/origin/rules/scoring.py``'s ``points``) with
 the mean total: for the agent
-under test (``"agent"``, the file's stem says which) and for the heuristic bots, pooled
-(``"heuristic"``; in a file of heuristic bots alone, every seat).
+under test (``"agent"``, the file's stem says which) and for its opponents, pooled (by
+default the heuristic bots, ``"heuristic"``: in a file of heuristic bots alone, every seat;
+``--opponent random`` for games against random players).
 """
 
 from __future__ import annotations
@@ -34,14 +35,15 @@ def final_points(record: dict) -> list[dict[str, int]]:
     return end[0]
 
 
-def by_agent(path: Path) -> dict[str, dict[str, float]]:
-    """Per role (``"agent"``, ``"heuristic"``): seats and mean points by source."""
+def by_agent(path: Path, opponent: str = "heuristic") -> dict[str, dict[str, float]]:
+    """Per role (``"agent"``, and ``opponent``: the seats its agent spec played): seats and
+    mean points by source."""
     sums: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for record in load_records(path):
         if record["game"] != "origin":
             raise ValueError(f"{path}: a {record['game']} record, not origin")
         for name, points in zip(record["agents"], final_points(record), strict=True):
-            row = sums["heuristic" if name == "heuristic" else "agent"]
+            row = sums[opponent if name == opponent else "agent"]
             row["seats"] += 1
             for source, value in points.items():
                 row[source] += value
@@ -55,8 +57,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--json", type=Path, help="write the table here as JSON too")
+    parser.add_argument("--opponent", default="heuristic",
+                        help="the agent spec whose seats are pooled as the opponents")
     args = parser.parse_args()
-    table = {f.stem: by_agent(f) for f in args.files}
+    table = {f.stem: by_agent(f, args.opponent) for f in args.files}
     for f, agents in table.items():
         print(f)
         for name, row in agents.items():
