@@ -54,7 +54,7 @@ def test_points_py_splits_recorded_origin_games_by_source(tmp_path):
     import pytest
 
     from primeval.training.evaluate import tournament
-    from primeval.training.replay import ReplayError
+    from primeval.training.replay import ReplayError, load_records
 
     path = ROOT / "docs" / "benchmarks" / "learning" / "scratch-2026-12-06" / "points.py"
     spec = importlib.util.spec_from_file_location("points", path)
@@ -64,6 +64,13 @@ def test_points_py_splits_recorded_origin_games_by_source(tmp_path):
     tournament("origin", 3, ["random", "heuristic", "heuristic"], games=3, seed=4, record=games)
     table = points.by_agent(games)
     assert table["agent"]["seats"] == 3 and table["heuristic"]["seats"] == 6
+    for record in load_records(games):  # every purple card played is one objective completed
+        for seat in points.objective_decisions(record):
+            taken = seat["objective_chances"] - seat["objective_chances_missed"]
+            assert seat["objectives_completed"] == taken
+    with_objectives = points.by_agent(games, objectives=True)
+    assert with_objectives["heuristic"]["total"] == table["heuristic"]["total"]
+    assert with_objectives["heuristic"]["objectives_completed"] > 0
     against_random = points.by_agent(games, opponent="random")
     assert against_random["random"] == table["agent"]
     assert against_random["agent"]["seats"] == 6

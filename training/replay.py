@@ -206,7 +206,9 @@ def replay_record(record: dict[str, Any], *, where: str = "record", render: str 
                   every: int = 1, out_dir: str | Path | None = None,
                   stdout: TextIO | None = None,
                   data_files: dict[str, Any] | None = None,
-                  at_end: Callable[[Any, Any], None] | None = None) -> list[float]:
+                  at_end: Callable[[Any, Any], None] | None = None,
+                  on_step: Callable[[Any, Any, int, int, np.ndarray], None] | None = None
+                  ) -> list[float]:
     """Replay one record; returns the replayed final scores.
 
     Args:
@@ -220,6 +222,9 @@ def replay_record(record: dict[str, Any], *, where: str = "record", render: str 
             a game played with them (a record never names the files to read itself).
         at_end: Called as ``at_end(rules, state)`` with the final state once its scores
             match the record's (to read more of the end than the scores).
+        on_step: Called as ``on_step(rules, state, seat, action, legal_mask)`` before each
+            recorded action is played, once it is known to be legal (to read the decisions;
+            the state must not be changed).
 
     Raises:
         ReplayError: A record naming a data file not passed in ``data_files``, an illegal
@@ -296,6 +301,8 @@ def replay_record(record: dict[str, Any], *, where: str = "record", render: str 
                               f"for {agent} (decision: {view.describe_decision(state)}); "
                               f"legal: {some}{more}")
         print(f"step {step}: {agent}: {name}", file=stdout)
+        if on_step is not None:
+            on_step(rules, state, env.possible_agents.index(agent), action, mask)
         if source is not None:
             source.context = env.possible_agents.index(agent)  # as evaluate.play_game
         env.step(action)

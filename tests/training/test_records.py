@@ -239,3 +239,20 @@ def test_at_end_gets_the_final_state_only_once_the_scores_match(tmp_path):
         replay_record(dict(record, scores=[s + 1 for s in record["scores"]]), render="none",
                       stdout=io.StringIO(), at_end=lambda rules, state: seen.append(None))
     assert seen == [record["scores"]]
+
+
+def test_on_step_sees_every_decision_before_its_action(tmp_path):
+    """``replay_record(..., on_step=f)`` calls ``f(rules, state, seat, action, mask)`` once
+    per recorded action, in order, with the deciding seat, the action (legal in ``mask``)
+    and the state before it."""
+    path = tmp_path / "games.jsonl"
+    tournament("origin", 3, ["random", "heuristic", "random"], games=1, seed=5, record=path)
+    record = json.loads(path.read_text().splitlines()[0])
+    seen = []
+
+    def on_step(rules, state, seat, action, mask):
+        assert mask[action] and state.stack[-1]["player"] == seat
+        seen.append(action)
+
+    replay_record(record, render="none", stdout=io.StringIO(), on_step=on_step)
+    assert seen == record["actions"]

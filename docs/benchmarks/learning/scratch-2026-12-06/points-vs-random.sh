@@ -1,7 +1,8 @@
 #!/bin/bash
 # Points by source against two random players: the heuristic and the shaped MLP learned
 # alone (origin-mlp-shaping/), 400 seat-rotated games each at the strength ladder's seed,
-# recorded, then points.py --opponent random; writes points-vs-random.json beside this script.
+# recorded, then points.py --opponent random --objectives; writes points-vs-random.json
+# beside this script.
 # Run from the repository root:
 #   bash docs/benchmarks/learning/scratch-2026-12-06/points-vs-random.sh
 set -euo pipefail
@@ -15,5 +16,5 @@ row() {
 }
 row heuristic heuristic
 row mlp-shaping-3m "ppo:$HERE/origin-mlp-shaping/origin-3p-mlp-shaping.zip"
-python "$HERE/points.py" "$OUT"/{heuristic,mlp-shaping-3m}.jsonl --opponent random \
+python "$HERE/points.py" "$OUT"/{heuristic,mlp-shaping-3m}.jsonl --opponent random --objectives \
   --json "$HERE/points-vs-random.json"

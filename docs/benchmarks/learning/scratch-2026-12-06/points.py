@@ -10,7 +10,9 @@ of each file the mean points by source (``envs/origin/rules/scoring.py``'s ``poi
 the mean total: for the agent
 under test (``"agent"``, the file's stem says which) and for its opponents, pooled (by
 default the heuristic bots, ``"heuristic"``: in a file of heuristic bots alone, every seat;
-``--opponent random`` for games against random players).
+``--opponent random`` for games against random players). ``--objectives`` adds, per seat, the
+objectives completed, the decisions at which one in hand could be completed (a purple
+``play_card`` legal) and how many of those the seat let pass (played something else).
 """
 
 from __future__ import annotations
@@ -35,19 +37,49 @@ def final_points(record: dict) -> list[dict[str, int]]:
     return end[0]
 
 
-def by_agent(path: Path, opponent: str = "heuristic") -> dict[str, dict[str, float]]:
+def objective_decisions(record: dict) -> list[dict[str, int]]:
+    """Per seat: ``objectives_completed`` by the end of the recorded game,
+    ``objective_chances`` (its decisions at which an objective in hand could be completed:
+    a purple ``play_card`` legal) and ``objective_chances_missed`` (of those, the ones where
+    it played something else)."""
+    seats = [{"objectives_completed": 0, "objective_chances": 0, "objective_chances_missed": 0}
+             for _ in range(record["players"])]
+
+    def on_step(rules, state, seat, action, mask) -> None:
+        start = rules.layout.offset("play_card")
+        purple = [start + i for i, card in enumerate(rules.data.cards)
+                  if card.colour == "purple" and mask[start + i]]
+        if purple:
+            seats[seat]["objective_chances"] += 1
+            seats[seat]["objective_chances_missed"] += action not in purple
+
+    def at_end(rules, state) -> None:
+        for seat, done in enumerate(state.objectives_done):
+            seats[seat]["objectives_completed"] = len(done)
+
+    replay_record(record, render="none", stdout=io.StringIO(), on_step=on_step, at_end=at_end)
+    return seats
+
+
+def by_agent(path: Path, opponent: str = "heuristic",
+             objectives: bool = False) -> dict[str, dict[str, float]]:
     """Per role (``"agent"``, and ``opponent``: the seats its agent spec played): seats and
-    mean points by source."""
+    mean points by source (``objectives``: and the means of :func:`objective_decisions`)."""
     sums: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for record in load_records(path):
         if record["game"] != "origin":
             raise ValueError(f"{path}: a {record['game']} record, not origin")
-        for name, points in zip(record["agents"], final_points(record), strict=True):
+        extra = (objective_decisions(record) if objectives
+                 else [{} for _ in record["agents"]])
+        for name, points, more in zip(record["agents"], final_points(record), extra,
+                                      strict=True):
             row = sums[opponent if name == opponent else "agent"]
             row["seats"] += 1
             for source, value in points.items():
                 row[source] += value
             row["total"] += sum(points.values())
+            for key, value in more.items():
+                row[key] += value
     return {name: {"seats": row["seats"], **{k: v / row["seats"] for k, v in row.items()
                                               if k != "seats"}}
             for name, row in sums.items()}
@@ -59,8 +91,10 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write the table here as JSON too")
     parser.add_argument("--opponent", default="heuristic",
                         help="the agent spec whose seats are pooled as the opponents")
+    parser.add_argument("--objectives", action="store_true",
+                        help="also the objectives completed and the chances let pass")
     args = parser.parse_args()
-    table = {f.stem: by_agent(f, args.opponent) for f in args.files}
+    table = {f.stem: by_agent(f, args.opponent, args.objectives) for f in args.files}
     for f, agents in table.items():
         print(f)
         for name, row in agents.items():
