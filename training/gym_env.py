@@ -16,6 +16,7 @@ def make(game: str, num_players: int | None = None, opponent: str | list[str] = 
          render_mode: str | None = None, illegal_action: str = "lose",
          illegal_reward: float = -1.0, trust_checkpoint: bool = False,
          shaping_sources: dict[str, float] | None = None, shaping_others: float = 1.0,
+         shaping_prospects: float = 0.0,
          **config_overrides: Any) -> SingleAgentEnv:
     """A single-agent env: the learner's seat (random per episode unless ``learner_seat``),
     the other seats played by ``opponent`` (one spec for all, or a list drawn from per seat
@@ -27,7 +28,9 @@ def make(game: str, num_players: int | None = None, opponent: str | list[str] = 
     ``"raise"``: ``IllegalActionError``); see :mod:`primeval.wrappers.single_agent`.
     ``shaping_sources`` weighs the sources of points in the shaped lead (Origin's, e.g.
     ``{"tiles": 2.0}``; :class:`~primeval.wrappers.single_agent.SingleAgentEnv`);
-    ``shaping_others`` the weight of the others' mean in it (0: own points alone).
+    ``shaping_others`` the weight of the others' mean in it (0: own points alone),
+    ``shaping_prospects`` that of the learner's points in prospect (Origin's objectives in
+    hand by progress).
     ``render_mode`` is ``"ansi"``, ``"human"`` or ``"rgb_array"``. ``trust_checkpoint``: load
     ``ppo:`` opponents that need unpickling (see :mod:`~.agents.checkpoint`)."""
     players = num_players or get_game(game).default_players
@@ -41,6 +44,7 @@ def make(game: str, num_players: int | None = None, opponent: str | list[str] = 
     return SingleAgentEnv(aec, opponents=agents if len(agents) > 1 else agents[0],
                           learner_seat=learner_seat, shaping=shaping,
                           shaping_sources=shaping_sources, shaping_others=shaping_others,
+                          shaping_prospects=shaping_prospects,
                           illegal_action=illegal_action, illegal_reward=illegal_reward)
 
 

@@ -79,6 +79,10 @@ class SingleAgentEnv(gymnasium.Env):
         shaping_others: Weight of the others' mean in that lead: 1 (default) the lead, 0
             the learner's own score alone (the opponents' scoring then adds nothing to the
             learner's reward until the final rank).
+        shaping_prospects: Weight of the learner's points in prospect in that lead, for games
+            whose rules count them (Origin's ``rules.points_in_prospect``: the objectives in
+            hand, each by how much of its condition holds); only the learner's own, whose
+            objectives it sees. 0 (default) counts only points scored.
         illegal_action: What a masked-out action of the action space does: ``"lose"``
             (default: the episode ends with ``illegal_reward``), ``"random"`` (a random legal
             action is played instead) or ``"raise"`` (``IllegalActionError``).
@@ -92,7 +96,7 @@ class SingleAgentEnv(gymnasium.Env):
                  learner_seat: int | None = None, shaping: float = 0.0,
                  illegal_action: str = "lose", illegal_reward: float = -1.0,
                  shaping_sources: Mapping[str, float] | None = None,
-                 shaping_others: float = 1.0) -> None:
+                 shaping_others: float = 1.0, shaping_prospects: float = 0.0) -> None:
         super().__init__()
         self.aec = aec_env
         self.game = aec_env.unwrapped
@@ -122,6 +126,12 @@ class SingleAgentEnv(gymnasium.Env):
         if isinstance(shaping_others, bool) or not np.isfinite(shaping_others):
             raise ValueError(f"shaping_others={shaping_others!r}: must be a finite number")
         self.shaping_others = float(shaping_others)
+        if isinstance(shaping_prospects, bool) or not np.isfinite(shaping_prospects):
+            raise ValueError(f"shaping_prospects={shaping_prospects!r}: must be a finite number")
+        if shaping_prospects and not hasattr(self.game.rules, "points_in_prospect"):
+            raise ValueError(f"shaping_prospects: {self.game.rules.name} counts no points in "
+                             "prospect; leave shaping_prospects at 0")
+        self.shaping_prospects = float(shaping_prospects)
         self._lead = 0.0
         self._reward = 0.0  # the learner's reward collected in the step under way
         self._illegal: dict[str, int] = {}  # info about an illegal action of this step
@@ -256,9 +266,14 @@ class SingleAgentEnv(gymnasium.Env):
     def _score_lead(self) -> float:
         if not self.shaping:
             return 0.0
-        if self.shaping_sources is not None:
-            return self._sources_lead()
-        scores = self.game.rules.scores(self.game.game_state)
+        lead = self._sources_lead() if self.shaping_sources is not None else self._lead_of(
+            self.game.rules.scores(self.game.game_state))
+        if self.shaping_prospects:
+            prospects = self.game.rules.points_in_prospect(self.game.game_state)
+            lead += self.shaping_prospects * prospects[self._seat]
+        return lead
+
+    def _lead_of(self, scores: Sequence[float]) -> float:
         seat = self._seat
         others = [s for i, s in enumerate(scores) if i != seat]
         return float(scores[seat] - self.shaping_others * sum(others) / len(others))

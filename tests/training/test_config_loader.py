@@ -104,6 +104,9 @@ def test_wrong_types_name_the_expected_type(overrides, message):
         ({"shaping_sources": 3}, "shaping_sources: expected dict, got 3 (int)"),
         ({"shaping_sources.tiles": 2, "shaping": 0}, "set shaping > 0"),
         ({"shaping_others": float("inf")}, "shaping_others=inf: must be a finite number"),
+        ({"shaping_prospects": 1, "shaping": 0}, "shaping_prospects with shaping=0.0"),
+        ({"game": "primordial_soup", "players": 4, "encoder": "flat",
+          "shaping_prospects": 1}, "primordial_soup counts no points in prospect"),
         ({"game": "primordial_soup", "players": 4, "encoder": "flat",
           "shaping_sources.tiles": 2},
          "primordial_soup has no points by source"),
@@ -117,8 +120,9 @@ def test_bad_shaping_sources_name_the_problem(overrides, message):
 
 
 def test_shaping_sources_load():
-    config = load_config("origin/structured", shaping=0.1, **{"shaping_sources.tiles": 2})
-    assert config.shaping_sources == {"tiles": 2}
+    config = load_config("origin/structured", shaping=0.1, shaping_prospects=0.5,
+                         **{"shaping_sources.tiles": 2})
+    assert config.shaping_sources == {"tiles": 2} and config.shaping_prospects == 0.5
     assert loader.to_dict(config)["shaping_sources"] == {"tiles": 2}
 
 

@@ -222,6 +222,35 @@ def test_shaping_sources_weigh_the_points_by_source():
             enumerate(env.game.rules.points_by_source(state))] == pytest.approx(info["scores"])
 
 
+def test_shaping_prospects_count_the_objectives_in_hand_by_progress():
+    """``shaping_prospects=w``: the lead gains ``w`` times the learner's points in prospect
+    (Origin's objectives in hand by progress); Primordial Soup has none and refuses it."""
+    env = SingleAgentEnv(origin_v0.raw_env(num_players=3), opponents=RandomAgent(5),
+                         shaping=0.2, learner_seat=0, shaping_prospects=0.5)
+    env.reset(seed=6)
+    rules = env.game.rules
+
+    def lead():
+        scores = rules.scores(env.game.game_state)
+        prospect = rules.points_in_prospect(env.game.game_state)[0]
+        return scores[0] - sum(scores[1:]) / 2 + 0.5 * prospect
+
+    start = lead()
+    rng, total, prospects = np.random.default_rng(6), 0.0, set()
+    while True:
+        prospects.add(rules.points_in_prospect(env.game.game_state)[0])
+        _, reward, terminated, truncated, info = env.step(
+            int(rng.choice(np.flatnonzero(env.action_masks()))))
+        total += reward
+        if terminated or truncated:
+            break
+    assert len(prospects) > 2  # the prospect moved during the game
+    rank_reward = 1 - (info["rank"] - 1)
+    assert total == pytest.approx(rank_reward + 0.2 * (lead() - start), abs=1e-6)
+    with pytest.raises(ValueError, match="primordial_soup counts no points in prospect"):
+        SingleAgentEnv(primordial_soup_v1.raw_env(), shaping=0.1, shaping_prospects=1.0)
+
+
 @pytest.mark.parametrize(
     ("game", "sources", "words"),
     [

@@ -323,6 +323,10 @@ class TrainConfig:
     shaping_others: float = 1.0
     """Weight of the opponents' mean score in the shaped lead: 1 the lead, 0 the learner's
     own score alone (``SingleAgentEnv``'s ``shaping_others``)."""
+    shaping_prospects: float = 0.0
+    """Weight of the learner's points in prospect in the shaped lead (Origin: the
+    objectives in hand, each by how much of its condition holds; ``SingleAgentEnv``'s
+    ``shaping_prospects``); 0 counts only points scored."""
     checkpoint_every: int = 50_000
     """Steps between checkpoints, each taken at the next rollout boundary (``--resume``
     continues from the last)."""
@@ -367,10 +371,9 @@ class TrainConfig:
                               "workers: 1, or self_play: 0 in opponents and in every "
                               "league.schedule phase")
         _check_weights(self.opponents, "opponents")
-        if self.shaping_sources:
-            self._check_shaping_sources()
         if not math.isfinite(self.shaping_others):
             raise ConfigError(f"shaping_others={self.shaping_others!r}: must be a finite number")
+        self._check_shaping_weights()
         if self.uses_self_play and self.vec_env == "subproc":
             raise ConfigError("vec_env='subproc' with self-play opponents: they share the "
                               "policy in memory; use 'batched' (or 'dummy')")
@@ -387,19 +390,29 @@ class TrainConfig:
             raise ConfigError("prior.agent needs network.policy: primeval (the prior is a "
                               "bias on that policy's logits)")
 
-    def _check_shaping_sources(self) -> None:
+    def _check_shaping_weights(self) -> None:
+        """``shaping_sources`` and ``shaping_prospects`` against the game's rules."""
         from primeval.envs.games import make_raw_env
         from primeval.wrappers.single_agent import check_shaping_sources
 
+        named = [k for k in ("shaping_sources", "shaping_prospects") if getattr(self, k)]
+        if not named:
+            return
         if not self.shaping > 0:
-            raise ConfigError(f"shaping_sources with shaping={self.shaping!r}: the weights "
-                              "act only on a shaped reward; set shaping > 0")
+            raise ConfigError(f"{' and '.join(named)} with shaping={self.shaping!r}: they act "
+                              "only on a shaped reward; set shaping > 0")
         rules = make_raw_env(self.game, self.players, obs_encoder=self.encoder,
                              **self.env).unwrapped.rules
         try:
-            check_shaping_sources(rules, self.shaping_sources)
+            check_shaping_sources(rules, self.shaping_sources or None)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
+        if not math.isfinite(self.shaping_prospects):
+            raise ConfigError(f"shaping_prospects={self.shaping_prospects!r}: must be a "
+                              "finite number")
+        if self.shaping_prospects and not hasattr(rules, "points_in_prospect"):
+            raise ConfigError(f"shaping_prospects: {self.game} counts no points in prospect; "
+                              "leave it at 0")
 
     def to_dict(self) -> dict[str, Any]:
         return loader.to_dict(self)

@@ -71,11 +71,13 @@ def make_training_env(config: TrainConfig, rank: int, league: League):
             env = PriorHintEnv(aec, prior=make_prior_agent(config.prior.agent, config.game),
                                opponents=league.opponents(), shaping=config.shaping,
                                shaping_sources=config.shaping_sources or None,
-                               shaping_others=config.shaping_others)
+                               shaping_others=config.shaping_others,
+                               shaping_prospects=config.shaping_prospects)
         else:
             env = SingleAgentEnv(aec, opponents=league.opponents(), shaping=config.shaping,
                                  shaping_sources=config.shaping_sources or None,
-                                 shaping_others=config.shaping_others)
+                                 shaping_others=config.shaping_others,
+                                 shaping_prospects=config.shaping_prospects)
         if config.vec_env == "subproc":  # this worker's league follows the main process's
             from primeval.training.ppo.vec_env import LeagueStep
 

@@ -11,6 +11,7 @@ from primeval.envs.origin.rules import (  # noqa: F401  (register the frames)
     cards,
     checks,
     hidden,
+    objectives,
     rewards,
     scoring,
     setup,
@@ -65,6 +66,13 @@ class OriginRules(FrameRules):
         """Every player's points by source (:data:`point_sources`), in seat order; their
         sums are :meth:`scores` without the tie-break."""
         return scoring.all_points(self, state)
+
+    def points_in_prospect(self, state: OriginState) -> list[float]:
+        """Per player, the points of the objectives in hand, each times how much of its
+        condition holds now (:func:`~primeval.envs.origin.rules.objectives.progress`): what
+        reward shaping may count ahead of the points themselves (the rules never ask)."""
+        return [objectives.points_in_prospect(self, state, p)
+                for p in range(state.num_players)]
 
     def sample_determinization(self, state: OriginState, observer: int,
                                rng: np.random.Generator) -> OriginState:

@@ -107,3 +107,110 @@ def column_level(rules, state, player, cond) -> bool:
 @condition("permanents_in_play")
 def permanents_in_play(rules, state, player, cond) -> bool:
     return len(state.permanents[player]) >= cond["count"]
+
+
+# -- How far a condition holds (for shaping a learner's reward; the rules never ask) ---------
+
+PROGRESS: dict[str, Callable] = {}
+
+
+def progress_of(kind: str):
+    def register(fn):
+        PROGRESS[kind] = fn
+        return fn
+
+    return register
+
+
+def progress(rules, state, player: int, card: int) -> float:
+    """How much of an objective card's condition holds for the player now, from 0 to 1: the
+    pawns (territories, continents, tokens, levels, cards) it asks for that the player has,
+    over those it asks for; 1 exactly when :func:`holds`."""
+    cond = rules.data.cards[card].effect
+    have, need = PROGRESS[cond["kind"]](rules, state, player, cond)
+    return min(have, need) / need
+
+
+@progress_of("pawns_on_colour")
+def _colour_progress(rules, state, player, cond) -> tuple[int, int]:
+    world = rules.data.world
+    return (sum(world.territories[t].colour == cond["colour"]
+                for t in state.territories_of(player)), cond["count"])
+
+
+@progress_of("pawns_on_continent")
+def _continent_progress(rules, state, player, cond) -> tuple[int, int]:
+    world = rules.data.world
+    return (sum(world.territories[t].continent == cond["continent"]
+                for t in state.territories_of(player)), cond["count"])
+
+
+@progress_of("connected_group")
+def _group_progress(rules, state, player, cond) -> tuple[int, int]:
+    """The largest group of own territories that the condition's kind allows (one continent,
+    or any), short of the whole count while it spans too few continents."""
+    world = rules.data.world
+    mine = set(state.territories_of(player))
+    same = cond.get("same_continent", False)
+    need_continents = cond.get("min_continents", 1)
+    best = 0
+    for start in mine:
+        continent = world.territories[start].continent
+        group, frontier = {start}, [start]
+        while frontier:
+            t = frontier.pop()
+            for u in world.neighbours[t]:
+                if u in mine and u not in group and (
+                        not same or world.territories[u].continent == continent):
+                    group.add(u)
+                    frontier.append(u)
+        size = len(group)
+        if len({world.territories[t].continent for t in group}) < need_continents:
+            size = min(size, cond["count"] - 1)
+        best = max(best, size)
+    return best, cond["count"]
+
+
+@progress_of("continents_present")
+def _continents_progress(rules, state, player, cond) -> tuple[int, int]:
+    world = rules.data.world
+    return (len({world.territories[t].continent for t in state.territories_of(player)}),
+            cond["count"])
+
+
+@progress_of("pawns_with_trait")
+def _trait_progress(rules, state, player, cond) -> tuple[int, int]:
+    i = 0 if cond["trait"] == "height" else 1
+    return (sum(traits(rules, state.pawn[t])[i] == cond["value"]
+                for t in state.territories_of(player)), cond["count"])
+
+
+@progress_of("colour_set")
+def _colour_set_progress(rules, state, player, cond) -> tuple[int, int]:
+    counts = [0, 0, 0]
+    for t in state.territories_of(player):
+        counts[traits(rules, state.pawn[t])[2]] += 1
+    return sum(min(c, cond["count"]) for c in counts), 3 * cond["count"]
+
+
+@progress_of("tokens_owned")
+def _tokens_progress(rules, state, player, cond) -> tuple[int, int]:
+    owners = state.hunt_owner if cond["token"] == "hunting" else state.strait_owner
+    return sum(o == player for o in owners), cond["count"]
+
+
+@progress_of("column_level")
+def _column_progress(rules, state, player, cond) -> tuple[int, int]:
+    return max((col[-1] for col in state.columns[player] if col), default=0), cond["level"]
+
+
+@progress_of("permanents_in_play")
+def _permanents_progress(rules, state, player, cond) -> tuple[int, int]:
+    return len(state.permanents[player]), cond["count"]
+
+
+def points_in_prospect(rules, state, player: int) -> float:
+    """The points of the objectives in the player's hand, each times its :func:`progress`."""
+    cards = rules.data.cards
+    return float(sum(cards[c].points * progress(rules, state, player, c)
+                     for c in state.hands[player] if cards[c].colour == "purple"))
