@@ -36,27 +36,39 @@ OpponentSpec = Agent | Sequence[Agent] | Callable[[np.random.Generator], Agent]
 ILLEGAL_ACTION_POLICIES = ("lose", "random", "raise")
 
 
-def check_shaping_sources(rules: Any, weights: Mapping[str, float] | None
-                          ) -> dict[str, float] | None:
-    """``weights`` completed to every source of ``rules.point_sources`` (1 where not named),
-    or ``None`` when not given; ``ValueError`` for a game without points by source, an
-    unknown source or a weight that is not a finite number."""
-    if weights is None:
-        return None
-    if not isinstance(weights, Mapping):
-        raise ValueError(f"shaping_sources={weights!r}: a mapping of source to weight")
-    sources = getattr(rules, "point_sources", None)
+def check_shaping(rules: Any, sources: Mapping[str, float] | None = None,
+                  others: float = 1.0, prospects: float = 0.0) -> dict[str, float] | None:
+    """The shaping weights of :class:`SingleAgentEnv` checked against the game's ``rules``
+    (which only ``sources`` and ``prospects`` read): ``ValueError`` naming a weight that is not
+    a finite number, a game without points by source or in prospect, or an unknown source.
+    Returns ``sources`` completed to every source of ``rules.point_sources`` (1 where not
+    named), or ``None`` when not given."""
+    for name, value in (("shaping_others", others), ("shaping_prospects", prospects)):
+        if not _finite(value):
+            raise ValueError(f"{name}={value!r}: must be a finite number")
+    if prospects and not hasattr(rules, "points_in_prospect"):
+        raise ValueError(f"shaping_prospects: {rules.name} counts no points in prospect; "
+                         "leave shaping_prospects at 0")
     if sources is None:
+        return None
+    if not isinstance(sources, Mapping):
+        raise ValueError(f"shaping_sources={sources!r}: a mapping of source to weight")
+    known = getattr(rules, "point_sources", None)
+    if known is None:
         raise ValueError(f"shaping_sources: {rules.name} has no points by source "
                          "(only a score); leave shaping_sources out")
-    for source, weight in weights.items():
-        if source not in sources:
+    for source, weight in sources.items():
+        if source not in known:
             raise ValueError(f"shaping_sources: unknown source {source!r}; {rules.name} "
-                             f"has {', '.join(sources)}")
-        if (isinstance(weight, bool) or not isinstance(weight, (int, float))
-                or not np.isfinite(weight)):
+                             f"has {', '.join(known)}")
+        if not _finite(weight):
             raise ValueError(f"shaping_sources.{source}={weight!r}: must be a finite number")
-    return {source: float(weights.get(source, 1.0)) for source in sources}
+    return {source: float(sources.get(source, 1.0)) for source in known}
+
+
+def _finite(value: Any) -> bool:
+    return (isinstance(value, int | float) and not isinstance(value, bool)
+            and bool(np.isfinite(value)))
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -122,15 +134,9 @@ class SingleAgentEnv(gymnasium.Env):
         self.learner = agents[0]
         self.seat_agents: dict[str, Agent] = {}
         self.shaping = float(shaping)
-        self.shaping_sources = check_shaping_sources(self.game.rules, shaping_sources)
-        if isinstance(shaping_others, bool) or not np.isfinite(shaping_others):
-            raise ValueError(f"shaping_others={shaping_others!r}: must be a finite number")
+        self.shaping_sources = check_shaping(self.game.rules, shaping_sources, shaping_others,
+                                             shaping_prospects)
         self.shaping_others = float(shaping_others)
-        if isinstance(shaping_prospects, bool) or not np.isfinite(shaping_prospects):
-            raise ValueError(f"shaping_prospects={shaping_prospects!r}: must be a finite number")
-        if shaping_prospects and not hasattr(self.game.rules, "points_in_prospect"):
-            raise ValueError(f"shaping_prospects: {self.game.rules.name} counts no points in "
-                             "prospect; leave shaping_prospects at 0")
         self.shaping_prospects = float(shaping_prospects)
         self._lead = 0.0
         self._reward = 0.0  # the learner's reward collected in the step under way

@@ -7,7 +7,6 @@ the string under it (``primeval train --help-config`` prints them).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -371,8 +370,6 @@ class TrainConfig:
                               "workers: 1, or self_play: 0 in opponents and in every "
                               "league.schedule phase")
         _check_weights(self.opponents, "opponents")
-        if not math.isfinite(self.shaping_others):
-            raise ConfigError(f"shaping_others={self.shaping_others!r}: must be a finite number")
         self._check_shaping_weights()
         if self.uses_self_play and self.vec_env == "subproc":
             raise ConfigError("vec_env='subproc' with self-play opponents: they share the "
@@ -391,28 +388,22 @@ class TrainConfig:
                               "bias on that policy's logits)")
 
     def _check_shaping_weights(self) -> None:
-        """``shaping_sources`` and ``shaping_prospects`` against the game's rules."""
+        """``shaping_sources``, ``shaping_others`` and ``shaping_prospects``, as the training
+        envs will check them (``check_shaping``), against the game's rules."""
         from primeval.envs.games import make_raw_env
-        from primeval.wrappers.single_agent import check_shaping_sources
+        from primeval.wrappers.single_agent import check_shaping
 
         named = [k for k in ("shaping_sources", "shaping_prospects") if getattr(self, k)]
-        if not named:
-            return
-        if not self.shaping > 0:
+        if named and not self.shaping > 0:
             raise ConfigError(f"{' and '.join(named)} with shaping={self.shaping!r}: they act "
                               "only on a shaped reward; set shaping > 0")
-        rules = make_raw_env(self.game, self.players, obs_encoder=self.encoder,
-                             **self.env).unwrapped.rules
+        rules = (make_raw_env(self.game, self.players, obs_encoder=self.encoder,
+                              **self.env).unwrapped.rules if named else None)
         try:
-            check_shaping_sources(rules, self.shaping_sources or None)
+            check_shaping(rules, self.shaping_sources or None, self.shaping_others,
+                          self.shaping_prospects)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
-        if not math.isfinite(self.shaping_prospects):
-            raise ConfigError(f"shaping_prospects={self.shaping_prospects!r}: must be a "
-                              "finite number")
-        if self.shaping_prospects and not hasattr(rules, "points_in_prospect"):
-            raise ConfigError(f"shaping_prospects: {self.game} counts no points in prospect; "
-                              "leave it at 0")
 
     def to_dict(self) -> dict[str, Any]:
         return loader.to_dict(self)
