@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from primeval.training.ppo.config import load_config
+from primeval.training import config as loader
+from primeval.training.ppo.config import TrainConfig, load_config
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = sorted((ROOT / "docs" / "benchmarks" / "learning").glob("*/eval.json"))
@@ -700,7 +701,9 @@ def test_the_zoos_2m_member_is_the_seed_0_agent_whose_figures_are_quoted():
     entry = get_member("zoo:soup-4p/ppo-2m")
     saved = load_config(HELD_2M / "primordial_soup_seed0" / "config.yaml").to_dict()
     default = load_config(ROOT / "configs" / "primordial_soup" / "default.yaml").to_dict()
-    assert entry.info["config"] == saved == default
+    # the member's config as recorded, read by today's loader (new fields at their defaults)
+    recorded = loader.build(TrainConfig, entry.info["config"]).to_dict()
+    assert recorded == saved == default
     benchmark = (ROOT / "docs" / "benchmark.md").read_text(encoding="utf-8")
     rating = entry.info["rating"]
     assert _quoted(rating) in benchmark
@@ -816,3 +819,79 @@ def test_the_3m_origin_agents_ship_and_play_as_data(zip_path):
     results = tournament("origin", 3, [f"ppo:{zip_path}", "heuristic", "heuristic"],
                          games=1, seed=0)
     assert results[0].games == 1
+
+
+ABLATIONS = [  # ablate.sh's runs: the name, the override, docs/learning.md's row label
+    ("entropy", {"ppo": {"ent_coef": 0.001}}, "entropy bonus 0.001"),
+    ("win", {"env": {"reward_mode": "win"}}, "reward: win or lose"),
+    ("tiles", {"shaping_sources": {"tiles": 2}}, "tiles weigh twice"),
+    ("own", {"shaping_others": 0.0}, "shaping on own score"),
+    ("prospects", {"shaping_prospects": 0.5}, "objectives in prospect"),
+]
+
+
+def _with(config: dict, override: dict) -> dict:
+    out = dict(config)
+    for key, value in override.items():
+        out[key] = {**config[key], **value} if isinstance(value, dict) and config[key] else value
+    return out
+
+
+@pytest.mark.parametrize("name, override, label", ABLATIONS, ids=[a[0] for a in ABLATIONS])
+def test_the_ablations_are_the_shaped_mlp_but_one_knob_and_their_figures_are_quoted(
+        name, override, label):
+    """Each ablation's saved config is the shaped MLP's but for its one override
+    (ablate.sh); docs/learning.md's curve row, the final table at the run's own seed, the
+    held-out 800 games (seeds 2039120440 + 2040120440) and the ladder's seed are its files."""
+    import csv
+
+    run = SCRATCH_LONG / f"origin-mlp-shaping-{name}"
+    base = load_config(SCRATCH_LONG / "origin-mlp-shaping" / "config.yaml").to_dict()
+    assert load_config(run / "config.yaml").to_dict() == _with(base, override)
+    text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    learning = " ".join(text.split())
+    rows = [r for r in csv.DictReader((run / "metrics.csv").open())
+            if int(r["step"]) % 250_000 == 0]
+    line = next(ln for ln in text.splitlines() if ln.startswith(f"| {label} | 0"))
+    assert [float(q) for q in line.split("|")[2:-1]] == [
+        float(r["win_rate_vs_heuristic"]) for r in rows] and len(rows) == 13
+    result = json.loads((run / "eval.json").read_text())
+    assert result["total_steps"] >= 3_000_000
+    held = json.loads((run / "heldout-2039.json").read_text())
+    assert held["games"] == 800 and [p["seed"] for p in held["per_seed"]] == [
+        2039120440, 2040120440]
+    ladder = json.loads((run / "ladder-seed.json").read_text())
+    assert ladder["seed"] == 2026120340 and ladder["agents"][0]["games"] == 400
+    table = next(ln for ln in text.splitlines() if ln.startswith(f"| {label} ("))
+    assert [c.strip().strip("*") for c in table.split("|")[2:5]] == [
+        figure(result, "vs_heuristic"), _quoted(held["agents"][0]),
+        _quoted(ladder["agents"][0])]
+    assert label in learning
+
+
+def test_the_points_tables_against_random_players_and_of_the_ablations_are_their_files():
+    """docs/learning.md's two new points tables are points-vs-random.json and
+    ablations-points.json, row by row."""
+    learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8").splitlines()
+
+    def rows_after(header: str, count: int) -> list[list[str]]:
+        start = learning.index(next(ln for ln in learning if ln.startswith(header)))
+        return [[c.strip() for c in ln.split("|")[2:-1]]
+                for ln in learning[start + 2:start + 2 + count]]
+
+    sources = ["objectives", "hunting_tokens", "strait_tokens", "tiles", "total"]
+    random = json.loads((SCRATCH_LONG / "points-vs-random.json").read_text())
+    for cells, key in zip(rows_after("| agent, against two random players |", 2),
+                          ("heuristic", "mlp-shaping-3m"), strict=True):
+        agent = random[key]["agent"]
+        assert cells == [f"{agent[s]:.1f}" for s in sources] + [
+            f"{agent['objectives_completed']:.2f}", f"{agent['objective_chances_missed']:.2f}"]
+    ablations = json.loads((SCRATCH_LONG / "ablations-points.json").read_text())
+    assert list(ablations) == ["base"] + [a[0] for a in ABLATIONS]
+    for cells, table in zip(rows_after("| agent | objectives | hunting tokens | strait tokens "
+                                       "| tiles | total | objectives completed |", 6),
+                            ablations.values(), strict=True):
+        agent, bots = table["agent"], table["heuristic"]
+        assert cells == [f"{agent[s]:.1f}" for s in sources] + [
+            f"{agent['objectives_completed']:.2f}", f"{bots['total']:.1f}"]
+        assert agent["seats"] == 400 and bots["seats"] == 800

@@ -7,7 +7,8 @@ reads the runs' ``metrics.csv`` (the MLP's 3M-step run of 2026-12-05, the struct
 evaluations otherwise) and writes
 ``docs/images/origin_scratch_structured_vs_mlp.png``: the win rate against two heuristic bots
 at every evaluation (100 games; the two networks' 95% Wilson intervals shaded), chance (1/3)
-dashed.
+dashed; and ``docs/images/origin_scratch_ablations.png``: the shaped MLP beside its one-knob
+ablations (``ablate.sh``), the shaped MLP's interval shaded.
 """
 
 from __future__ import annotations
@@ -31,6 +32,15 @@ RUNS = {
     "flat MLP 256x256, shaping 0.25, seed 1": HERE / "origin-mlp-shaping-s1",
 }
 OUT = ROOT / "docs" / "images" / "origin_scratch_structured_vs_mlp.png"
+ABLATIONS = {
+    "flat MLP, shaping 0.25 on the score lead (the ablated run)": HERE / "origin-mlp-shaping",
+    "entropy bonus 0.001 (for 0.01)": HERE / "origin-mlp-shaping-entropy",
+    "reward: win or lose (for the rank)": HERE / "origin-mlp-shaping-win",
+    "shaping weighs tiles twice": HERE / "origin-mlp-shaping-tiles",
+    "shaping on own score (not the lead)": HERE / "origin-mlp-shaping-own",
+    "shaping counts objectives in hand by progress (x0.5)": HERE / "origin-mlp-shaping-prospects",
+}
+ABLATIONS_OUT = ROOT / "docs" / "images" / "origin_scratch_ablations.png"
 
 
 def curve(folder: Path) -> tuple[list[int], list[float], list[float], list[float]]:
@@ -44,23 +54,29 @@ def curve(folder: Path) -> tuple[list[int], list[float], list[float], list[float
                                                      "win_rate_vs_heuristic_hi")))
 
 
-def main() -> None:
+def figure(runs: dict[str, Path], shaded: int, title: str, out: Path) -> None:
+    """One figure of ``runs``' curves, the first ``shaded`` with their intervals."""
     fig, ax = plt.subplots(figsize=(8, 4))
-    for i, (label, folder) in enumerate(RUNS.items()):
+    for i, (label, folder) in enumerate(runs.items()):
         steps, rate, lo, hi = curve(folder)
         ax.plot(steps, rate, marker="o", color=f"C{i}", label=label)
-        if i < 2:  # the intervals of the two networks compared; the rest would hide them
+        if i < shaded:  # the intervals of the runs compared; the rest would hide them
             ax.fill_between(steps, lo, hi, color=f"C{i}", alpha=0.15)
     ax.axhline(1 / 3, color="grey", linestyle="--", linewidth=1, label="chance (1/3)")
     ax.set(xlabel="environment steps (learner decisions)",
-           ylabel="win rate vs 2 heuristic bots",
-           title="Origin, 3 players, learned alone (no prior, no imitation), seed 0 unless named",
-           ylim=(0, 0.5))
+           ylabel="win rate vs 2 heuristic bots", title=title, ylim=(0, 0.5))
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small", loc="upper left")
     fig.tight_layout()
-    fig.savefig(OUT, dpi=100)
-    print(OUT)
+    fig.savefig(out, dpi=100)
+    print(out)
+
+
+def main() -> None:
+    figure(RUNS, 2, "Origin, 3 players, learned alone (no prior, no imitation), seed 0 unless "
+           "named", OUT)
+    figure(ABLATIONS, 1, "Origin, learned alone: one knob of the shaped MLP at a time, seed 0",
+           ABLATIONS_OUT)
 
 
 if __name__ == "__main__":
