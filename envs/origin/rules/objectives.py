@@ -10,14 +10,25 @@ from collections.abc import Callable
 from primeval.envs.origin.rules.pawns import traits
 
 CONDITIONS: dict[str, Callable] = {}
+#: How far each condition kind holds: ``(have, need)`` (see :func:`progress`).
+PROGRESS: dict[str, Callable] = {}
 
 
-def condition(kind: str):
-    def register(fn):
-        CONDITIONS[kind] = fn
-        return fn
+def _registrar(table: dict[str, Callable]) -> Callable:
+    """A decorator factory filing functions in ``table`` by condition kind."""
 
-    return register
+    def by_kind(kind: str):
+        def register(fn):
+            table[kind] = fn
+            return fn
+
+        return register
+
+    return by_kind
+
+
+condition = _registrar(CONDITIONS)
+progress_of = _registrar(PROGRESS)
 
 
 def holds(rules, state, player: int, card: int) -> bool:
@@ -110,17 +121,6 @@ def permanents_in_play(rules, state, player, cond) -> bool:
 
 
 # -- How far a condition holds (for shaping a learner's reward; the rules never ask) ---------
-
-PROGRESS: dict[str, Callable] = {}
-
-
-def progress_of(kind: str):
-    def register(fn):
-        PROGRESS[kind] = fn
-        return fn
-
-    return register
-
 
 def progress(rules, state, player: int, card: int) -> float:
     """How much of an objective card's condition holds for the player now, from 0 to 1: the
