@@ -8,14 +8,10 @@ from collections import Counter
 
 import pytest
 
-from primeval.envs.origin.rules.objectives import CONDITIONS, PROGRESS, holds, progress
+from primeval.envs.origin.rules.objectives import holds, progress
 from tests.envs.origin.builders import cid, table
 from tests.envs.origin.rules.test_objectives import WHITE, put
 from tests.envs.origin.test_encoders import random_states
-
-
-def test_every_condition_kind_has_its_progress():
-    assert set(PROGRESS) == set(CONDITIONS)
 
 
 def test_progress_is_one_exactly_when_the_condition_holds():
