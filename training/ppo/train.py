@@ -65,19 +65,17 @@ def make_training_env(config: TrainConfig, rank: int, league: League):
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # stops the workers in order
         aec = make_raw_env(config.game, config.players, obs_encoder=config.encoder,
                            **config.env)
+        shaping = {"shaping": config.shaping,
+                   "shaping_sources": config.shaping_sources or None,
+                   "shaping_others": config.shaping_others,
+                   "shaping_prospects": config.shaping_prospects}
         if config.prior.agent != "none":
             from primeval.training.ppo.prior import PriorHintEnv, make_prior_agent
 
             env = PriorHintEnv(aec, prior=make_prior_agent(config.prior.agent, config.game),
-                               opponents=league.opponents(), shaping=config.shaping,
-                               shaping_sources=config.shaping_sources or None,
-                               shaping_others=config.shaping_others,
-                               shaping_prospects=config.shaping_prospects)
+                               opponents=league.opponents(), **shaping)
         else:
-            env = SingleAgentEnv(aec, opponents=league.opponents(), shaping=config.shaping,
-                                 shaping_sources=config.shaping_sources or None,
-                                 shaping_others=config.shaping_others,
-                                 shaping_prospects=config.shaping_prospects)
+            env = SingleAgentEnv(aec, opponents=league.opponents(), **shaping)
         if config.vec_env == "subproc":  # this worker's league follows the main process's
             from primeval.training.ppo.vec_env import LeagueStep
 

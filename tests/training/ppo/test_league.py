@@ -225,3 +225,16 @@ def test_rating_games_leave_the_training_opponents_as_they_were(tmp_path,
     rate_league(model, league, league.config, "step_2", games=6, seeds=0)
     assert opponent.rng.bit_generator.state == before
     assert league.members["mcts:sims=2"].mu != 25.0 or league.members["step_1"].mu != 25.0
+
+
+def test_the_training_envs_get_the_configs_shaping(tmp_path):
+    """``make_training_env`` hands the config's shaping weights to every training env."""
+    from primeval.training.ppo.train import make_training_env
+
+    config = load_config("origin/structured", shaping=0.1, shaping_others=0.5,
+                         shaping_prospects=0.25, **{"shaping_sources.tiles": 2})
+    env = make_training_env(config, 0, League(config, tmp_path))()
+    assert (env.shaping, env.shaping_others, env.shaping_prospects) == (0.1, 0.5, 0.25)
+    assert env.shaping_sources["tiles"] == 2.0 and env.shaping_sources["objectives"] == 1.0
+    plain = load_config("origin/structured", shaping=0.1)
+    assert make_training_env(plain, 0, League(plain, tmp_path / "b"))().shaping_sources is None
