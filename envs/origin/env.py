@@ -33,8 +33,11 @@ in the raw env. ``infos[agent]["phase"]`` names the phase (setup, play, final_ro
 
 Ego-centric. Each agent sees the board, the rewards board, everyone's tiles, tokens, cards in
 play and scores, its own hand and objectives; other hands only as counts by colour, decks
-only as sizes (never their order), the tile reserve only as a count. Encoders: ``"flat"``
-and ``"graph"`` (per-territory feature rows plus the adjacency matrix). ``"flat"`` leaves out
+only as sizes (never their order), the tile reserve only as a count. Encoders: ``"flat"``,
+``"graph"`` (per-territory feature rows plus the adjacency matrix) and ``"flat_objectives"``
+(``"flat"``, then the progress of each objective in the observer's hand and, per territory,
+the objective points one more of its pawns there would bring or its pawn there would take
+away: ``ObjectivesEncoder``). ``"flat"`` leaves out
 what is the same in every observation: the map's colours, continents and strait ends
 (``FlatEncoder(rules, include_static=True)`` keeps them) and the entries of cards that a pile
 never holds (cards in play are orange, objectives purple, discards yellow; ``cards_of(piece)``

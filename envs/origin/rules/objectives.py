@@ -138,3 +138,59 @@ def column_level(rules, state, player, cond) -> tuple[int, int]:
 @condition("permanents_in_play")
 def permanents_in_play(rules, state, player, cond) -> tuple[int, int]:
     return len(state.permanents[player]), cond["count"]
+
+
+#: Condition kinds that ask only *where* the player's pawns stand (not which pawns, tokens,
+#: tiles or cards): what :func:`prospect_by_territory` counts.
+WHERE_KINDS: frozenset[str] = frozenset(
+    {"pawns_on_colour", "pawns_on_continent", "connected_group", "continents_present"})
+
+
+class _Standing:
+    """A state read as if the player's pawns stood on ``territories`` (everything else as
+    in ``state``): what the :data:`WHERE_KINDS` conditions count."""
+
+    __slots__ = ("_state", "_player", "_territories")
+
+    def __init__(self, state, player: int, territories: list[int]) -> None:
+        self._state, self._player, self._territories = state, player, territories
+
+    def territories_of(self, player: int) -> list[int]:
+        if player == self._player:
+            return self._territories
+        return self._state.territories_of(player)
+
+    def __getattr__(self, name: str):
+        return getattr(self._state, name)
+
+
+def prospect_by_territory(rules, state, player: int) -> tuple[list[float], list[float]]:
+    """Where the player's pawns would help or hurt the objectives in its hand.
+
+    Returns ``(gain, loss)``, one number per territory: ``gain[t]`` is how much
+    :func:`points_in_prospect`, counting only the objectives whose condition is where pawns
+    stand (:data:`WHERE_KINDS`), would rise were one more of the player's pawns on ``t``
+    (0 on the player's own territories); ``loss[t]`` is how much it would fall were the
+    player's pawn on ``t`` gone (0 elsewhere). Hypothetical: the state is not changed."""
+    cards = rules.data.cards
+    size = rules.data.world.size
+    gain, loss = [0.0] * size, [0.0] * size
+    held = [c for c in state.hands[player]
+            if cards[c].colour == "purple" and cards[c].effect["kind"] in WHERE_KINDS]
+    if not held:
+        return gain, loss
+    mine = state.territories_of(player)
+    now = [progress(rules, state, player, c) for c in held]
+
+    def prospect(territories: list[int]) -> float:
+        standing = _Standing(state, player, territories)
+        return sum(cards[c].points * (progress(rules, standing, player, c) - p)
+                   for c, p in zip(held, now, strict=True))
+
+    owned = set(mine)
+    for t in range(size):
+        if t in owned:
+            loss[t] = 0.0 - prospect([u for u in mine if u != t])
+        else:
+            gain[t] = prospect(mine + [t])
+    return gain, loss

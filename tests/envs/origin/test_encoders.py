@@ -96,7 +96,7 @@ def test_point_sources_match_scoring():
 
 def test_registry_by_name_and_protocol():
     rules = OriginRules(num_players=3)
-    assert set(ENCODERS) == {"flat", "graph"}
+    assert set(ENCODERS) == {"flat", "graph", "flat_objectives"}
     for name in ENCODERS:
         enc = make_encoder(ENCODERS, name, rules)
         assert isinstance(enc, ObservationEncoder)

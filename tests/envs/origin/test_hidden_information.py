@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from primeval.envs.origin.encoders import FlatEncoder, GraphEncoder
+from primeval.envs.origin.encoders import FlatEncoder, GraphEncoder, ObjectivesEncoder
 from primeval.envs.origin.rules import OriginRules
 from primeval.envs.origin.state import OriginState
 from primeval.envs.origin.view import OriginView
@@ -95,7 +95,7 @@ def test_other_hands_decks_and_reserve_do_not_leak(num_players):
     checked = changed_hidden = own_checked = 0
     for seed in range(3):
         rules = OriginRules(num_players=num_players)
-        encoders = (FlatEncoder(rules), GraphEncoder(rules))
+        encoders = (FlatEncoder(rules), GraphEncoder(rules), ObjectivesEncoder(rules))
         game_rng = np.random.default_rng(seed)
         state = rules.initial_state(game_rng)
         while True:
