@@ -71,6 +71,20 @@ def test_points_py_splits_recorded_origin_games_by_source(tmp_path):
     with_objectives = points.by_agent(games, objectives=True)
     assert with_objectives["heuristic"]["total"] == table["heuristic"]["total"]
     assert with_objectives["heuristic"]["objectives_completed"] > 0
+    # entering a green territory whose token lies there takes it (2 to 4 points); every
+    # evolve_at of the record is counted once, by its territory's colour
+    from primeval.envs.origin.rules import OriginRules
+    evolve = OriginRules(num_players=3).layout.slice("evolve_at")
+    for record in load_records(games):
+        hunts = points.territory_decisions(record)
+        for seat, by_source in zip(hunts, points.final_points(record), strict=True):
+            assert 0 <= seat["hunt_chances_taken"] <= seat["hunt_chances"]
+            assert by_source["hunting_tokens"] >= 2 * seat["hunt_chances_taken"]
+        evolved = sum(v for seat in hunts for k, v in seat.items() if k.startswith("evolve_"))
+        assert evolved == sum(evolve.start <= a < evolve.stop for a in record["actions"]) > 0
+    with_territories = points.by_agent(games, territories=True)
+    assert with_territories["heuristic"]["hunt_chances"] > 0
+    assert with_territories["heuristic"]["total"] == table["heuristic"]["total"]
     against_random = points.by_agent(games, opponent="random")
     assert against_random["random"] == table["agent"]
     assert against_random["agent"]["seats"] == 6

@@ -61,16 +61,47 @@ def objective_decisions(record: dict) -> list[dict[str, int]]:
     return seats
 
 
-def by_agent(path: Path, opponent: str = "heuristic",
-             objectives: bool = False) -> dict[str, dict[str, float]]:
+def territory_decisions(record: dict) -> list[dict[str, int]]:
+    """Per seat: ``hunt_chances`` (its decisions at which it could enter a green territory
+    whose hunting token still lies there: ``evolve_at`` or ``migrate_to`` legal on it),
+    ``hunt_chances_taken`` (of those, the ones where it did) and ``evolve_<colour>`` (the
+    territories it evolved onto, by colour)."""
+    seats: list[dict[str, int]] = [defaultdict(int) for _ in range(record["players"])]
+
+    def on_step(rules, state, seat, action, mask) -> None:
+        territories = rules.data.world.territories
+        chance = taken = False
+        for name in ("evolve_at", "migrate_to"):
+            start = rules.layout.offset(name)
+            hunts = [start + t for t in range(len(territories))
+                     if mask[start + t] and state.hunt_value[t] > 0 and state.hunt_owner[t] < 0]
+            chance |= bool(hunts)
+            taken |= action in hunts
+        seats[seat]["hunt_chances"] += chance
+        seats[seat]["hunt_chances_taken"] += taken
+        start = rules.layout.offset("evolve_at")
+        if start <= action < start + len(territories):
+            seats[seat][f"evolve_{territories[action - start].colour}"] += 1
+
+    replay_record(record, render="none", stdout=io.StringIO(), on_step=on_step)
+    return [dict(seat) for seat in seats]
+
+
+def by_agent(path: Path, opponent: str = "heuristic", objectives: bool = False,
+             territories: bool = False) -> dict[str, dict[str, float]]:
     """Per role (``"agent"``, and ``opponent``: the seats its agent spec played): seats and
-    mean points by source (``objectives``: and the means of :func:`objective_decisions`)."""
+    mean points by source (``objectives``: and the means of :func:`objective_decisions`;
+    ``territories``: of :func:`territory_decisions`)."""
     sums: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for record in load_records(path):
         if record["game"] != "origin":
             raise ValueError(f"{path}: a {record['game']} record, not origin")
-        extra = (objective_decisions(record) if objectives
-                 else [{} for _ in record["agents"]])
+        extra: list[dict[str, float]] = [{} for _ in record["agents"]]
+        for wanted, count in ((objectives, objective_decisions),
+                              (territories, territory_decisions)):
+            if wanted:
+                for row, more in zip(extra, count(record), strict=True):
+                    row.update(more)
         for name, points, more in zip(record["agents"], final_points(record), extra,
                                       strict=True):
             row = sums[opponent if name == opponent else "agent"]
@@ -93,8 +124,12 @@ def main() -> None:
                         help="the agent spec whose seats are pooled as the opponents")
     parser.add_argument("--objectives", action="store_true",
                         help="also the objectives completed and the chances let pass")
+    parser.add_argument("--territories", action="store_true",
+                        help="also the hunting tokens within reach and taken, and the "
+                             "territories evolved onto by colour")
     args = parser.parse_args()
-    table = {f.stem: by_agent(f, args.opponent, args.objectives) for f in args.files}
+    table = {f.stem: by_agent(f, args.opponent, args.objectives, args.territories)
+             for f in args.files}
     for f, agents in table.items():
         print(f)
         for name, row in agents.items():
