@@ -8,7 +8,8 @@ evaluations otherwise) and writes
 ``docs/images/origin_scratch_structured_vs_mlp.png``: the win rate against two heuristic bots
 at every evaluation (100 games; the two networks' 95% Wilson intervals shaded), chance (1/3)
 dashed; and ``docs/images/origin_scratch_ablations.png``: the shaped MLP beside its one-knob
-ablations (``ablate.sh``), the shaped MLP's interval shaded.
+ablations (``ablate.sh``, and the objectives-as-features run of ``objectives-2026-12-06``),
+the shaped MLP's interval shaded.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ ABLATIONS = {
     "shaping weighs tiles twice": HERE / "origin-mlp-shaping-tiles",
     "shaping on own score (not the lead)": HERE / "origin-mlp-shaping-own",
     "shaping counts objectives in hand by progress (x0.5)": HERE / "origin-mlp-shaping-prospects",
+    "shaping weighs hunting tokens three times": HERE / "origin-mlp-shaping-hunting",
+    "objectives as features (encoder flat_objectives)":
+        HERE.parent / "objectives-2026-12-06" / "origin-mlp-objectives-s0",
 }
 ABLATIONS_OUT = ROOT / "docs" / "images" / "origin_scratch_ablations.png"
 
