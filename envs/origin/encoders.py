@@ -240,6 +240,10 @@ class GraphEncoder(_Encoder):
         return self.global_features.view(globals_, name)
 
 
+#: The pieces ``"flat_objectives"`` adds after the ``"flat"`` vector.
+OBJECTIVE_PIECES: tuple[str, ...] = ("objective_progress", "prospect_gain", "prospect_loss")
+
+
 class ObjectivesEncoder(FlatEncoder):
     """``"flat_objectives"``: the ``"flat"`` vector, then what the objectives the observer
     holds ask of the board, worked out by the rules (:mod:`~primeval.envs.origin.rules.
@@ -297,6 +301,12 @@ class ObjectivesEncoder(FlatEncoder):
         """The ``"flat"`` vector ``seat`` observes, then the objective pieces (a fresh array)."""
         out = np.zeros(self.features.size, dtype=np.float32)
         out[: self.flat_size] = super().encode(state, seat)
+        self.write_objectives(out, state, seat)
+        return out
+
+    def write_objectives(self, out: np.ndarray, state: OriginState, seat: int) -> None:
+        """Writes the pieces of :data:`OBJECTIVE_PIECES` of ``seat``'s observation into
+        ``out`` (plain code: the reference writes them through this too)."""
         cards = self.rules.data.cards
         held = [c for c in state.hands[seat] if cards[c].colour == "purple"]
         frame = state.stack[-1] if state.stack else {}
@@ -309,7 +319,6 @@ class ObjectivesEncoder(FlatEncoder):
         scale = self.points_scale
         self.features.view(out, "prospect_gain")[:] = np.minimum(np.asarray(gain) / scale, 1.0)
         self.features.view(out, "prospect_loss")[:] = np.minimum(np.asarray(loss) / scale, 1.0)
-        return out
 
 
 #: Encoder classes by ``obs_encoder`` name.

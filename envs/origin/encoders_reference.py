@@ -27,7 +27,7 @@ from gymnasium import spaces
 
 import primeval.envs.origin.rules  # noqa: F401  (registers every decision kind)
 from primeval.envs.core.encoders import ObservationEncoder
-from primeval.envs.origin.encoders import ENCODERS
+from primeval.envs.origin.encoders import ENCODERS, OBJECTIVE_PIECES
 from primeval.envs.origin.encoders_features import (
     ACTION_TYPES,
     DECISION_KINDS,
@@ -305,6 +305,9 @@ class ReferenceEncoder:
         out = np.zeros(layout.space().shape, dtype=np.float32)
         if self.name == "flat":
             names = list(layout.pieces)
+        elif self.name == "flat_objectives":  # the flat pieces, then its own plain pieces
+            names = [name for name in layout.pieces if name not in OBJECTIVE_PIECES]
+            layout.write_objectives(out, state, seat)
         elif self.name == "graph":
             names = [*layout.node_columns, *layout.global_features.names]
             layout.split(out)[1][...] = self.feature_set.adjacency

@@ -3,8 +3,9 @@
 The reference (``encoders_reference``) defines every feature by its piece name in plain code,
 with no caches; the encoders the envs use write them through the fast path (``encoders_fast``),
 which keeps blocks between observations. Along seeded random games of every player count,
-every seat's observation from every encoder (``"flat"``, ``"graph"`` and the flat vector with
-the static pieces) is compared with the reference's, byte for byte (the pattern of OpenSpiel's
+every seat's observation from every encoder (``"flat"``, ``"graph"``, the flat vector with
+the static pieces, and ``"flat_objectives"``, whose own pieces are plain code both write) is
+compared with the reference's, byte for byte (the pattern of OpenSpiel's
 ``test_consistent``), and so are hand-built states holding every decision kind.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from primeval.envs.origin.encoders import ENCODERS, FlatEncoder, GraphEncoder
+from primeval.envs.origin.encoders import ENCODERS, FlatEncoder, GraphEncoder, ObjectivesEncoder
 from primeval.envs.origin.encoders_fast import Filler
 from primeval.envs.origin.encoders_features import OriginFeatures
 from primeval.envs.origin.encoders_reference import ReferenceEncoder
@@ -27,6 +28,7 @@ LAYOUTS = {
     "flat": FlatEncoder,
     "graph": GraphEncoder,
     "flat+static": lambda rules: FlatEncoder(rules, include_static=True),
+    "flat_objectives": ObjectivesEncoder,
 }
 
 
