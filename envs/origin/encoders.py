@@ -240,8 +240,15 @@ class GraphEncoder(_Encoder):
         return self.global_features.view(globals_, name)
 
 
-#: The pieces ``"flat_objectives"`` adds after the ``"flat"`` vector.
-OBJECTIVE_PIECES: tuple[str, ...] = ("objective_progress", "prospect_gain", "prospect_loss")
+#: The pieces ``"flat_objectives"`` adds after the ``"flat"`` vector, with their descriptions.
+OBJECTIVE_DESCRIPTIONS: dict[str, str] = {
+    "objective_progress": "PRIVATE progress of each objective held or dealt (0 for the others)",
+    "prospect_gain": "objective points one more own pawn here would bring / the largest "
+                     "objective's points",
+    "prospect_loss": "objective points lost were the own pawn here gone / the largest "
+                     "objective's points",
+}
+OBJECTIVE_PIECES: tuple[str, ...] = tuple(OBJECTIVE_DESCRIPTIONS)
 
 
 class ObjectivesEncoder(FlatEncoder):
@@ -277,25 +284,16 @@ class ObjectivesEncoder(FlatEncoder):
         self.flat_size = self.features.size
         self._purple = list(f.card_entries["objectives_done"])
         self._rank = {card: k for k, card in enumerate(self._purple)}
-        t = f.num_territories
+        sizes = {"objective_progress": len(self._purple),
+                 "prospect_gain": f.num_territories, "prospect_loss": f.num_territories}
         self.features = FeatureBuilder(
-            [(p.name, p.shape, p.description) for p in self.features.pieces] + [
-                ("objective_progress", len(self._purple),
-                 "PRIVATE progress of each objective held or dealt (0 for the others)"),
-                ("prospect_gain", t, "objective points one more own pawn here would bring "
-                                     "/ the largest objective's points"),
-                ("prospect_loss", t, "objective points lost were the own pawn here gone "
-                                     "/ the largest objective's points"),
-            ])
+            [(p.name, p.shape, p.description) for p in self.features.pieces]
+            + [(name, sizes[name], text) for name, text in OBJECTIVE_DESCRIPTIONS.items()])
         self.pieces = {n: self.features.slice(n) for n in self.features.names}
         cards = rules.data.cards
-        self.points_scale = float(max([cards[c].points for c in self._purple] or [1]) or 1)
+        self.points_scale = float(max((cards[c].points for c in self._purple), default=1) or 1)
         self._space = spaces.Box(low=0.0, high=1.0, shape=(self.features.size,),
                                  dtype=np.float32)
-
-    @property
-    def size(self) -> int:
-        return self.features.size
 
     def encode(self, state: OriginState, seat: int) -> np.ndarray:
         """The ``"flat"`` vector ``seat`` observes, then the objective pieces (a fresh array)."""
