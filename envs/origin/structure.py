@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from primeval.envs.core.structure import graph_structure as core_structure
+
 #: Segments whose index is a territory, in the order of the ``kinds`` of a structure.
 TERRITORY_SEGMENTS: tuple[str, ...] = (
     "evolve_at",
@@ -54,41 +56,17 @@ def action_entities(rules: Any) -> list[tuple[str, tuple[int, ...]]]:
 
 def graph_structure(encoder: Any) -> dict[str, Any]:
     """The structure of the ``"graph"`` encoder's observations and of the actions, as JSON-able
-    data (what a structured policy is built from and saves in its checkpoint):
-
-    * ``entities`` (``T``), ``entity_features`` (``F``), ``globals`` (``G``): the sizes;
-    * ``nodes``, ``adjacency``, ``global_features``: ``[start, stop)`` of each part in the
-      observation vector (``T x F`` row-major, ``T x T``, ``G``);
-    * ``kinds``: the segments that name territories (:data:`TERRITORY_SEGMENTS`, then
-      :data:`STRAIT_SEGMENTS`);
-    * ``action_kind``: per action id, its index in ``kinds`` (``-1``: names no territory);
-    * ``action_entities``: per action id, ``[a, b]``: the territories it names (``a == b``
-      for one territory; ``[-1, -1]`` for none).
-    """
-    t, f, g = encoder.num_territories, encoder.num_node_features, encoder.num_global_features
-    nodes_stop = t * f
-    adjacency_stop = nodes_stop + t * t
-    kinds = list(TERRITORY_SEGMENTS + STRAIT_SEGMENTS)
-    action_kind: list[int] = []
-    entities: list[list[int]] = []
-    for segment, terr in action_entities(encoder.feature_set.rules):
-        if terr:
-            action_kind.append(kinds.index(segment))
-            entities.append([terr[0], terr[-1]])
-        else:
-            action_kind.append(-1)
-            entities.append([-1, -1])
-    return {
-        "entities": int(t),
-        "entity_features": int(f),
-        "globals": int(g),
-        "nodes": [0, nodes_stop],
-        "adjacency": [nodes_stop, adjacency_stop],
-        "global_features": [adjacency_stop, adjacency_stop + g],
-        "kinds": kinds,
-        "action_kind": action_kind,
-        "action_entities": entities,
-    }
+    data (what a structured policy is built from and saves in its checkpoint;
+    :func:`primeval.envs.core.structure.graph_structure` says what each key holds): the
+    territories are the entities, the kinds :data:`TERRITORY_SEGMENTS` then
+    :data:`STRAIT_SEGMENTS`, and a strait action names both its ends."""
+    return core_structure(
+        encoder.num_territories,
+        encoder.num_node_features,
+        encoder.num_global_features,
+        TERRITORY_SEGMENTS + STRAIT_SEGMENTS,
+        action_entities(encoder.feature_set.rules),
+    )
 
 
 __all__ = ["STRAIT_SEGMENTS", "TERRITORY_SEGMENTS", "action_entities", "graph_structure"]

@@ -1,4 +1,5 @@
-"""Observation encoders of Primordial Soup: ``"flat"`` (a named vector) and ``"planes"`` (grid).
+"""Observation encoders of Primordial Soup: ``"flat"`` (a named vector), ``"planes"`` (grid) and
+``"graph"`` (space rows, adjacency, globals).
 
 What every feature is (names, shapes, scales, bounds, the ego-centric order of seats and
 colours) is defined in :mod:`~primeval.envs.primordial_soup.encoders_features`, whose names
@@ -10,7 +11,8 @@ piece, and a test proves them equal along random games.
 ``"flat"`` concatenates the global and the spatial pieces into one vector (see
 :attr:`FlatEncoder.features` / :attr:`FlatEncoder.pieces`); ``"planes"`` scatters each spatial
 channel onto the board grid and broadcasts every global feature as a constant plane (see
-:attr:`PlanesEncoder.channels`).
+:attr:`PlanesEncoder.channels`); ``"graph"`` puts each space's spatial features in a row of its
+own, beside the board's adjacency and the global pieces (see :class:`GraphEncoder`).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from primeval.envs.primordial_soup.encoders_features import (
     SoupFeatures,
 )
 from primeval.envs.primordial_soup.state import GameState
+from primeval.envs.primordial_soup.structure import graph_structure
 
 __all__ = [
     "AMOEBA_COUNT_SCALE",
@@ -68,6 +71,7 @@ __all__ = [
     "SCORE_SCALE",
     "SPATIAL_PIECES",
     "FlatEncoder",
+    "GraphEncoder",
     "PlanesEncoder",
     "SoupFeatures",
     "make_state_encoder",
@@ -209,8 +213,119 @@ class PlanesEncoder:
         return obs[self.channels.index(name)]
 
 
+class GraphEncoder:
+    """``"graph"``: the soup as a graph of its spaces, one float32 vector (a gymnasium Box).
+
+    Layout of the vector (``T`` soup spaces, ``F`` node features, ``G`` global features)::
+
+        [ nodes: T x F (row s = space s) | adjacency: T x T | globals: G ]
+
+    * ``nodes`` (row-major, one row per space in ``board.cells`` order): ``position`` (the
+      space's cell, ``x / (width - 1)`` and ``y / (height - 1)``: the same in every state),
+      then every spatial piece's channels side by side (``cubes``, ``amoebas``, ``amoeba_at``,
+      ``damage``, ``acting_space``, ``frame_space``, ``frame_dest``), columns
+      :attr:`node_columns`;
+    * ``adjacency``: symmetric 0/1, 1 where two spaces are orthogonal neighbours (the moves
+      and cell division follow them; the island is no space). Constant for a board;
+    * ``globals``: the global pieces, as in ``"flat"`` (:attr:`global_features`).
+
+    The same values as ``"flat"`` (each feature once), laid out for a network that shares its
+    weights across the spaces: a structured policy (``network.policy: structured``) reads it
+    through :meth:`structure`, and scores each ``place_amoeba`` action from its space's row.
+    On the standard board ``T = 19``, ``F = 45``, ``G = 365`` (1,581 values; ``"flat"``
+    has the same 1,182 without the positions and the adjacency).
+
+    Attributes:
+        name: ``"graph"``.
+        feature_set: The :class:`SoupFeatures` written.
+        num_spaces, num_node_features, num_global_features: ``T``, ``F``, ``G``.
+        node_columns: Node piece name -> slice of node columns.
+        global_features: The global pieces' :class:`~primeval.envs.core.encoders.FeatureBuilder`.
+        size: Length of the vector.
+    """
+
+    name = "graph"
+
+    def __init__(self, rules: Any) -> None:
+        self.feature_set = f = SoupFeatures(rules)
+        self._filler = Filler(f)
+        board, t = f.board, f.num_spaces
+        self.num_spaces = t
+        self.node_columns: dict[str, slice] = {"position": slice(0, 2)}
+        column = 2
+        for piece in f.spatial_features.pieces:
+            channels = piece.shape[0]
+            self.node_columns[piece.name] = slice(column, column + channels)
+            column += channels
+        self.num_node_features = nf = column
+        self.global_features = f.global_features
+        self.num_global_features = g = f.global_features.size
+        self._node_stop = t * nf
+        self._adj_stop = self._node_stop + t * t
+        self.size = self._adj_stop + g
+        self._template = np.zeros(self.size, dtype=np.float32)
+        nodes, adjacency, _ = self.split(self._template)
+        for space, (x, y) in enumerate(board.cells):
+            nodes[space, 0] = x / max(1, board.width - 1)
+            nodes[space, 1] = y / max(1, board.height - 1)
+            for other in board.adjacent(space):
+                adjacency[space, other] = 1.0
+        # Where each spatial value of the "flat" vector (piece by piece, (channels, spaces))
+        # goes in the node rows.
+        targets: list[np.ndarray] = []
+        for piece in f.spatial_features.pieces:
+            cols = np.arange(self.node_columns[piece.name].start, self.node_columns[piece.name].stop)
+            targets.append((np.arange(t)[None, :] * nf + cols[:, None]).ravel())
+        self._spatial_targets = np.concatenate(targets)
+        self._flat_high = f.high()
+        self._vector = f.features.zeros()
+        high = np.ones(self.size, dtype=np.float32)
+        high[self._spatial_targets] = f.spatial_high()
+        high[self._adj_stop :] = f.global_high()
+        self._space = spaces.Box(low=np.zeros_like(high), high=high, dtype=np.float32)
+
+    def space(self) -> spaces.Box:
+        """``Box(0, high, (T*F + T*T + G,), float32)`` with per-feature upper bounds."""
+        return self._space
+
+    def encode(self, state: GameState, seat: int) -> np.ndarray:
+        """The vector ``seat`` observes in ``state`` (a fresh array)."""
+        vector = self._vector
+        vector.fill(0.0)
+        self._filler.fill(vector, state, seat)
+        np.minimum(vector, self._flat_high, out=vector)  # guard: never leave the space
+        out = self._template.copy()
+        g = self.num_global_features
+        out[self._spatial_targets] = vector[g:]
+        out[self._adj_stop :] = vector[:g]
+        return out
+
+    def split(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(nodes (T, F), adjacency (T, T), globals (G,))`` views of an observation."""
+        obs = np.asarray(obs)
+        if obs.shape != (self.size,):
+            raise ValueError(f"graph observation must have shape ({self.size},), got {obs.shape}")
+        t = self.num_spaces
+        nodes = obs[: self._node_stop].reshape(t, self.num_node_features)
+        adjacency = obs[self._node_stop : self._adj_stop].reshape(t, t)
+        return nodes, adjacency, obs[self._adj_stop :]
+
+    def structure(self) -> dict[str, Any]:
+        """Where the parts of an observation lie and which space each action id names, as
+        JSON-able data (:func:`~primeval.envs.primordial_soup.structure.graph_structure`):
+        what a structured policy (``network.policy: structured``) is built from."""
+        return graph_structure(self)
+
+    def view(self, obs: np.ndarray, name: str) -> np.ndarray:
+        """A node piece ``(T, channels)`` or a global piece of an observation."""
+        nodes, _, globals_ = self.split(obs)
+        if name in self.node_columns:
+            return nodes[:, self.node_columns[name]]
+        return self.global_features.view(globals_, name)
+
+
 #: Encoder classes by ``obs_encoder`` name.
-ENCODERS: dict[str, type] = {"flat": FlatEncoder, "planes": PlanesEncoder}
+ENCODERS: dict[str, type] = {"flat": FlatEncoder, "planes": PlanesEncoder, "graph": GraphEncoder}
 
 
 def make_state_encoder(rules: Any, private: bool = False,

@@ -40,7 +40,7 @@ from primeval.envs.primordial_soup.encoders_features import (
 )
 from primeval.envs.primordial_soup.state import PHASES, GameState, PlayerState
 
-__all__ = ["ReferenceEncoder", "observe", "planes_of"]
+__all__ = ["ReferenceEncoder", "graph_of", "observe", "planes_of"]
 
 
 def observe(f: SoupFeatures, state: GameState, seat: int) -> np.ndarray:
@@ -249,6 +249,32 @@ def planes_of(f: SoupFeatures, planes: Any, vector: np.ndarray) -> np.ndarray:
     return out
 
 
+def graph_of(f: SoupFeatures, graph: Any, vector: np.ndarray) -> np.ndarray:
+    """The ``"graph"`` observation made of a flat one, space by space and piece by name.
+
+    Args:
+        f: The features ``vector`` is laid out by.
+        graph: A ``GraphEncoder`` (its ``split`` views and ``node_columns`` say where each
+            piece goes).
+        vector: A ``"flat"`` observation (:func:`observe`).
+    """
+    out = np.zeros(graph.space().shape, dtype=np.float32)
+    nodes, adjacency, globals_ = graph.split(out)
+    board = f.board
+    for space, (x, y) in enumerate(board.cells):
+        nodes[space, graph.node_columns["position"]] = (x / max(1, board.width - 1),
+                                                         y / max(1, board.height - 1))
+        for direction in range(4):  # W, N, E, S; the fifth, "stay", names the space itself
+            neighbour = board.neighbours[space][direction]
+            if neighbour >= 0:
+                adjacency[space, neighbour] = 1.0
+        for piece in f.spatial_features.pieces:  # (channels, spaces): this space's column
+            nodes[space, graph.node_columns[piece.name]] = f.features.view(vector, piece.name)[:, space]
+    for piece in f.global_features.pieces:
+        f.global_features.view(globals_, piece.name)[...] = f.features.view(vector, piece.name)
+    return out
+
+
 class ReferenceEncoder:
     """An encoder of the envs, its observations written by the reference.
 
@@ -278,4 +304,6 @@ class ReferenceEncoder:
             return vector
         if self.name == "planes":
             return planes_of(self.feature_set, self.layout, vector)
+        if self.name == "graph":
+            return graph_of(self.feature_set, self.layout, vector)
         raise ValueError(f"no reference layout for encoder {self.name!r}")

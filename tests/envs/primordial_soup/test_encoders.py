@@ -19,6 +19,7 @@ from primeval.envs.primordial_soup.encoders import (
     MAX_AMOEBAS,
     SPATIAL_PIECES,
     FlatEncoder,
+    GraphEncoder,
     PlanesEncoder,
 )
 from primeval.envs.primordial_soup.state import GameState, PlayerState
@@ -163,7 +164,7 @@ def _rotated(key: str, value, seat: int, order: list[int]):
     return value
 
 
-ENCODER_CLASSES = [FlatEncoder, PlanesEncoder]
+ENCODER_CLASSES = [FlatEncoder, PlanesEncoder, GraphEncoder]
 
 
 @pytest.mark.parametrize("cls", ENCODER_CLASSES)
@@ -192,7 +193,7 @@ def test_registry_and_protocol(cls):
     assert isinstance(encoder, cls)
     assert isinstance(encoder, ObservationEncoder)
     assert ENCODERS[cls.name] is cls
-    assert set(ENCODERS) == {"flat", "planes"}
+    assert set(ENCODERS) == {"flat", "planes", "graph"}
 
 
 @pytest.mark.parametrize("cls", ENCODER_CLASSES)
@@ -366,6 +367,59 @@ def test_planes_layout_matches_board():
     assert bp.shape == (4, board.height, board.width)
     np.testing.assert_array_equal(bp[:, 0, 0], flat.view(f, "bp"))
     assert np.all(bp == bp[:, :1, :1])
+
+
+def test_graph_layout_matches_board_and_flat():
+    """The graph is one row per soup space (its cell, then that space's column of every
+    spatial piece), the board's orthogonal neighbours as a symmetric adjacency, and the
+    global pieces: the "flat" values, each once, in another order."""
+    rules = make_rules(4)
+    graph, flat = GraphEncoder(rules), FlatEncoder(rules)
+    board = rules.config.board
+    t = board.num_spaces
+    state = make_state(4, stack=[dict(EXAMPLE_FRAMES[5])])
+    g, f = graph.encode(state, 2), flat.encode(state, 2)
+    assert g.shape == graph.space().shape == (graph.size,)
+    nodes, adjacency, globals_ = graph.split(g)
+    assert nodes.shape == (t, graph.num_node_features)
+    # every flat value appears once: the node rows (less the positions) and the globals
+    spatial = np.concatenate([flat.view(f, name) for name, _, _ in SPATIAL_PIECES])
+    np.testing.assert_array_equal(nodes[:, 2:], spatial.T)
+    np.testing.assert_array_equal(globals_, f[: graph.num_global_features])
+    for s, (x, y) in enumerate(board.cells):
+        assert nodes[s, 0] == pytest.approx(x / (board.width - 1))
+        assert nodes[s, 1] == pytest.approx(y / (board.height - 1))
+        assert set(np.flatnonzero(adjacency[s]).tolist()) == set(board.adjacent(s))
+    np.testing.assert_array_equal(adjacency, adjacency.T)
+    assert not adjacency.diagonal().any()
+    assert graph.view(g, "frame_space")[:, 0].tolist() == [float(s == 8) for s in range(t)]
+    np.testing.assert_array_equal(graph.view(g, "cubes"), flat.view(f, "cubes").T)
+    np.testing.assert_array_equal(graph.view(g, "bp"), flat.view(f, "bp"))
+    with pytest.raises(ValueError, match="shape"):
+        graph.split(g[:-1])
+
+
+def test_graph_structure_names_each_placements_space():
+    """``structure()`` says where the graph's parts lie and that ``place_amoeba`` (amoeba
+    ``i + 1``, space ``j``) names space ``j`` under the kind of amoeba ``i + 1``; no other
+    action names a space. The structured policy checks it against the env's sizes."""
+    from primeval.envs.primordial_soup.actions import LAYOUT
+    from primeval.training.ppo.structured import check_structure
+
+    graph = GraphEncoder(make_rules(3))
+    s = check_structure(graph.structure(), graph.size, LAYOUT.n)
+    assert s["entities"] == graph.num_spaces
+    assert s["adjacency"] == [graph.num_spaces * graph.num_node_features,
+                              graph.num_spaces * (graph.num_node_features + graph.num_spaces)]
+    assert s["global_features"][1] == graph.size
+    for action in range(LAYOUT.n):
+        segment, index = LAYOUT.decode(action)
+        kind, named = s["action_kind"][action], s["action_entities"][action]
+        if segment == "place_amoeba":
+            assert s["kinds"][kind] == f"place_amoeba_{index[0] + 1}"
+            assert named == [index[1], index[1]]
+        else:
+            assert (kind, named) == (-1, [-1, -1]), segment
 
 
 @pytest.mark.parametrize("cls", ENCODER_CLASSES)

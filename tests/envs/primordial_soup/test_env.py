@@ -14,7 +14,7 @@ from primeval.envs.core.errors import IllegalActionError
 
 
 @pytest.mark.parametrize("num_players", [3, 4])
-@pytest.mark.parametrize("encoder", ["flat", "planes"])
+@pytest.mark.parametrize("encoder", ["flat", "planes", "graph"])
 def test_pettingzoo_api_test(num_players, encoder):
     """PettingZoo's api_test passes for 3 and 4 players and both encoders."""
     api_test(primordial_soup_v1.env(num_players=num_players, obs_encoder=encoder),
@@ -22,7 +22,7 @@ def test_pettingzoo_api_test(num_players, encoder):
 
 
 @pytest.mark.parametrize("num_players", [3, 4])
-@pytest.mark.parametrize("encoder", ["flat", "planes"])
+@pytest.mark.parametrize("encoder", ["flat", "planes", "graph"])
 def test_pettingzoo_seed_test(num_players, encoder):
     """PettingZoo's seed_test: the same seed gives the same observations and actions."""
     seed_test(functools.partial(primordial_soup_v1.env, num_players=num_players,
