@@ -320,10 +320,12 @@ def test_a_tiny_structured_run_trains_and_its_checkpoint_evaluates(tmp_path, cap
 
 
 @pytest.mark.slow
-def test_the_imitation_probe_reports_held_out_accuracy_by_kind_of_decision():
+@pytest.mark.parametrize("game", ["origin", "primordial_soup"])
+def test_the_imitation_probe_reports_held_out_accuracy_by_kind_of_decision(game):
     from primeval.training.ppo.structured_probe import imitation_probe
 
-    report = imitation_probe(games=2, seed=11, epochs=1)
+    report = imitation_probe(games=2, seed=11, epochs=1, game=game)
+    assert (report["game"], report["players"]) == (game, 3 if game == "origin" else 4)
     assert report["train_decisions"] > 0 and report["test_decisions"] > 0
     assert 0 < report["test_place_decisions"] < report["test_decisions"]
     for name in ("structured", "mlp"):
@@ -334,7 +336,7 @@ def test_the_imitation_probe_reports_held_out_accuracy_by_kind_of_decision():
 def test_the_probe_command_refuses_bad_arguments(capsys):
     from primeval.training.ppo.structured_probe import main
 
-    for argv in (["--games", "1"], ["--epochs", "0"], ["--games", "many"]):
+    for argv in (["--games", "1"], ["--epochs", "0"], ["--games", "many"], ["--game", "chess"]):
         with pytest.raises(SystemExit) as exit_info:
             main(argv)
         assert exit_info.value.code == 2
