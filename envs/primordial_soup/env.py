@@ -31,8 +31,9 @@ decision kind (see *Observation forms and infos*).
 ## Observation
 
 Ego-centric (the observer first, then the others in turn order; colours likewise). Encoders:
-``"flat"`` (1-D float32) and ``"planes"`` (C x H x W float32 over the 5 x 5 board grid); both
-carry the phase and the pending decision (which amoeba, which attack, how much defect is left).
+``"flat"`` (1-D float32), ``"planes"`` (C x H x W float32 over the 5 x 5 board grid) and
+``"graph"`` (1-D float32: a row per soup space, the spaces' adjacency, the global pieces; what
+a structured policy reads); all carry the phase and the pending decision (which amoeba, which attack, how much defect is left).
 The game has no hidden information. The action mask is all zeros for agents not to act.
 
 Pieces of the ``"flat"`` encoder, in order:

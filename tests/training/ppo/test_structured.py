@@ -41,11 +41,16 @@ KWARGS = {
 }
 
 
-def origin_env(seed: int = 0) -> SingleAgentEnv:
-    aec = make_raw_env("origin", 3, obs_encoder="graph")
-    env = SingleAgentEnv(aec, opponents=make_heuristic("origin", seed=1))
+def graph_env(seed: int = 0, game: str = "origin") -> SingleAgentEnv:
+    """The learner's env over the ``graph`` observation of ``game`` (3-player Origin, or
+    4-player Primordial Soup), the heuristic bots in the other seats."""
+    aec = make_raw_env(game, 3 if game == "origin" else 4, obs_encoder="graph")
+    env = SingleAgentEnv(aec, opponents=make_heuristic(game, seed=1))
     env.reset(seed=seed)
     return env
+
+
+GAMES = ["origin", "primordial_soup"]
 
 
 def structured_model(env: SingleAgentEnv, seed: int = 0) -> MaskablePPO:
@@ -114,8 +119,9 @@ def reference_logits(net, obs: np.ndarray) -> np.ndarray:
     return th.stack(logits).detach().numpy()
 
 
-def test_logits_equal_a_plain_per_action_reference():
-    env = origin_env()
+@pytest.mark.parametrize("game", GAMES)
+def test_logits_equal_a_plain_per_action_reference(game):
+    env = graph_env(game=game)
     model = structured_model(env)
     net = model.policy.mlp_extractor
     net.structure_ = env.game.obs_encoder.structure()
@@ -136,7 +142,7 @@ def test_logits_equal_a_plain_per_action_reference():
 
 
 def test_masked_actions_have_probability_zero_and_are_never_chosen():
-    env = origin_env()
+    env = graph_env()
     model = structured_model(env)
     pairs = observations(env, 20, seed=1)
     obs = th.as_tensor(np.stack([o for o, _ in pairs]))
@@ -151,7 +157,7 @@ def test_masked_actions_have_probability_zero_and_are_never_chosen():
 
 
 def test_a_fresh_policy_is_near_uniform_over_the_legal_actions():
-    env = origin_env()
+    env = graph_env()
     model = structured_model(env)
     obs, mask = observations(env, 1, seed=2)[0]
     with th.no_grad():
@@ -165,7 +171,7 @@ def test_a_fresh_policy_is_near_uniform_over_the_legal_actions():
 
 
 def test_the_structure_is_checked_and_errors_name_what_is_wrong():
-    env = origin_env()
+    env = graph_env()
     s = env.game.obs_encoder.structure()
     size, n = int(env.observation_space.shape[0]), int(env.action_space.n)
     assert check_structure(s, size, n) is s
@@ -209,7 +215,7 @@ def test_the_structure_is_checked_and_errors_name_what_is_wrong():
 
 
 def test_a_checkpoint_round_trip_loads_safely_and_plays_the_same_actions(tmp_path):
-    env = origin_env()
+    env = graph_env()
     model = structured_model(env)
     model.learn(64)  # one update: weights away from their initialisation
     path = save_model(model, tmp_path / "model.zip", env_spec("origin", 3, "graph"))
@@ -235,7 +241,7 @@ def test_a_checkpoint_round_trip_loads_safely_and_plays_the_same_actions(tmp_pat
 
 
 def test_a_checkpoint_with_a_broken_structure_is_refused(tmp_path):
-    env = origin_env()
+    env = graph_env()
     path = save_model(structured_model(env), tmp_path / "model.zip", env_spec("origin", 3, "graph"))
     with zipfile.ZipFile(path) as archive:
         items = {name: archive.read(name) for name in archive.namelist()}
@@ -262,7 +268,7 @@ def test_structured_needs_an_encoder_that_describes_its_structure():
 
 def test_new_model_builds_the_structured_policy_from_the_config():
     config = load_config("configs/origin/structured.yaml", n_envs=1)
-    model = new_model(config, origin_env())
+    model = new_model(config, graph_env())
     policy = model.policy
     assert type(policy) is StructuredActorCriticPolicy
     assert (policy.hidden, policy.rounds, policy.head_hidden) == (64, 3, 32)
@@ -271,11 +277,12 @@ def test_new_model_builds_the_structured_policy_from_the_config():
 
 
 @pytest.mark.slow
-def test_a_tiny_structured_run_trains_and_its_checkpoint_evaluates(tmp_path, capsys):
+@pytest.mark.parametrize("game", GAMES)
+def test_a_tiny_structured_run_trains_and_its_checkpoint_evaluates(tmp_path, capsys, game):
     from primeval.training import cli
 
     config = load_config(
-        "configs/origin/structured.yaml",
+        f"configs/{game}/structured.yaml",
         **{
             "total_steps": 512,
             "n_envs": 2,
@@ -294,7 +301,7 @@ def test_a_tiny_structured_run_trains_and_its_checkpoint_evaluates(tmp_path, cap
         },
     )
     run = tmp_path / "run"
-    before = new_model(config, origin_env()).policy.state_dict()
+    before = new_model(config, graph_env(game=game)).policy.state_dict()
     final = train(config, run, progress=False)
     assert final["total_steps"] >= 512
     model = load_model(run / "model.zip")
@@ -306,8 +313,7 @@ def test_a_tiny_structured_run_trains_and_its_checkpoint_evaluates(tmp_path, cap
             "evaluate",
             "--agents",
             f"ppo:{run / 'model.zip'}",
-            "heuristic",
-            "heuristic",
+            *["heuristic"] * (config.players - 1),
             "--games",
             "3",
             "--seed",
