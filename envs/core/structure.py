@@ -12,7 +12,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["graph_structure"]
+import numpy as np
+
+__all__ = ["graph_structure", "split_graph"]
+
+
+def split_graph(
+    obs: np.ndarray, entities: int, entity_features: int, size: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(nodes (T, F), adjacency (T, T), globals (G,))`` views of a ``"graph"`` observation
+    of ``size`` values.
+
+    Raises:
+        ValueError: ``obs`` is not shaped ``(size,)``.
+    """
+    obs = np.asarray(obs)
+    if obs.shape != (size,):
+        raise ValueError(f"graph observation must have shape ({size},), got {obs.shape}")
+    nodes_stop = entities * entity_features
+    adjacency_stop = nodes_stop + entities * entities
+    nodes = obs[:nodes_stop].reshape(entities, entity_features)
+    adjacency = obs[nodes_stop:adjacency_stop].reshape(entities, entities)
+    return nodes, adjacency, obs[adjacency_stop:]
 
 
 def graph_structure(

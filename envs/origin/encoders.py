@@ -27,6 +27,7 @@ from gymnasium import spaces
 
 from primeval.envs.core.encoders import FeatureBuilder
 from primeval.envs.core.state_encoder import StateEncoder
+from primeval.envs.core.structure import split_graph
 from primeval.envs.origin.encoders_fast import Filler
 from primeval.envs.origin.encoders_features import (
     ACTION_TYPES,
@@ -217,14 +218,7 @@ class GraphEncoder(_Encoder):
 
     def split(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(nodes (T, F), adjacency (T, T), globals (G,))`` views of an observation."""
-        obs = np.asarray(obs)
-        if obs.shape != (self.size,):
-            raise ValueError(f"graph observation must have shape ({self.size},), "
-                             f"got {obs.shape}")
-        t = self.num_territories
-        nodes = obs[: self._node_stop].reshape(t, self.num_node_features)
-        adjacency = obs[self._node_stop : self._adj_stop].reshape(t, t)
-        return nodes, adjacency, obs[self._adj_stop :]
+        return split_graph(obs, self.num_territories, self.num_node_features, self.size)
 
     def structure(self) -> dict[str, Any]:
         """Where the parts of an observation lie and which territories each action id names,

@@ -23,6 +23,7 @@ import numpy as np
 from gymnasium import spaces
 
 from primeval.envs.core.state_encoder import StateEncoder
+from primeval.envs.core.structure import split_graph
 from primeval.envs.primordial_soup.encoders_fast import Filler
 from primeval.envs.primordial_soup.encoders_features import (
     AMOEBA_COUNT_SCALE,
@@ -76,6 +77,17 @@ __all__ = [
     "SoupFeatures",
     "make_state_encoder",
 ]
+
+
+def _flat_values(filler: Filler, vector: np.ndarray, high: np.ndarray, state: GameState,
+                 seat: int) -> np.ndarray:
+    """``vector`` (a scratch buffer of the ``"flat"`` size) filled with the ``"flat"`` values
+    ``seat`` observes in ``state``, clipped to ``high``: what ``"planes"`` and ``"graph"`` lay
+    out anew."""
+    vector.fill(0.0)
+    filler.fill(vector, state, seat)
+    np.minimum(vector, high, out=vector)  # guard: never leave the space
+    return vector
 
 
 class FlatEncoder:
@@ -196,10 +208,7 @@ class PlanesEncoder:
 
     def encode(self, state: GameState, seat: int) -> np.ndarray:
         """The planes ``seat`` observes in ``state`` (a fresh array)."""
-        vector = self._vector
-        vector.fill(0.0)
-        self._filler.fill(vector, state, seat)
-        np.minimum(vector, self._vector_high, out=vector)  # guard: never leave the space
+        vector = _flat_values(self._filler, self._vector, self._vector_high, state, seat)
         out = np.empty((len(self.channels), self.height, self.width), dtype=np.float32)
         out[: self._global_start] = self._static
         out.reshape(-1)[self._spatial_cells] = vector[self._global_size :]
@@ -260,8 +269,7 @@ class GraphEncoder:
         self.num_node_features = nf = column
         self.global_features = f.global_features
         self.num_global_features = g = f.global_features.size
-        self._node_stop = t * nf
-        self._adj_stop = self._node_stop + t * t
+        self._adj_stop = t * nf + t * t  # where the globals start
         self.size = self._adj_stop + g
         self._template = np.zeros(self.size, dtype=np.float32)
         nodes, adjacency, _ = self.split(self._template)
@@ -290,10 +298,7 @@ class GraphEncoder:
 
     def encode(self, state: GameState, seat: int) -> np.ndarray:
         """The vector ``seat`` observes in ``state`` (a fresh array)."""
-        vector = self._vector
-        vector.fill(0.0)
-        self._filler.fill(vector, state, seat)
-        np.minimum(vector, self._flat_high, out=vector)  # guard: never leave the space
+        vector = _flat_values(self._filler, self._vector, self._flat_high, state, seat)
         out = self._template.copy()
         g = self.num_global_features
         out[self._spatial_targets] = vector[g:]
@@ -302,13 +307,7 @@ class GraphEncoder:
 
     def split(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(nodes (T, F), adjacency (T, T), globals (G,))`` views of an observation."""
-        obs = np.asarray(obs)
-        if obs.shape != (self.size,):
-            raise ValueError(f"graph observation must have shape ({self.size},), got {obs.shape}")
-        t = self.num_spaces
-        nodes = obs[: self._node_stop].reshape(t, self.num_node_features)
-        adjacency = obs[self._node_stop : self._adj_stop].reshape(t, t)
-        return nodes, adjacency, obs[self._adj_stop :]
+        return split_graph(obs, self.num_spaces, self.num_node_features, self.size)
 
     def structure(self) -> dict[str, Any]:
         """Where the parts of an observation lie and which space each action id names, as
