@@ -965,3 +965,47 @@ def test_the_points_tables_of_the_objectives_and_hunting_runs_are_their_files():
     assert row == [f"{agent[s]:.1f}" for s in ("objectives", "hunting_tokens",
                                                "strait_tokens", "tiles", "total")] + [
         f"{agent['objectives_completed']:.2f}", f"{agent['objective_chances_missed']:.2f}"]
+
+
+STRUCTURED = ROOT / "docs" / "benchmarks" / "learning" / "structured-2026-12-06"
+
+
+def _row(text: str, start: str) -> list[str]:
+    """The cells after the first of the table row of docs/learning.md that starts so."""
+    line = next(ln for ln in text.splitlines() if ln.startswith(start))
+    return [c.strip().strip("*") for c in line.split("|")[2:-1]]
+
+
+def test_the_structured_soup_runs_are_the_default_but_their_network_and_are_quoted():
+    """structured-2026-12-06/soup.sh: configs/primordial_soup/structured.yaml, the default
+    config but for the encoder and the network; docs/learning.md's curve and selection rows,
+    its held-out table (both seeds, the MLP default's two agents on the same games, pooled)
+    are the files."""
+    import csv
+
+    default = load_config("primordial_soup/default").to_dict()
+    structured = load_config("primordial_soup/structured").to_dict()
+    assert structured["encoder"] == "graph" and structured["network"]["policy"] == "structured"
+    assert {k: v for k, v in structured.items() if k not in ("encoder", "network")} == {
+        k: v for k, v in default.items() if k not in ("encoder", "network")}
+    text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    held = {}
+    for seed in (0, 1):
+        run = STRUCTURED / f"soup-structured-s{seed}"
+        assert load_config(run / "config.yaml").to_dict() == dict(structured, seed=seed)
+        for folder, start in ((run, f"| structured, seed {seed} |"),
+                              (HELD_2M / f"primordial_soup_seed{seed}",
+                               f"| MLP (the default), seed {seed} |")):
+            rows = [r for r in csv.DictReader((folder / "metrics.csv").open())
+                    if int(r["step"]) % 500_000 == 0]
+            selection = json.loads((folder / "selection.json").read_text())
+            assert _row(text, start) == [
+                f"{float(r['win_rate_vs_heuristic']):.2f}" for r in rows] + [
+                " / ".join(f"{c['win_rate']:.3f}" for c in selection["candidates"])]
+        for name in ("structured", "mlp"):
+            result = json.loads((STRUCTURED / f"soup-{name}-s{seed}" / "heldout.json").read_text())
+            assert result["games"] == 800 and [p["seed"] for p in result["per_seed"]] == [
+                2043120440, 2044120440]
+            held.setdefault(name, []).append(result["agents"][0])
+    for name, start in (("structured", "| structured |"), ("mlp", "| MLP (the default) |")):
+        assert _row(text, start) == [_quoted(a) for a in held[name]] + [_pooled(held[name])[1]]

@@ -21,6 +21,8 @@ SOUP_2M=$LONGER/soup-2m/soup-4p-ppo-2m.zip  # the default config for 2M steps, s
 SOUP_2M_S1=$LONGER/soup-2m-s1/soup-4p-ppo-2m-s1.zip  # the same, training seed 1
 # the 2M default's make train run (seed 0) on another CPU (docs/learning.md, "The default since 2026-12-05")
 SOUP_DEFAULT=docs/benchmarks/learning/heldout-2026-12-05-2m/primordial_soup_seed0/soup-4p-ppo-2m-seed0.zip
+# the structured policy with the default's recipe, seed 0 (docs/learning.md, "A network that reads the map")
+SOUP_STRUCTURED=docs/benchmarks/learning/structured-2026-12-06/soup-structured-s0/soup-4p-structured-s0.zip
 
 soup_row() {  # NAME SPEC
   $P evaluate --game primordial_soup --agents "$2" heuristic heuristic heuristic \
@@ -61,6 +63,7 @@ soup() {
   soup_row ppo-2m-s1-mcts-25 "mcts:sims=25,net=$SOUP_2M_S1,batch=8"
   soup_row ppo-2m-default ppo:$SOUP_DEFAULT
   soup_row ppo-2m-default-mcts-25 "mcts:sims=25,net=$SOUP_DEFAULT,batch=8"
+  soup_row ppo-structured ppo:$SOUP_STRUCTURED
 }
 
 origin() {
