@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 
 import numpy as np
@@ -402,13 +403,17 @@ def test_graph_layout_matches_board_and_flat():
 def test_graph_structure_names_each_placements_space():
     """``structure()`` says where the graph's parts lie and that ``place_amoeba`` (amoeba
     ``i + 1``, space ``j``) names space ``j`` under the kind of amoeba ``i + 1``; no other
-    action names a space. The structured policy checks it against the env's sizes."""
+    action names a space. (The structured policy's own check of it runs where torch is:
+    tests/training/ppo/test_structured.py.)"""
     from primeval.envs.primordial_soup.actions import LAYOUT
-    from primeval.training.ppo.structured import check_structure
 
     graph = GraphEncoder(make_rules(3))
-    s = check_structure(graph.structure(), graph.size, LAYOUT.n)
-    assert s["entities"] == graph.num_spaces
+    s = graph.structure()
+    assert json.loads(json.dumps(s)) == s  # plain data, saved with a policy's weights
+    assert len(s["action_kind"]) == len(s["action_entities"]) == LAYOUT.n
+    assert (s["entities"], s["entity_features"], s["globals"]) == (
+        graph.num_spaces, graph.num_node_features, graph.num_global_features)
+    assert s["nodes"] == [0, graph.num_spaces * graph.num_node_features]
     assert s["adjacency"] == [graph.num_spaces * graph.num_node_features,
                               graph.num_spaces * (graph.num_node_features + graph.num_spaces)]
     assert s["global_features"][1] == graph.size
