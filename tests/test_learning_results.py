@@ -1009,3 +1009,26 @@ def test_the_structured_soup_runs_are_the_default_but_their_network_and_are_quot
             held.setdefault(name, []).append(result["agents"][0])
     for name, start in (("structured", "| structured |"), ("mlp", "| MLP (the default) |")):
         assert _row(text, start) == [_quoted(a) for a in held[name]] + [_pooled(held[name])[1]]
+
+
+def test_the_structured_origin_run_with_the_heavier_shaping_is_its_twin_and_quoted():
+    """structured-2026-12-06/origin-shaping.sh: the 3M-step structured run's config with
+    shaping 0.25 alone; its curve row, final table and held-out figure (the other 3M runs'
+    seeds, 800 games) in docs/learning.md are the files."""
+    import csv
+
+    run = STRUCTURED / "origin-structured-shaping"
+    twin = load_config(SCRATCH_LONG / "origin-structured-long" / "config.yaml").to_dict()
+    assert load_config(run / "config.yaml").to_dict() == dict(twin, shaping=0.25)
+    text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    rows = [r for r in csv.DictReader((run / "metrics.csv").open())
+            if int(r["step"]) % 250_000 == 0]
+    assert [float(q) for q in _row(text, "| structured, shaping 0.25 | 0")] == [
+        float(r["win_rate_vs_heuristic"]) for r in rows] and len(rows) == 13
+    result = json.loads((run / "eval.json").read_text())
+    held = json.loads((run / "heldout.json").read_text())
+    assert held["games"] == 800 and [p["seed"] for p in held["per_seed"]] == [
+        2037120440, 2038120440]
+    assert result["total_steps"] >= 3_000_000
+    assert _row(text, "| structured, shaping 0.25 (below) |")[:2] == [
+        figure(result, "vs_heuristic"), _quoted(held["agents"][0])]

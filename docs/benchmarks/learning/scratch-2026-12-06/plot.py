@@ -3,8 +3,8 @@
     python docs/benchmarks/learning/scratch-2026-12-06/plot.py
 
 reads the runs' ``metrics.csv`` (the MLP's 3M-step run of 2026-12-05, the structured run of
-2026-12-06 and the MLP with five times the reward shaping, seeds 0 and 1: the same recipe and
-evaluations otherwise) and writes
+2026-12-06, the MLP with five times the reward shaping, seeds 0 and 1, and the structured network
+with it: the same recipe and evaluations otherwise) and writes
 ``docs/images/origin_scratch_structured_vs_mlp.png``: the win rate against two heuristic bots
 at every evaluation (100 games; the two networks' 95% Wilson intervals shaded), chance (1/3)
 dashed; and ``docs/images/origin_scratch_ablations.png``: the shaped MLP beside its one-knob
@@ -31,6 +31,8 @@ RUNS = {
         HERE / "origin-structured-long",
     "flat MLP 256x256, shaping 0.25": HERE / "origin-mlp-shaping",
     "flat MLP 256x256, shaping 0.25, seed 1": HERE / "origin-mlp-shaping-s1",
+    "structured, shaping 0.25 (2026-12-06, later)":
+        HERE.parent / "structured-2026-12-06" / "origin-structured-shaping",
 }
 OUT = ROOT / "docs" / "images" / "origin_scratch_structured_vs_mlp.png"
 ABLATIONS = {
