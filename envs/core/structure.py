@@ -14,26 +14,42 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["graph_structure", "split_graph"]
+__all__ = ["GraphLayout", "graph_structure"]
 
 
-def split_graph(
-    obs: np.ndarray, entities: int, entity_features: int, size: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(nodes (T, F), adjacency (T, T), globals (G,))`` views of a ``"graph"`` observation
-    of ``size`` values.
+class GraphLayout:
+    """What the ``"graph"`` encoders of both games share: the split of an observation into its
+    three parts and the view of a piece by name. A subclass sets ``num_entities`` (``T``),
+    ``num_node_features`` (``F``), ``size``, ``node_columns`` (node piece name -> slice of
+    node columns) and ``global_features`` (the globals' ``FeatureBuilder``)."""
 
-    Raises:
-        ValueError: ``obs`` is not shaped ``(size,)``.
-    """
-    obs = np.asarray(obs)
-    if obs.shape != (size,):
-        raise ValueError(f"graph observation must have shape ({size},), got {obs.shape}")
-    nodes_stop = entities * entity_features
-    adjacency_stop = nodes_stop + entities * entities
-    nodes = obs[:nodes_stop].reshape(entities, entity_features)
-    adjacency = obs[nodes_stop:adjacency_stop].reshape(entities, entities)
-    return nodes, adjacency, obs[adjacency_stop:]
+    num_entities: int
+    num_node_features: int
+    size: int
+    node_columns: dict[str, slice]
+    global_features: Any
+
+    def split(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(nodes (T, F), adjacency (T, T), globals (G,))`` views of an observation.
+
+        Raises:
+            ValueError: ``obs`` is not shaped ``(size,)``.
+        """
+        obs = np.asarray(obs)
+        if obs.shape != (self.size,):
+            raise ValueError(f"graph observation must have shape ({self.size},), got {obs.shape}")
+        t, f = self.num_entities, self.num_node_features
+        nodes_stop = t * f
+        nodes = obs[:nodes_stop].reshape(t, f)
+        adjacency = obs[nodes_stop : nodes_stop + t * t].reshape(t, t)
+        return nodes, adjacency, obs[nodes_stop + t * t :]
+
+    def view(self, obs: np.ndarray, name: str) -> np.ndarray:
+        """A node piece ``(T, channels)`` or a global piece of an observation."""
+        nodes, _, globals_ = self.split(obs)
+        if name in self.node_columns:
+            return nodes[:, self.node_columns[name]]
+        return self.global_features.view(globals_, name)
 
 
 def graph_structure(

@@ -27,7 +27,7 @@ from gymnasium import spaces
 
 from primeval.envs.core.encoders import FeatureBuilder
 from primeval.envs.core.state_encoder import StateEncoder
-from primeval.envs.core.structure import split_graph
+from primeval.envs.core.structure import GraphLayout
 from primeval.envs.origin.encoders_fast import Filler
 from primeval.envs.origin.encoders_features import (
     ACTION_TYPES,
@@ -162,7 +162,7 @@ class FlatEncoder(_Encoder):
         return self.features.view(obs, name)
 
 
-class GraphEncoder(_Encoder):
+class GraphEncoder(GraphLayout, _Encoder):
     """``"graph"``: the map as a graph, flattened into one float32 vector (a gymnasium Box).
 
     Layout of the vector (``T`` territories, ``F`` node features, ``G`` global features)::
@@ -186,7 +186,8 @@ class GraphEncoder(_Encoder):
     Attributes:
         name: ``"graph"``.
         feature_set: The :class:`OriginFeatures` written.
-        num_territories, num_node_features, num_global_features: ``T``, ``F``, ``G``.
+        num_entities (also ``num_territories``), num_node_features, num_global_features:
+            ``T``, ``F``, ``G``.
         node_columns: Territory piece name -> slice of node columns.
         global_features: :class:`~primeval.envs.core.encoders.FeatureBuilder` of the globals.
         size: Length of the vector.
@@ -198,13 +199,12 @@ class GraphEncoder(_Encoder):
         self.feature_set = f = OriginFeatures(rules)
         self._filler = Filler(f)
         t, nf = f.num_territories, f.num_node_features
-        self.num_territories = t
+        self.num_entities = t
         self.num_node_features = nf
         self.node_columns = dict(f.node_channels)
         self.global_features = f.global_features
         self.num_global_features = f.global_features.size
-        self._node_stop = t * nf
-        self._adj_stop = self._node_stop + t * t
+        self._adj_stop = t * nf + t * t  # where the globals start
         self.size = self._adj_stop + self.num_global_features
         # Node rows of nf columns first, then the adjacency, then the globals
         self._filler.set_layout(self.size, self._adj_stop,
@@ -216,22 +216,16 @@ class GraphEncoder(_Encoder):
         """``Box(0, 1, (T*F + T*T + G,), float32)``."""
         return self._space
 
-    def split(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(nodes (T, F), adjacency (T, T), globals (G,))`` views of an observation."""
-        return split_graph(obs, self.num_territories, self.num_node_features, self.size)
+    @property
+    def num_territories(self) -> int:
+        """``T``: the map's territories, the graph's entities."""
+        return self.num_entities
 
     def structure(self) -> dict[str, Any]:
         """Where the parts of an observation lie and which territories each action id names,
         as JSON-able data (:func:`~primeval.envs.origin.structure.graph_structure`): what a
         structured policy (``network.policy: structured``) is built from."""
         return graph_structure(self)
-
-    def view(self, obs: np.ndarray, name: str) -> np.ndarray:
-        """A territory piece ``(T, channels)`` or a global piece of an observation."""
-        nodes, _, globals_ = self.split(obs)
-        if name in self.node_columns:
-            return nodes[:, self.node_columns[name]]
-        return self.global_features.view(globals_, name)
 
 
 #: The pieces ``"flat_objectives"`` adds after the ``"flat"`` vector, with their descriptions.

@@ -23,7 +23,7 @@ import numpy as np
 from gymnasium import spaces
 
 from primeval.envs.core.state_encoder import StateEncoder
-from primeval.envs.core.structure import split_graph
+from primeval.envs.core.structure import GraphLayout
 from primeval.envs.primordial_soup.encoders_fast import Filler
 from primeval.envs.primordial_soup.encoders_features import (
     AMOEBA_COUNT_SCALE,
@@ -222,7 +222,7 @@ class PlanesEncoder:
         return obs[self.channels.index(name)]
 
 
-class GraphEncoder:
+class GraphEncoder(GraphLayout):
     """``"graph"``: the soup as a graph of its spaces, one float32 vector (a gymnasium Box).
 
     Layout of the vector (``T`` soup spaces, ``F`` node features, ``G`` global features)::
@@ -247,7 +247,8 @@ class GraphEncoder:
     Attributes:
         name: ``"graph"``.
         feature_set: The :class:`SoupFeatures` written.
-        num_spaces, num_node_features, num_global_features: ``T``, ``F``, ``G``.
+        num_entities (also ``num_spaces``), num_node_features, num_global_features: ``T``,
+            ``F``, ``G``.
         node_columns: Node piece name -> slice of node columns.
         global_features: The global pieces' :class:`~primeval.envs.core.encoders.FeatureBuilder`.
         size: Length of the vector.
@@ -259,7 +260,7 @@ class GraphEncoder:
         self.feature_set = f = SoupFeatures(rules)
         self._filler = Filler(f)
         board, t = f.board, f.num_spaces
-        self.num_spaces = t
+        self.num_entities = t
         self.node_columns: dict[str, slice] = {"position": slice(0, 2)}
         column = 2
         for piece in f.spatial_features.pieces:
@@ -305,22 +306,16 @@ class GraphEncoder:
         out[self._adj_stop :] = vector[:g]
         return out
 
-    def split(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(nodes (T, F), adjacency (T, T), globals (G,))`` views of an observation."""
-        return split_graph(obs, self.num_spaces, self.num_node_features, self.size)
+    @property
+    def num_spaces(self) -> int:
+        """``T``: the soup's spaces, the graph's entities."""
+        return self.num_entities
 
     def structure(self) -> dict[str, Any]:
         """Where the parts of an observation lie and which space each action id names, as
         JSON-able data (:func:`~primeval.envs.primordial_soup.structure.graph_structure`):
         what a structured policy (``network.policy: structured``) is built from."""
         return graph_structure(self)
-
-    def view(self, obs: np.ndarray, name: str) -> np.ndarray:
-        """A node piece ``(T, channels)`` or a global piece of an observation."""
-        nodes, _, globals_ = self.split(obs)
-        if name in self.node_columns:
-            return nodes[:, self.node_columns[name]]
-        return self.global_features.view(globals_, name)
 
 
 #: Encoder classes by ``obs_encoder`` name.

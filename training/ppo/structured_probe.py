@@ -101,11 +101,13 @@ def main(argv: list[str] | None = None) -> None:
     import argparse
     import json
 
+    from primeval.envs.games import GAMES
+
     parser = argparse.ArgumentParser(
         prog="python -m primeval.training.ppo.structured_probe",
         description=imitation_probe.__doc__.split("\n")[0],
     )
-    parser.add_argument("--game", choices=("origin", "primordial_soup"), default="origin",
+    parser.add_argument("--game", choices=sorted(GAMES), default="origin",
                         help="the game (its default player count)")
     parser.add_argument("--games", type=int, default=80, help="heuristic games (>= 5)")
     parser.add_argument("--seed", type=int, default=2026120301, help="the probe's seed")
