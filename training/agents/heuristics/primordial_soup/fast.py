@@ -11,6 +11,9 @@
 * **Per-decision caches**: the foreign cubes of a space, the worth of ending a move on a
   space, the outcomes of an active move from a space and a gene set's ladder points, each
   kept for the state being decided (by identity) and dropped with the next decision.
+* **Placements** (``_place``): the spaces with an amoeba, each space's drift destination and
+  the danger spaces are worked out once per decision instead of once per candidate space and
+  neighbour; each candidate's score is the reference's expression, term for term.
 
 Every number is computed by the reference's own code (the caches only skip computing it
 twice), so every choice and every fallback draw is the same
@@ -21,6 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from primeval.envs.primordial_soup.actions import LAYOUT
+from primeval.envs.primordial_soup.data import DIRECTIONS
 from primeval.training.agents.heuristics.primordial_soup.agent import (
     ReferencePrimordialSoupHeuristic,
 )
@@ -33,6 +38,8 @@ _reference_fits = _Evaluation._fits
 #: Entries kept per memo table before it is emptied (bounded memory over long runs).
 _MEMO_LIMIT = 50_000
 _meals: dict = {}
+#: Direction name -> index into ``board.neighbours[space]`` (as the drift reads it).
+_DIRECTION = {name: i for i, name in enumerate(DIRECTIONS)}
 _fits_memo: dict = {}
 
 
@@ -140,3 +147,49 @@ class PrimordialSoupHeuristic(ReferencePrimordialSoupHeuristic):
         if value is None:
             value = memo[key] = super()._gene_points(state, rules, genes, amoebas, rounds)
         return value
+
+    def _place(self, rules, state, player: int, mask, setup: bool):
+        """The reference's placement (lowest free number, most food ahead), each per-space
+        fact worked out once: the same candidate order, scores and tie-breaks."""
+        view = LAYOUT.segment_view(mask, "place_amoeba")
+        numbers, spaces = view.nonzero()
+        if numbers.size == 0:
+            return None
+        number = int(numbers.min())
+        candidates = spaces[numbers == number].tolist()
+        ps = state.players[player]
+        table = self._table(state, ps)
+        board = rules.board
+        drift = rules.config.environment_deck[state.environment_card][0]
+        if drift == "none":
+            destination = list(range(board.num_spaces))
+        else:
+            step = [row[_DIRECTION[drift]] for row in board.neighbours]
+            destination = [s if d < 0 else d for s, d in enumerate(step)]
+        occupied: set[int] = set()
+        eaters: dict[int, int] = {}
+        danger_spaces: set[int] = set()
+        for q, other in enumerate(state.players):
+            on_board = [sp for sp in other.amoeba_space if sp >= 0]
+            occupied.update(on_board)
+            for sp in on_board:
+                d = destination[sp]
+                eaters[d] = eaters.get(d, 0) + 1
+            if q != player and (other.has("aggression") or other.has("struggle")):
+                danger_spaces.update(on_board)
+        own_spaces = {sp for sp in ps.amoeba_space if sp >= 0}
+        best, best_key = None, None
+        for s in candidates:
+            d = destination[s]
+            meals = self._meal_count(self._foreign(state, player, d), table, limit=6)
+            here_meals = self._meal_count(self._foreign(state, player, s), table, limit=6)
+            score = min(meals - eaters.get(d, 0), 3) + 0.3 * min(here_meals, 3)
+            if s in danger_spaces or d in danger_spaces:
+                score -= 1.5
+            if setup:
+                score += 0.3 * sum(1 for a in board.adjacent(s) if a not in occupied)
+            else:
+                score += 0.1 * sum(1 for a in board.adjacent(s) if a not in own_spaces)
+            if best_key is None or score > best_key:
+                best, best_key = s, score
+        return LAYOUT.encode("place_amoeba", number, best)
