@@ -103,9 +103,8 @@ class PlaceStart:
         occupied = {sp for p in state.players for sp in p.amoeba_space if sp >= 0}
         view = rules.layout.segment_view(mask, "place_amoeba")
         free_numbers = [i for i, sp in enumerate(ps.amoeba_space) if sp < 0]
-        for space in range(rules.board.num_spaces):
-            if space not in occupied:
-                view[free_numbers, space] = True
+        free_spaces = [s for s in range(rules.board.num_spaces) if s not in occupied]
+        view[np.ix_(free_numbers, free_spaces)] = True  # every free number on every free space
 
     @staticmethod
     def apply(rules, state, frame, segment, index, rng) -> None:
