@@ -6,6 +6,9 @@
 # ablate (its shipped agent), on the same games (its ladder-seed.json is the float32 model's
 # of the first session, the same figure). Run from the repository root after the runs (their models in runs/):
 #   bash docs/benchmarks/learning/scratch-2026-12-06/ablations-heldout.sh base entropy win
+# HELDOUT=S plays the 800 games at seeds S and S + 1000000 instead (heldout-SSSS.json, its first
+# four digits); the later ablations (selfplay, batch) and their base at 2045120440:
+#   HELDOUT=2045120440 OUT=/tmp/primeval-ablations-2045 bash .../ablations-heldout.sh base selfplay batch
 # then the points by source of all of them:
 #   python docs/benchmarks/learning/scratch-2026-12-06/points.py \
 #     /tmp/primeval-ablations/{base,entropy,win,tiles,own,prospects}.jsonl --objectives \
@@ -14,6 +17,7 @@ set -euo pipefail
 export OMP_NUM_THREADS=1
 HERE=docs/benchmarks/learning/scratch-2026-12-06
 OUT=${OUT:-/tmp/primeval-ablations}
+HELDOUT=${HELDOUT:-2039120440}
 mkdir -p "$OUT"
 for name in "$@"; do
   if [ "$name" = base ]; then
@@ -28,7 +32,7 @@ for name in "$@"; do
       "runs/origin-mlp-shaping-$name/model.zip" "$agent"
   fi
   primeval evaluate --game origin --agents "ppo:$agent" heuristic heuristic --games 400 \
-    --seed 2039120440 --seeds 2 --json "$dir/heldout-2039.json" --quiet
+    --seed "$HELDOUT" --seeds 2 --json "$dir/heldout-${HELDOUT:0:4}.json" --quiet
   primeval evaluate --game origin --agents "ppo:$agent" heuristic heuristic --games 400 \
     --seed 2026120340 --json "$ladder" --record "$OUT/$name.jsonl" --quiet
 done
