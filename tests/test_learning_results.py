@@ -870,6 +870,56 @@ def test_the_ablations_are_the_shaped_mlp_but_one_knob_and_their_figures_are_quo
     assert label in learning
 
 
+LATER_ABLATIONS = [  # ablate.sh's runs of the afternoon, held out at 2045120440
+    ("selfplay", {"league": {"schedule": [{"from_step": 30000, "random": 0.1, "heuristic": 0.5,
+                                            "self_play": 0.4}]}}, "self-play opponents"),
+    ("batch", {"n_envs": 32, "ppo": {"batch_size": 1024}}, "bigger batches"),
+]
+
+
+@pytest.mark.parametrize("name, override, label", LATER_ABLATIONS,
+                         ids=[a[0] for a in LATER_ABLATIONS])
+def test_the_later_ablations_are_the_shaped_mlp_but_one_knob_and_their_figures_are_quoted(
+        name, override, label):
+    """The self-play opponents and bigger batches: each saved config is the shaped MLP's but
+    for its override; docs/learning.md's curve row (the first evaluation at or past each 250k,
+    plot.py's every_250k), the final table at the run's own seed, the 800 held-out games
+    (seeds 2045120440 + 2046120440, the shaped MLP on the same games), the ladder's seed and
+    the mean scores are its files."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("plot", SCRATCH_LONG / "plot.py")
+    plot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plot)
+    run = SCRATCH_LONG / f"origin-mlp-shaping-{name}"
+    base = load_config(SCRATCH_LONG / "origin-mlp-shaping" / "config.yaml").to_dict()
+    assert load_config(run / "config.yaml").to_dict() == _with(base, override)
+    text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    rows = plot.every_250k(run)
+    assert len(rows) == 13 and [int(r["step"]) // 250_000 for r in rows] == list(range(13))
+    assert [float(q) for q in _row(text, f"| {label} | 0")] == [
+        float(r["win_rate_vs_heuristic"]) for r in rows]
+    result = json.loads((run / "eval.json").read_text())
+    assert result["total_steps"] >= 3_000_000
+    cells = _row(text, f"| {label} (")
+    for folder, row in ((run, cells), (SCRATCH_LONG / "origin-mlp-shaping",
+                                       _row(text, "| the shaped MLP, on these 800 games |"))):
+        held = json.loads((folder / "heldout-2045.json").read_text())
+        assert held["games"] == 800 and [p["seed"] for p in held["per_seed"]] == [
+            2045120440, 2046120440]
+        assert row[1] == _quoted(held["agents"][0])
+        assert row[3] == "; ".join([f"{held['agents'][0]['mean_score']:.1f}", ", ".join(
+            f"{a['mean_score']:.1f}" for a in held["agents"][1:])])
+    ladder = json.loads((run / "ladder-seed.json").read_text())
+    assert ladder["seed"] == 2026120340 and ladder["agents"][0]["games"] == 400
+    assert cells[:3:2] == [figure(result, "vs_heuristic"), _quoted(ladder["agents"][0])]
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"{label}, {cells[1]}" in readme
+    points = json.loads((SCRATCH_LONG / "later-ablations-points.json").read_text())
+    assert set(points) == {"base", "batch", "selfplay"}
+    assert points[name]["agent"]["seats"] == 400
+
+
 def test_the_points_tables_against_random_players_and_of_the_ablations_are_their_files():
     """docs/learning.md's two new points tables are points-vs-random.json and
     ablations-points.json, row by row."""

@@ -6,13 +6,17 @@
 # ablate (its shipped agent), on the same games (its ladder-seed.json is the float32 model's
 # of the first session, the same figure). Run from the repository root after the runs (their models in runs/):
 #   bash docs/benchmarks/learning/scratch-2026-12-06/ablations-heldout.sh base entropy win
-# HELDOUT=S plays the 800 games at seeds S and S + 1000000 instead (heldout-SSSS.json, its first
-# four digits); the later ablations (selfplay, batch) and their base at 2045120440:
-#   HELDOUT=2045120440 OUT=/tmp/primeval-ablations-2045 bash .../ablations-heldout.sh base selfplay batch
 # then the points by source of all of them:
 #   python docs/benchmarks/learning/scratch-2026-12-06/points.py \
 #     /tmp/primeval-ablations/{base,entropy,win,tiles,own,prospects}.jsonl --objectives \
 #     --json docs/benchmarks/learning/scratch-2026-12-06/ablations-points.json
+# HELDOUT=S plays the 800 games at seeds S and S + 1000000 instead (heldout-SSSS.json, its first
+# four digits); the later ablations (selfplay, batch) and their base at 2045120440:
+#   HELDOUT=2045120440 OUT=/tmp/primeval-ablations-2045 bash .../ablations-heldout.sh base selfplay batch
+# and their points by source:
+#   python docs/benchmarks/learning/scratch-2026-12-06/points.py \
+#     /tmp/primeval-ablations-2045/{base,batch,selfplay}.jsonl --objectives --territories \
+#     --json docs/benchmarks/learning/scratch-2026-12-06/later-ablations-points.json
 set -euo pipefail
 export OMP_NUM_THREADS=1
 HERE=docs/benchmarks/learning/scratch-2026-12-06

@@ -45,15 +45,29 @@ ABLATIONS = {
     "shaping weighs hunting tokens three times": HERE / "origin-mlp-shaping-hunting",
     "objectives as features (encoder flat_objectives)":
         HERE.parent / "objectives-2026-12-06" / "origin-mlp-objectives-s0",
+    "self-play opponents (two fifths of the seats)": HERE / "origin-mlp-shaping-selfplay",
+    "bigger batches (32 envs, minibatches of 1,024)": HERE / "origin-mlp-shaping-batch",
 }
 ABLATIONS_OUT = ROOT / "docs" / "images" / "origin_scratch_ablations.png"
 
 
+def every_250k(folder: Path) -> list[dict[str, str]]:
+    """The rows of a run's ``metrics.csv`` of its evaluations during training: the first at or
+    past each multiple of 250k steps (a run of 32 envs evaluates at 250,016; the final
+    400-game row, later than the last of those, is left out)."""
+    rows, seen = [], set()
+    for row in csv.DictReader((folder / "metrics.csv").open(encoding="utf-8")):
+        k = int(row["step"]) // 250_000
+        if k not in seen:
+            seen.add(k)
+            rows.append(row)
+    return rows
+
+
 def curve(folder: Path) -> tuple[list[int], list[float], list[float], list[float]]:
     """Steps, win rates against the heuristic bots and their interval, from the evaluations
-    during training (the final 400-game row, at a step not a multiple of 250k, left out)."""
-    rows = [r for r in csv.DictReader((folder / "metrics.csv").open(encoding="utf-8"))
-            if int(r["step"]) % 250_000 == 0]
+    during training (:func:`every_250k`)."""
+    rows = every_250k(folder)
     return ([int(r["step"]) for r in rows],
             *([float(r[k]) for r in rows] for k in ("win_rate_vs_heuristic",
                                                      "win_rate_vs_heuristic_lo",
