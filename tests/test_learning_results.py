@@ -1029,8 +1029,8 @@ def _row(text: str, start: str) -> list[str]:
 def test_the_structured_soup_runs_are_the_default_but_their_network_and_are_quoted():
     """structured-2026-12-06/soup.sh: configs/primordial_soup/structured.yaml, the default
     config but for the encoder and the network; docs/learning.md's curve and selection rows,
-    its held-out table (both seeds, the MLP default's two agents on the same games, pooled)
-    are the files."""
+    its held-out table (three seeds, the MLP default's three agents on the same game seeds,
+    the first two and all three pooled) and README's pooled figures are the files."""
     import csv
 
     default = load_config("primordial_soup/default").to_dict()
@@ -1040,12 +1040,14 @@ def test_the_structured_soup_runs_are_the_default_but_their_network_and_are_quot
         k: v for k, v in default.items() if k not in ("encoder", "network")}
     text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
     held = {}
-    for seed in (0, 1):
+    for seed in (0, 1, 2):
         run = STRUCTURED / f"soup-structured-s{seed}"
         assert load_config(run / "config.yaml").to_dict() == dict(structured, seed=seed)
+        # the MLP's seeds 0 and 1 are the 2M `make train` runs; seed 2 is soup-mlp.sh's
+        mlp = HELD_2M / f"primordial_soup_seed{seed}" if seed < 2 else STRUCTURED / "soup-mlp-s2"
+        assert load_config(mlp / "config.yaml").to_dict() == dict(default, seed=seed)
         for folder, start in ((run, f"| structured, seed {seed} |"),
-                              (HELD_2M / f"primordial_soup_seed{seed}",
-                               f"| MLP (the default), seed {seed} |")):
+                              (mlp, f"| MLP (the default), seed {seed} |")):
             rows = [r for r in csv.DictReader((folder / "metrics.csv").open())
                     if int(r["step"]) % 500_000 == 0]
             selection = json.loads((folder / "selection.json").read_text())
@@ -1057,8 +1059,11 @@ def test_the_structured_soup_runs_are_the_default_but_their_network_and_are_quot
             assert result["games"] == 800 and [p["seed"] for p in result["per_seed"]] == [
                 2043120440, 2044120440]
             held.setdefault(name, []).append(result["agents"][0])
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     for name, start in (("structured", "| structured |"), ("mlp", "| MLP (the default) |")):
-        assert _row(text, start) == [_quoted(a) for a in held[name]] + [_pooled(held[name])[1]]
+        assert _row(text, start) == [_quoted(a) for a in held[name]] + [
+            _pooled(held[name][:2])[1], _pooled(held[name])[1]]
+        assert _pooled(held[name])[1] in readme
 
 
 def test_the_structured_origin_run_with_the_heavier_shaping_is_its_twin_and_quoted():
