@@ -1043,7 +1043,7 @@ def test_the_structured_soup_runs_are_the_default_but_their_network_and_are_quot
     for seed in (0, 1, 2):
         run = STRUCTURED / f"soup-structured-s{seed}"
         assert load_config(run / "config.yaml").to_dict() == dict(structured, seed=seed)
-        # the MLP's seeds 0 and 1 are the 2M `make train` runs; seed 2 is soup-mlp.sh's
+        # the MLP's seeds 0 and 1 are the 2M `make train` runs; seed 2 is soup.sh's with NET=mlp
         mlp = HELD_2M / f"primordial_soup_seed{seed}" if seed < 2 else STRUCTURED / "soup-mlp-s2"
         assert load_config(mlp / "config.yaml").to_dict() == dict(default, seed=seed)
         for folder, start in ((run, f"| structured, seed {seed} |"),
