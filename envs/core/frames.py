@@ -91,6 +91,11 @@ class FrameRules:
 
     registry: FrameRegistry
     layout: ActionLayout
+    carries_masks: bool = True
+    """Whether a state :meth:`apply` returns carries its legal mask, with a snapshot of the
+    state to check it against (see :meth:`legal_mask`). Worth it where a mask costs more to
+    work out than a state's copy and comparison (Origin); a game whose masks are cheap and
+    whose states are large sets it False (Primordial Soup: docs/benchmarks/history.md)."""
 
     @property
     def pass_action(self) -> int:
@@ -110,7 +115,8 @@ class FrameRules:
     def legal_mask(self, state) -> np.ndarray:
         """Boolean mask over all action ids; all False when the game is over.
 
-        A state that :meth:`transition` (or :meth:`apply`) returned carries the mask that
+        Where the game carries masks (:attr:`carries_masks`), a state that
+        :meth:`transition` (or :meth:`apply`) returned carries the mask that
         :meth:`advance` worked out for it, with a snapshot of the state it is the mask of;
         while the state still equals its snapshot (nobody changed it in place: comparing is
         several times cheaper than working a mask out) this returns a copy of that mask,
@@ -208,7 +214,7 @@ class FrameRules:
         segment, index = self.layout.decode(action)
         self.registry.decisions[frame["kind"]].apply(self, new, frame, segment, index, rng)
         new_mask = self.advance(new, rng)
-        if carry:
+        if carry and self.carries_masks:
             with contextlib.suppress(AttributeError):  # a state without __dict__ carries none
                 setattr(new, _CACHE, (self, new_mask.copy() if shared else new_mask, new.copy()))
         return new, new_mask

@@ -11,7 +11,9 @@
 #   bots-old-new.txt  bots.py: each tree's bots playing the same 6 seeded games, CPU µs per
 #               decision with a choice (the old tree had one class per game, the reference's);
 #   mcts.txt    mcts_sims.py: mcts:sims=100 deciding the first 15 decisions of 2 seeded games,
-#               simulations per CPU second, and a hash of the actions (the same search).
+#               simulations per CPU second, and a hash of the actions (the same search);
+#   mcts-whole.txt  mcts_whole.py: the same search at every 10th decision with a choice of 2
+#               whole seeded games of bots (the first 15 are mostly Primordial Soup's setup).
 set -euo pipefail
 HERE=docs/benchmarks/throughput-2026-12-05
 OLD=${OLD:-/tmp/primeval-d45d2da}
@@ -41,5 +43,6 @@ interleave() {  # interleave SCRIPT OUT: three rounds of the old tree, then this
   done
 }
 interleave mcts_sims.py "$HERE/mcts.txt"
+interleave mcts_whole.py "$HERE/mcts-whole.txt"
 interleave bots.py "$HERE/bots-old-new.txt"
 uptime

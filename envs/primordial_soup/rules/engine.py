@@ -36,6 +36,7 @@ class PrimordialSoupRules(FrameRules):
 
     name = "primordial_soup"
     registry = REGISTRY
+    carries_masks = False  # a mask costs less than a copy of the state to check it by
 
     def __init__(self, config: PrimordialSoupConfig | None = None, **overrides) -> None:
         if config is None:

@@ -57,14 +57,16 @@ def test_transition_returns_the_carried_mask_and_keeps_the_old_state(game, playe
 
 
 def test_a_copy_carries_no_mask_so_an_edited_copy_is_asked_anew():
-    """The Primordial Soup player who must choose a start space has the ladder's free start
-    spaces to choose from; taking one of them away in a copy changes that copy's mask."""
-    rules = _rules("primordial_soup", 4)
+    """An Origin state the rules returned carries its mask; a copy of it does not, so an
+    edited copy is asked anew: a copy whose game is over has nothing legal."""
+    rules = _rules("origin", 3)
     rng = np.random.default_rng(0)
     state = rules.initial_state(rng)
     mask = rules.legal_mask(state)
-    state = rules.apply(state, int(np.flatnonzero(mask)[0]), rng)  # carries a mask now
+    state = rules.apply(state, int(np.flatnonzero(mask)[0]), rng)
+    assert hasattr(state, "_legal_mask_cache")  # carries a mask now
     edited = state.copy()
+    assert not hasattr(edited, "_legal_mask_cache")
     assert rules.legal_mask(edited).tolist() == rules.legal_mask(state).tolist()
     edited.stack.clear()  # game over for the copy: nothing legal
     assert not rules.legal_mask(edited).any()
@@ -93,7 +95,7 @@ def test_a_mask_carried_for_other_rules_is_not_served():
 def test_a_state_changed_in_place_is_asked_anew():
     """Tests and position builders edit a state the rules returned (a card given, a field
     set); its carried mask is then not served."""
-    rules = _rules("primordial_soup", 4)
+    rules = _rules("origin", 3)
     rng = np.random.default_rng(0)
     state = rules.initial_state(rng)
     state = rules.apply(state, int(np.flatnonzero(rules.legal_mask(state))[0]), rng)
@@ -133,6 +135,20 @@ def test_the_layout_tables_give_what_the_validating_paths_give(game, players):
         else:
             with pytest.raises(ValueError, match="give an index"):
                 layout.encode(seg.name)
+
+
+def test_primordial_soup_states_carry_no_mask():
+    """Primordial Soup's masks cost less than a copy of the state to check them by
+    (``carries_masks = False``; docs/benchmarks/history.md), so its states carry none and
+    every mask is worked out from the state: an edit in place is seen too."""
+    rules = _rules("primordial_soup", 4)
+    rng = np.random.default_rng(0)
+    state = rules.initial_state(rng)
+    new = rules.apply(state, int(np.flatnonzero(rules.legal_mask(state))[0]), rng)
+    assert not hasattr(new, "_legal_mask_cache")
+    assert np.array_equal(rules.legal_mask(new), rules.computed_legal_mask(new))
+    new.stack.clear()
+    assert not rules.legal_mask(new).any()
 
 
 def test_a_caller_that_passes_the_mask_gets_states_that_carry_none():
