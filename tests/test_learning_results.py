@@ -5,6 +5,7 @@ own tables."""
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 from pathlib import Path
@@ -1087,3 +1088,66 @@ def test_the_structured_origin_run_with_the_heavier_shaping_is_its_twin_and_quot
     assert result["total_steps"] >= 3_000_000
     assert _row(text, "| structured, shaping 0.25 (below) |")[:2] == [
         figure(result, "vs_heuristic"), _quoted(held["agents"][0])]
+
+
+LONG = ROOT / "docs" / "benchmarks" / "learning" / "long-2026-12-06"
+
+
+def test_the_long_run_is_the_shaped_mlp_trained_on_and_its_figures_are_quoted():
+    """long-2026-12-06/run.sh: the shaped MLP's config and seed but for its length and the
+    evaluations' and snapshots' spacing, so its first 3M steps are that run's (the
+    evaluations they share read the same); docs/learning.md's table is the run's own
+    evaluations and every snapshot's 800 held-out games (seeds 2049120440 + 2050120440)."""
+    base = load_config(SCRATCH_LONG / "origin-mlp-shaping" / "config.yaml").to_dict()
+    long = load_config(LONG / "config.yaml").to_dict()
+    assert {k for k in base if base[k] != long[k]} == {"total_steps", "eval",
+                                                       "checkpoint_every"}
+    assert long["eval"] == {**base["eval"], "every": 500_000}
+    own = {int(r["step"]): r["win_rate_vs_heuristic"]
+           for r in csv.DictReader((LONG / "metrics.csv").open())}
+    shaped = {int(r["step"]): r["win_rate_vs_heuristic"] for r in csv.DictReader(
+        (SCRATCH_LONG / "origin-mlp-shaping" / "metrics.csv").open())}
+    shared = [s for s in own if s in shaped and s <= 3_000_000]
+    assert len(shared) == 7 and all(own[s] == shaped[s] for s in shared)
+    text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    held = sorted(LONG.glob("heldout/step_*.json"), key=lambda p: int(p.stem.split("_")[1]))
+    assert len(held) >= 12
+    for path in held:
+        step = int(path.stem.split("_")[1])
+        result = json.loads(path.read_text())
+        assert result["games"] == 800 and [p["seed"] for p in result["per_seed"]] == [
+            2049120440, 2050120440]
+        assert result["agents"][0]["agent"].endswith(f"step_{step}.zip")
+        label = f"{step / 1e6:g}M" if step >= 1_000_000 else f"{step // 1000}k"
+        cells = _row(text, f"| {label} | ")
+        assert float(cells[0]) == float(own[step])
+        assert cells[1] == _quoted(result["agents"][0])
+
+
+def test_the_search_over_the_shaped_mlp_is_quoted():
+    """long-2026-12-06/search.sh: the shaped MLP alone and guiding PUCT (no heuristic in the
+    search) on the same games; the 100-simulation row pools its two seeds' runs."""
+    search = LONG / "search"
+    text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    raw = json.loads((search / "raw.json").read_text())
+    net = "docs/benchmarks/learning/scratch-2026-12-06/origin-mlp-shaping/origin-3p-mlp-shaping.zip"
+    assert raw["agents"][0]["agent"] == f"ppo:{net}"
+    for name, start in (("raw", "| the network alone (`ppo:`) |"),
+                        ("mcts-25", "| PUCT, 25 simulations (`"),
+                        ("mcts-25-temp3", "| PUCT, 25 simulations, priors at temperature 3")):
+        result = json.loads((search / f"{name}.json").read_text())
+        assert [p["seed"] for p in result["per_seed"]] == [2047120440, 2048120440]
+        assert net in result["agents"][0]["agent"]
+        assert _row(text, start)[:2] == ["400", _quoted(result["agents"][0])]
+    runs = [json.loads((search / f"mcts-100-{s}.json").read_text()) for s in (2047, 2048)]
+    assert [r["seed"] for r in runs] == [2047120440, 2048120440]
+    assert all(r["agents"][0]["agent"] == f"mcts:sims=100,net={net},batch=8" for r in runs)
+    games, pooled = _pooled([r["agents"][0] for r in runs])
+    assert _row(text, "| PUCT, 100 simulations (two runs")[:2] == [str(games), pooled]
+    m200 = json.loads((search / "mcts-200.json").read_text())
+    assert m200["seed"] == 2047120440 and m200["games"] == 200
+    assert m200["agents"][0]["agent"] == f"mcts:sims=200,net={net},batch=8"
+    assert _row(text, "| PUCT, 200 simulations")[:2] == ["200", _quoted(m200["agents"][0])]
+    first = _row(text, "| the first seed's 200 games")
+    assert first[1] == "; ".join([_quoted(raw["per_seed"][0]["agents"][0]),
+                                 _quoted(runs[0]["agents"][0])])
