@@ -1099,12 +1099,12 @@ def test_the_long_run_is_the_shaped_mlp_trained_on_and_its_figures_are_quoted():
     evaluations they share read the same); docs/learning.md's table is the run's own
     evaluations and every snapshot's 800 held-out games (seeds 2049120440 + 2050120440)."""
     base = load_config(SCRATCH_LONG / "origin-mlp-shaping" / "config.yaml").to_dict()
-    long = load_config(LONG / "config.yaml").to_dict()
+    long = load_config(LONG / "run" / "config.yaml").to_dict()
     assert {k for k in base if base[k] != long[k]} == {"total_steps", "eval",
                                                        "checkpoint_every"}
     assert long["eval"] == {**base["eval"], "every": 500_000}
     own = {int(r["step"]): r["win_rate_vs_heuristic"]
-           for r in csv.DictReader((LONG / "metrics.csv").open())}
+           for r in csv.DictReader((LONG / "run" / "metrics.csv").open())}
     shaped = {int(r["step"]): r["win_rate_vs_heuristic"] for r in csv.DictReader(
         (SCRATCH_LONG / "origin-mlp-shaping" / "metrics.csv").open())}
     shared = [s for s in own if s in shaped and s <= 3_000_000]

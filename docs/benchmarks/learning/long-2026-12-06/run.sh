@@ -10,7 +10,8 @@
 # this script; to go on from it:
 #   cp -r docs/benchmarks/learning/long-2026-12-06/run runs/origin-mlp-shaping-long
 #   primeval train --resume runs/origin-mlp-shaping-long
-# Copies the config and metrics beside this script.
+# Copies the run folder, but for its snapshots and TensorBoard logs, into run/ beside this script
+# (config.yaml, metrics.csv, league.json, ratings.csv, checkpoints/).
 set -euo pipefail
 export OMP_NUM_THREADS=1
 HERE=docs/benchmarks/learning/long-2026-12-06
@@ -19,4 +20,6 @@ primeval train --config docs/benchmarks/structured/origin_scratch_mlp_s0/config.
   --set total_steps="${STEPS:-9000000}" --set vec_env=vector --set eval.every=500000 \
   --set eval.games=100 --set eval.final_games=400 --set checkpoint_every=500000 \
   --set shaping=0.25 --seed 0 --out "$RUN" --quiet
-cp "$RUN"/{config.yaml,metrics.csv} "$HERE/"
+mkdir -p "$HERE/run/checkpoints"
+cp "$RUN"/{config.yaml,metrics.csv,league.json,ratings.csv} "$HERE/run/"
+cp "$RUN"/checkpoints/{latest.zip,progress.json} "$HERE/run/checkpoints/"
