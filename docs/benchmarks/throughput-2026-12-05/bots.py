@@ -26,10 +26,11 @@ from primeval.training.agents.heuristics import OriginHeuristic, PrimordialSoupH
 CASES = (("primordial_soup", 4, PrimordialSoupHeuristic), ("origin", 3, OriginHeuristic))
 
 
-def measure(game: str, players: int, bot_class, games: int) -> dict:
-    """CPU µs per decision with a choice over ``games`` games of bots only."""
-    spent, decisions, actions = 0.0, 0, []
-    for g in range(games):
+def play(game: str, players: int, bot_class, seeds, decide) -> None:
+    """Games of bots only, one per seed in ``seeds`` (the bot of seat ``i`` seeded ``i``),
+    played to the end: at each decision ``decide(bot, seat, mask, state)`` returns the action
+    played (the bot's, so that every tree plays the same games)."""
+    for g in seeds:
         env = make_raw_env(game, players)
         env.reset(seed=g)
         bots = [bot_class(env.unwrapped.rules, seed=i) for i in range(players)]
@@ -40,14 +41,25 @@ def measure(game: str, players: int, bot_class, games: int) -> dict:
                 continue
             seat = env.possible_agents.index(name)
             mask = np.asarray(env.observe(name)["action_mask"])
-            start = time.process_time()
-            action = bots[seat].act(None, mask, state=env.unwrapped.game_state, seat=seat)
-            took = time.process_time() - start
-            if np.count_nonzero(mask) > 1:
-                spent += took
-                decisions += 1
-            actions.append(int(action))
-            env.step(int(action))
+            env.step(int(decide(bots[seat], seat, mask, env.unwrapped.game_state)))
+
+
+def measure(game: str, players: int, bot_class, games: int) -> dict:
+    """CPU µs per decision with a choice over ``games`` games of bots only."""
+    spent, decisions, actions = 0.0, 0, []
+
+    def decide(bot, seat, mask, state):
+        nonlocal spent, decisions
+        start = time.process_time()
+        action = bot.act(None, mask, state=state, seat=seat)
+        took = time.process_time() - start
+        if np.count_nonzero(mask) > 1:
+            spent += took
+            decisions += 1
+        actions.append(int(action))
+        return action
+
+    play(game, players, bot_class, range(games), decide)
     return {"us_per_decision": round(1e6 * spent / decisions, 1), "decisions": decisions,
             "actions": hashlib.sha1(json.dumps(actions).encode()).hexdigest()[:10]}
 

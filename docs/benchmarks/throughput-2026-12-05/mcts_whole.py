@@ -21,8 +21,8 @@ import json
 import time
 
 import numpy as np
+from bots import play  # this folder's bots.py: the same games of bots
 
-from primeval.envs.games import make_raw_env
 from primeval.training.agents.heuristics import OriginHeuristic, PrimordialSoupHeuristic
 from primeval.training.agents.mcts import MCTSAgent
 
@@ -31,33 +31,26 @@ CASES = (("primordial_soup", 4, PrimordialSoupHeuristic), ("origin", 3, OriginHe
 
 def measure(game: str, players: int, bot_class, games: int, every: int) -> dict:
     """Simulations per CPU second of ``mcts:sims=100`` at every ``every``-th decision with a
-    choice of ``games`` games of bots."""
-    spent, simulations, searched, searches = 0.0, 0, 0, []
-    for g in range(games):
-        env = make_raw_env(game, players)
-        env.reset(seed=g)
-        bots = [bot_class(env.unwrapped.rules, seed=i) for i in range(players)]
-        search = MCTSAgent(game, "mcts:sims=100", seed=0)
-        choices = 0
-        for name in env.agent_iter():
-            _obs, _r, termination, truncation, _info = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            seat = env.possible_agents.index(name)
-            mask = np.asarray(env.observe(name)["action_mask"])
-            state = env.unwrapped.game_state
-            if np.count_nonzero(mask) > 1:
-                choices += 1
-                if choices % every == 0:
-                    before = search.simulations
-                    start = time.process_time()
-                    searches.append(int(search.act(None, mask, state=state, seat=seat)))
-                    spent += time.process_time() - start
-                    simulations += search.simulations - before
-                    searched += 1
-            env.step(int(bots[seat].act(None, mask, state=state, seat=seat)))
-    return {"sims_per_cpu_second": round(simulations / spent, 1), "searches": searched,
+    choice of ``games`` games of bots (``bots.play``'s games)."""
+    spent, simulations, searches = 0.0, 0, []
+    search, choices = None, 0
+
+    def decide(bot, seat, mask, state):
+        nonlocal spent, simulations, choices
+        if np.count_nonzero(mask) > 1:
+            choices += 1
+            if choices % every == 0:
+                before = search.simulations
+                start = time.process_time()
+                searches.append(int(search.act(None, mask, state=state, seat=seat)))
+                spent += time.process_time() - start
+                simulations += search.simulations - before
+        return bot.act(None, mask, state=state, seat=seat)
+
+    for g in range(games):  # one game a call: each game's search is seeded anew
+        search, choices = MCTSAgent(game, "mcts:sims=100", seed=0), 0
+        play(game, players, bot_class, [g], decide)
+    return {"sims_per_cpu_second": round(simulations / spent, 1), "searches": len(searches),
             "simulations": simulations,
             "actions": hashlib.sha1(json.dumps(searches).encode()).hexdigest()[:10]}
 
