@@ -3,10 +3,12 @@
 Usage::
 
     python -m primeval.training.ppo.profile --game origin [--bots fast|reference|both]
-        [--rollouts 1]
+        [--rollouts 1] [--config origin/default]
 
-builds the run ``primeval train`` builds from ``configs/GAME/default.yaml`` (its envs, vector
-env, opponents, prior and MaskablePPO model; no evaluation, checkpoints or files), runs
+builds the run ``primeval train`` builds from ``configs/GAME/default.yaml`` (or ``--config``:
+a path or a shipped config's name, as ``primeval train`` takes it, the game its own; its
+envs, vector env, opponents, prior and MaskablePPO model; no evaluation, checkpoints or
+files), runs
 one rollout and update to warm up, then ``model.learn`` for ``--rollouts`` more (each followed
 by its PPO update) while sampling the main thread's stack every millisecond of CPU time
 (``ITIMER_PROF``; the kernel's tick may make it every 4 ms). Each sample is put in one part,
@@ -142,9 +144,10 @@ class _Sampler:
         signal.signal(signal.SIGPROF, self._previous)
 
 
-def build_run(game: str, run_dir: str, at_step: int | None = None):
-    """The default config's vector env and MaskablePPO model, as ``primeval train`` builds
-    them (training/ppo/train.py), without its callbacks, evaluations and files."""
+def build_run(game: str, run_dir: str, at_step: int | None = None, config_path: str | None = None):
+    """The vector env and MaskablePPO model of ``game``'s default config (or of the config at
+    ``config_path``, which must be for ``game``), as ``primeval train`` builds them
+    (training/ppo/train.py), without its callbacks, evaluations and files."""
     import torch
     from stable_baselines3.common.vec_env import VecMonitor
 
@@ -152,7 +155,12 @@ def build_run(game: str, run_dir: str, at_step: int | None = None):
     from primeval.training.ppo.league import League
     from primeval.training.ppo.train import make_vec_env
 
-    config = load_config(resources.files("primeval.configs").joinpath(game, "default.yaml"))
+    if config_path is None:
+        config = load_config(resources.files("primeval.configs").joinpath(game, "default.yaml"))
+    else:
+        config = load_config(config_path)
+        if config.game != game:
+            raise ValueError(f"--config {config_path} is a config for {config.game}, not {game}")
     torch.set_num_threads(config.torch_threads)
     league = League(config, run_dir)
     # The opponents in force at ``at_step`` (default: from the schedule's last phase on, the
@@ -196,14 +204,18 @@ def _bots(kind: str) -> Iterator[None]:
 
 
 def profile_run(
-    game: str, bots: str = "fast", rollouts: int = 1, at_step: int | None = None
+    game: str,
+    bots: str = "fast",
+    rollouts: int = 1,
+    at_step: int | None = None,
+    config_path: str | None = None,
 ) -> dict[str, Any]:
-    """Sample ``rollouts`` rollouts (and updates) of the default config of ``game``, with
-    the opponents its schedule draws at ``at_step``."""
+    """Sample ``rollouts`` rollouts (and updates) of the default config of ``game`` (or the
+    one at ``config_path``), with the opponents its schedule draws at ``at_step``."""
     from primeval.training.ppo.torch_runtime import distribution_checks_off, phase_threads_callback
 
     with _bots(bots), tempfile.TemporaryDirectory(prefix="primeval-profile-") as run_dir:
-        config, vec, model, step = build_run(game, run_dir, at_step)
+        config, vec, model, step = build_run(game, run_dir, at_step, config_path)
         rollout = config.n_envs * config.ppo.n_steps
         with distribution_checks_off():
             # One rollout and update unsampled: imports, torch's first calls, caches.
@@ -235,6 +247,7 @@ def profile_run(
         "players": config.players,
         "n_envs": config.n_envs,
         "prior": config.prior.agent,
+        "config": config_path or f"{game}/default",
         "at_step": step,
         "opponents": config.opponent_weights(step),
     }
@@ -298,7 +311,7 @@ def report(result: dict[str, Any]) -> str:
     us_per_step = result["cpu_seconds"] / steps * 1e6
     lines = [
         f"### {result['game']}, {result['players']} players, {result['bots']} bots "
-        f"(prior: {result['prior']}, {result['n_envs']} envs)",
+        f"(config {result['config']}; prior: {result['prior']}, {result['n_envs']} envs)",
         "",
         f"Opponents as drawn from step {result['at_step']} on: "
         + ", ".join(f"{k} {v:g}" for k, v in result["opponents"].items())
@@ -345,6 +358,12 @@ def main(argv: list[str] | None = None) -> int:
         default=1,
         help="rollouts (n_envs x n_steps learner steps each, then an update)",
     )
+    parser.add_argument(
+        "--config",
+        default=None,
+        help="profile this training config (a path or a shipped config's name, such as "
+        "origin/default) instead of the game's default",
+    )
     args = parser.parse_args(argv)
     if args.rollouts < 1:
         parser.error("--rollouts must be at least 1")
@@ -359,10 +378,15 @@ def main(argv: list[str] | None = None) -> int:
         f"# python -m primeval.training.ppo.profile --game {args.game} --bots {args.bots} "
         f"--rollouts {args.rollouts}"
         + (f" --at-step {args.at_step}" if args.at_step is not None else "")
+        + (f" --config {args.config}" if args.config is not None else "")
         + "\n"
     )
     for bots in ["fast", "reference"] if args.bots == "both" else [args.bots]:
-        print(report(profile_run(args.game, bots, args.rollouts, args.at_step)), flush=True)
+        try:
+            result = profile_run(args.game, bots, args.rollouts, args.at_step, args.config)
+        except ValueError as exc:  # a config that does not load, or is for the other game
+            parser.error(str(exc))
+        print(report(result), flush=True)
     return 0
 
 
