@@ -1118,7 +1118,10 @@ def test_the_long_run_is_the_shaped_mlp_trained_on_and_its_figures_are_quoted():
         assert result["games"] == 800 and [p["seed"] for p in result["per_seed"]] == [
             2049120440, 2050120440]
         assert result["agents"][0]["agent"].endswith(f"step_{step}.zip")
-        label = f"{step / 1e6:g}M" if step >= 1_000_000 else f"{step // 1000}k"
+        if step % 500_000:  # the resumed run's snapshots, 500k apart from 7,024,640
+            label = f"{step:,}"
+        else:
+            label = f"{step / 1e6:g}M" if step >= 1_000_000 else f"{step // 1000}k"
         cells = _row(text, f"| {label} | ")
         assert float(cells[0]) == float(own[step])
         assert cells[1] == _quoted(result["agents"][0])
@@ -1151,3 +1154,63 @@ def test_the_search_over_the_shaped_mlp_is_quoted():
     first = _row(text, "| the first seed's 200 games")
     assert first[1] == "; ".join([_quoted(raw["per_seed"][0]["agents"][0]),
                                  _quoted(runs[0]["agents"][0])])
+
+
+def test_the_snapshot_average_is_the_mean_of_the_weights_and_plays(tmp_path):
+    """long-2026-12-06/average.py: the mean of two of the long run's policies (its resumable
+    checkpoint in float32 and a float16 snapshot) is each float tensor's mean, loads through
+    the package's loader and plays; a single snapshot or another network is refused."""
+    import importlib.util
+    import io
+    import zipfile
+
+    import torch
+
+    from primeval.training.evaluate import tournament
+
+    spec = importlib.util.spec_from_file_location("average", LONG / "average.py")
+    average = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(average)
+    a = str(LONG / "run" / "checkpoints" / "latest.zip")
+    b = str(LONG / "origin-3p-mlp-shaping-7m.zip")
+    out = tmp_path / "mean.zip"
+    average.average(str(out), [a, b])
+
+    def weights(path):
+        with zipfile.ZipFile(path) as z:
+            return torch.load(io.BytesIO(z.read("policy.pth")), weights_only=True)
+
+    wa, wb, mean = weights(a), weights(b), weights(out)
+    floats = [k for k in wa if wa[k].is_floating_point()]
+    assert floats and not torch.equal(wa[floats[0]], wb[floats[0]].float())
+    for k in floats:
+        assert torch.allclose(mean[k], (wa[k].float() + wb[k].float()) / 2)
+    results = tournament("origin", 3, [f"ppo:{out}", "heuristic", "heuristic"], 3)
+    assert results[0].games == 3
+    with pytest.raises(SystemExit, match="at least two"):
+        average.average(str(tmp_path / "one.zip"), [a])
+    other = str(ROOT / "training" / "benchmark" / "zoo_files" / "origin-3p-ppo.zip")
+    with pytest.raises(SystemExit, match="not the same network"):
+        average.average(str(tmp_path / "bad.zip"), [a, other])
+    assert not (tmp_path / "bad.zip").exists()
+
+
+def test_the_search_over_the_7m_network_is_quoted():
+    """search.sh's second half: the 7M network alone and guiding PUCT (100 simulations) on
+    the same 200 games at each of two seeds; the rows pool them and quote each seed."""
+    search = LONG / "search"
+    text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    net = "docs/benchmarks/learning/long-2026-12-06/origin-3p-mlp-shaping-7m.zip"
+    raw = [json.loads((search / f"raw-7m-{s}.json").read_text()) for s in (2051, 2054)]
+    mcts = [json.loads((search / f"mcts-100-7m-{s}.json").read_text()) for s in (2051, 2054)]
+    for runs, spec in ((raw, f"ppo:{net}"), (mcts, f"mcts:sims=100,net={net},batch=8")):
+        assert [r["seed"] for r in runs] == [2051120440, 2054120440]
+        assert all(r["games"] == 200 and r["agents"][0]["agent"] == spec for r in runs)
+    for runs, start in ((raw, "| the network alone (`ppo:`), two runs of 200 |"),
+                        (mcts, "| PUCT, 100 simulations, the same games |")):
+        games, pooled = _pooled([r["agents"][0] for r in runs])
+        assert _row(text, start)[:2] == [str(games), pooled]
+    for i, start in enumerate(("| the first seed: the network alone;",
+                               "| the second seed: the network alone;")):
+        assert _row(text, start)[1] == "; ".join(
+            [_quoted(raw[i]["agents"][0]), _quoted(mcts[i]["agents"][0])])

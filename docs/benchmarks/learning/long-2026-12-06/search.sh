@@ -22,3 +22,12 @@ for seed in 2047120440 2048120440; do
 done
 primeval evaluate --game origin --agents "mcts:sims=200,net=$NET,batch=8" heuristic heuristic \
   --games 200 --seed 2047120440 --json "$HERE/search/mcts-200.json" --quiet
+# The same over the 7M network (origin-3p-mlp-shaping-7m.zip, float16, beside this script):
+# the network alone and PUCT with 100 simulations on the same 200 games, at two fresh seeds.
+NET7=$HERE/origin-3p-mlp-shaping-7m.zip
+for seed in 2051120440 2054120440; do
+  primeval evaluate --game origin --agents "ppo:$NET7" heuristic heuristic --games 200 \
+    --seed $seed --json "$HERE/search/raw-7m-${seed:0:4}.json" --quiet
+  primeval evaluate --game origin --agents "mcts:sims=100,net=$NET7,batch=8" heuristic heuristic \
+    --games 200 --seed $seed --json "$HERE/search/mcts-100-7m-${seed:0:4}.json" --quiet
+done

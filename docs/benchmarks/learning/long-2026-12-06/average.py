@@ -1,0 +1,65 @@
+"""The mean of several snapshots' policy weights, as one MaskablePPO checkpoint.
+
+    python docs/benchmarks/learning/long-2026-12-06/average.py OUT.zip SNAPSHOT.zip ...
+
+Snapshots of one run, 500k steps apart, wander about the run's trend (docs/learning.md,
+"Longer, and search over it"); the mean of their weights (stochastic weight averaging, Izmailov
+et al. 2018, here over PPO snapshots) is one policy in the middle of that band. Writes the
+last snapshot's zip with its ``policy.pth`` replaced by the element-wise mean of every
+snapshot's (floating tensors only; the others must be equal) and its optimizer's state
+emptied (its settings kept: playing never reads it, as in the zoo's compact files). Tensors are read with ``torch.load(weights_only=True)``: nothing in a
+snapshot is unpickled as code.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+import zipfile
+
+import torch
+
+
+def average(out: str, snapshots: list[str]) -> None:
+    """Write to ``out`` the last of ``snapshots`` with the mean of their policies' weights."""
+    if len(snapshots) < 2:
+        raise SystemExit("average.py: give at least two snapshots")
+    weights = []
+    for path in snapshots:
+        with zipfile.ZipFile(path) as z:
+            weights.append(torch.load(io.BytesIO(z.read("policy.pth")), weights_only=True))
+    keys = weights[0].keys()
+    for path, w in zip(snapshots, weights, strict=True):
+        if w.keys() != keys or any(w[k].shape != weights[0][k].shape for k in keys):
+            raise SystemExit(f"average.py: {path} is not the same network as {snapshots[0]}")
+    mean = {}
+    for k in keys:
+        if weights[0][k].is_floating_point():
+            # In float32 whatever each was stored in (a float16 copy is cast back, as loading does).
+            mean[k] = torch.stack([w[k].float() for w in weights]).mean(dim=0)
+        elif all(torch.equal(w[k], weights[0][k]) for w in weights):
+            mean[k] = weights[0][k]
+        else:
+            raise SystemExit(f"average.py: {k} is not a float and differs between snapshots")
+    with (
+        zipfile.ZipFile(snapshots[-1]) as zin,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout,
+    ):
+        for info in zin.infolist():
+            data = zin.read(info.filename)
+            if info.filename == "policy.pth":
+                data = _saved(mean)
+            elif info.filename == "policy.optimizer.pth":
+                optimizer = torch.load(io.BytesIO(data), weights_only=True)
+                data = _saved({**optimizer, "state": {}})
+            zout.writestr(info.filename, data)
+
+
+def _saved(obj: object) -> bytes:
+    buffer = io.BytesIO()
+    torch.save(obj, buffer)
+    return buffer.getvalue()
+
+
+if __name__ == "__main__":
+    average(sys.argv[1], sys.argv[2:])
