@@ -1214,3 +1214,43 @@ def test_the_search_over_the_7m_network_is_quoted():
                                "| the second seed: the network alone;")):
         assert _row(text, start)[1] == "; ".join(
             [_quoted(raw[i]["agents"][0]), _quoted(mcts[i]["agents"][0])])
+
+
+def test_the_snapshot_means_are_chosen_on_one_set_of_seeds_and_quoted_on_another():
+    """average.sh: the last policy and two snapshot means, chosen on the snapshots' 800
+    held-out games (2049120440 + 2050120440) and reported on 1,600 others (2055120440 to
+    2058120440); docs/learning.md's table, the README and the zoo member quote the files, and
+    the chosen mean is the one that read highest where the choice was made."""
+    avg = LONG / "average"
+    text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    last = json.loads((LONG / "heldout" / "step_12500992.json").read_text())
+    select = {n: json.loads((avg / f"{n}-select.json").read_text()) for n in ("last5", "all12")}
+    report = {n: json.loads((avg / f"{n}-report.json").read_text())
+              for n in ("final", "last5", "all12")}
+    for result in select.values():
+        assert [p["seed"] for p in result["per_seed"]] == [2049120440, 2050120440]
+    for result in report.values():
+        assert result["games"] == 1600 and [p["seed"] for p in result["per_seed"]] == [
+            2055120440, 2056120440, 2057120440, 2058120440]
+    assert report["final"]["agents"][0]["agent"] == last["agents"][0]["agent"]
+    chosen = max([("final", last), *select.items()], key=lambda kv: kv[1]["agents"][0]["win_rate"])
+    assert chosen[0] == "all12"
+    for name, choice, start in (("final", last, "| the last policy (12,500,992 steps) |"),
+                                ("last5", select["last5"], "| the mean of the last five"),
+                                ("all12", select["all12"], "| **the mean of all twelve")):
+        assert _row(text, start)[:2] == [_quoted(choice["agents"][0]),
+                                         _quoted(report[name]["agents"][0])]
+    figure = _quoted(report["all12"]["agents"][0])
+    assert f"**{figure}**" in readme.replace("\n", " ")
+    from primeval.training.benchmark.zoo import manifest
+
+    entry = next(e for e in manifest()["members"] if (e["task"], e["name"]) == (
+        "origin-3p", "ppo-alone"))
+    assert figure in entry["notes"] and "average.py" in entry["command"]
+    stored = json.loads((avg / "zoo-float16-report.json").read_text())
+    assert stored["agents"][0]["agent"] == "zoo:origin-3p/ppo-alone"
+    assert [p["seed"] for p in stored["per_seed"]] == [p["seed"] for p in
+                                                       report["all12"]["per_seed"]]
+    assert _quoted(stored["agents"][0]) == figure  # float16 plays these games as float32 did
+    assert entry["config"] == load_config(LONG / "run" / "config.yaml").to_dict()

@@ -6,10 +6,12 @@
 # installed:
 #   bash docs/benchmarks/learning/long-2026-12-06/run.sh
 # It asks for 9M steps; on 2026-12-06 it was stopped after its 7M snapshot, at step 7,024,640
-# (docs/learning.md, "Longer, and search over it"). Its last checkpoint ships in run/ beside
-# this script; to go on from it:
+# (docs/learning.md, "Longer, and search over it"), then resumed from that checkpoint to
+# 12.5M steps (its snapshots from then on 500k apart from 7,024,640):
+#   primeval train --resume runs/origin-mlp-shaping-long --total-steps 12500000 --quiet
+# Its last checkpoint ships in run/ beside this script; to go on from it:
 #   cp -r docs/benchmarks/learning/long-2026-12-06/run runs/origin-mlp-shaping-long
-#   primeval train --resume runs/origin-mlp-shaping-long
+#   primeval train --resume runs/origin-mlp-shaping-long --total-steps N
 # Copies the run folder, but for its snapshots and TensorBoard logs, into run/ beside this script
 # (config.yaml, metrics.csv, league.json, ratings.csv, checkpoints/).
 set -euo pipefail
