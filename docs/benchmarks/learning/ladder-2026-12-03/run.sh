@@ -16,6 +16,9 @@ DISTILLED=$A/soup-4p-distilled.json  # primeval train --config primordial_soup/d
 EXIT_DISTILLED=$A/soup-4p-exit-distilled.json  # primeval train --config primordial_soup/exit-distilled
 EXIT_SHARP=$A/soup-4p-exit-sharp.json  # primeval train --config primordial_soup/exit-sharp
 ORIGIN_NET=$A/origin-3p-structured-scratch.zip
+# zoo:origin-3p/ppo-alone's file: Origin learned alone, 12.5M steps, the mean of its last
+# twelve snapshots (docs/learning.md, "Longer, and search over it")
+ORIGIN_ALONE=training/benchmark/zoo_files/origin-3p-ppo-alone.zip
 LONGER=docs/benchmarks/learning/longer-2026-12-04
 SOUP_2M=$LONGER/soup-2m/soup-4p-ppo-2m.zip  # the default config for 2M steps, seed 0
 SOUP_2M_S1=$LONGER/soup-2m-s1/soup-4p-ppo-2m-s1.zip  # the same, training seed 1
@@ -77,6 +80,7 @@ origin() {
   origin_row net-mcts-25 "mcts:sims=25,net=$ORIGIN_NET,batch=8"
   origin_row net-mcts-100 "mcts:sims=100,net=$ORIGIN_NET,batch=8"
   origin_row net-mcts-model-25 "mcts:sims=25,temp=3,net=$ORIGIN_PPO,batch=8,model=heuristic"
+  origin_row ppo-alone zoo:origin-3p/ppo-alone
 }
 
 rr() { rr_soup; rr_origin; }
