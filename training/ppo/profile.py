@@ -369,6 +369,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--rollouts must be at least 1")
     if args.at_step is not None and args.at_step < 0:
         parser.error("--at-step must be >= 0")
+    if args.config is not None:  # refused before anything is built or printed
+        from primeval.training.ppo.config import load_config
+
+        try:
+            game = load_config(args.config).game
+        except ValueError as exc:  # ConfigError: the file or a field, named
+            parser.error(str(exc))
+        if game != args.game:
+            parser.error(f"--config {args.config} is a config for {game}, not {args.game}")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, "
@@ -382,10 +391,7 @@ def main(argv: list[str] | None = None) -> int:
         + "\n"
     )
     for bots in ["fast", "reference"] if args.bots == "both" else [args.bots]:
-        try:
-            result = profile_run(args.game, bots, args.rollouts, args.at_step, args.config)
-        except ValueError as exc:  # a config that does not load, or is for the other game
-            parser.error(str(exc))
+        result = profile_run(args.game, bots, args.rollouts, args.at_step, args.config)
         print(report(result), flush=True)
     return 0
 

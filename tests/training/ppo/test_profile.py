@@ -142,3 +142,5 @@ def test_build_run_takes_a_config_and_refuses_one_for_the_other_game(tmp_path):
         build_run("primordial_soup", str(tmp_path / "run2"), config_path=str(config))
     with pytest.raises(SystemExit):
         main(["--game", "primordial_soup", "--config", str(config)])
+    with pytest.raises(SystemExit):
+        main(["--game", "origin", "--config", str(tmp_path / "missing.yaml")])
