@@ -81,6 +81,7 @@ origin() {
   origin_row net-mcts-100 "mcts:sims=100,net=$ORIGIN_NET,batch=8"
   origin_row net-mcts-model-25 "mcts:sims=25,temp=3,net=$ORIGIN_PPO,batch=8,model=heuristic"
   origin_row ppo-alone zoo:origin-3p/ppo-alone
+  origin_row ppo-alone-mcts-100 "mcts:sims=100,net=$ORIGIN_ALONE,batch=8"
 }
 
 rr() { rr_soup; rr_origin; }
