@@ -144,6 +144,24 @@ class _Sampler:
         signal.signal(signal.SIGPROF, self._previous)
 
 
+def run_config(game: str, config_path: str | None = None):
+    """``game``'s default training config, or the one at ``config_path`` (a path or a shipped
+    config's name).
+
+    Raises:
+        ValueError: The config does not load (``ConfigError``, naming the file or field), or
+            it is for the other game.
+    """
+    from primeval.training.ppo.config import load_config
+
+    if config_path is None:
+        return load_config(resources.files("primeval.configs").joinpath(game, "default.yaml"))
+    config = load_config(config_path)
+    if config.game != game:
+        raise ValueError(f"--config {config_path} is a config for {config.game}, not {game}")
+    return config
+
+
 def build_run(game: str, run_dir: str, at_step: int | None = None, config_path: str | None = None):
     """The vector env and MaskablePPO model of ``game``'s default config (or of the config at
     ``config_path``, which must be for ``game``), as ``primeval train`` builds them
@@ -151,16 +169,10 @@ def build_run(game: str, run_dir: str, at_step: int | None = None, config_path: 
     import torch
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from primeval.training.ppo.config import load_config
     from primeval.training.ppo.league import League
     from primeval.training.ppo.train import make_vec_env
 
-    if config_path is None:
-        config = load_config(resources.files("primeval.configs").joinpath(game, "default.yaml"))
-    else:
-        config = load_config(config_path)
-        if config.game != game:
-            raise ValueError(f"--config {config_path} is a config for {config.game}, not {game}")
+    config = run_config(game, config_path)
     torch.set_num_threads(config.torch_threads)
     league = League(config, run_dir)
     # The opponents in force at ``at_step`` (default: from the schedule's last phase on, the
@@ -370,14 +382,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.at_step is not None and args.at_step < 0:
         parser.error("--at-step must be >= 0")
     if args.config is not None:  # refused before anything is built or printed
-        from primeval.training.ppo.config import load_config
-
         try:
-            game = load_config(args.config).game
-        except ValueError as exc:  # ConfigError: the file or a field, named
+            run_config(args.game, args.config)
+        except ValueError as exc:
             parser.error(str(exc))
-        if game != args.game:
-            parser.error(f"--config {args.config} is a config for {game}, not {args.game}")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, "
