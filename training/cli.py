@@ -467,10 +467,11 @@ def build_parser() -> argparse.ArgumentParser:
     t.set_defaults(fn=cmd_train)
 
     sl = sub.add_parser("select", help="choose a finished run's model.zip among its final "
-                        "policy and newest snapshots (the config's select)")
+                        "policy, newest snapshots and their mean (the config's select)")
     sl.add_argument("run", help="the run folder (config.yaml, checkpoints/, snapshots/)")
     sl.add_argument("--set", dest="sets", action="append", default=[], metavar="KEY=VALUE",
-                    help="override the run's config (select.snapshots=2, select.games=400)")
+                    help="override the run's config (select.snapshots=2, select.average=5, "
+                    "select.games=400)")
     sl.add_argument("--evaluate", action="store_true",
                     help="then play the final evaluation again with the chosen policy and "
                     "rewrite eval.json and summary.md, as a run trained with select writes")

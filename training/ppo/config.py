@@ -199,11 +199,19 @@ class SelectConfig:
     games: int = 400
     """Seat-rotated games against the heuristic bots per candidate (the same games for
     each, other than the final evaluation's)."""
+    average: int = 0
+    """Also offer the mean of the weights of the last ``average`` policies (the final one
+    and the ``average - 1`` newest snapshots before it: stochastic weight averaging over
+    the run's snapshots) as one more candidate, written to ``average.zip``; 0: none."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.snapshots, int) or isinstance(self.snapshots, bool) \
                 or self.snapshots < 0:
             raise ConfigError(f"select.snapshots={self.snapshots!r}: must be an int >= 0")
+        if not isinstance(self.average, int) or isinstance(self.average, bool) \
+                or self.average < 0 or self.average == 1:
+            raise ConfigError(f"select.average={self.average!r}: must be 0 (none) or an int "
+                              ">= 2 (the policies averaged, the final one included)")
         _positive(self, "games")
 
 

@@ -660,7 +660,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
                     seeds.child("rating_games", "final"))
         ratings = league_ratings(league, newest)
         selection = None
-        if config.select.snapshots:
+        if config.select.snapshots or config.select.average:
             selection = choose_model(model, config, run_dir, progress)
         if progress:
             print(f"final evaluation: {config.eval.final_games} games per table, 3 tables "
@@ -694,9 +694,10 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
 
 def choose_model(model: Any, config: TrainConfig, run_dir: Path,
                  progress: bool = False) -> dict[str, Any]:
-    """``select``: compare the final policy with the newest snapshots
-    (:func:`~primeval.training.ppo.select.select_policy`); if a snapshot won, load its
-    weights into ``model`` and write it as ``model.zip``. Writes ``selection.json``; the
+    """``select``: compare the final policy with the newest snapshots and, with
+    ``select.average``, the mean of the last policies
+    (:func:`~primeval.training.ppo.select.select_policy`); if another than the final one
+    won, load its weights into ``model`` and write it as ``model.zip``. Writes ``selection.json``; the
     checkpoint (what ``--resume`` continues) stays the final policy."""
     from primeval.training.agents.checkpoint import load_model
     from primeval.training.ppo.select import select_policy, summary_line
@@ -736,9 +737,9 @@ def select_finished_run(run_dir: str | Path, overrides: dict[str, Any] | None = 
     if not final.is_file() or not progress_file.is_file():
         raise CheckpointError(f"{run}: no checkpoints/latest.zip and progress.json (not a "
                               "finished primeval train run)")
-    if config.select.snapshots < 1:
-        raise ConfigError("select.snapshots is 0: nothing to choose from (give --set "
-                          "select.snapshots=K)")
+    if config.select.snapshots < 1 and config.select.average < 2:
+        raise ConfigError("select.snapshots and select.average are 0: nothing to choose "
+                          "from (give --set select.snapshots=K or --set select.average=K)")
     try:
         step = json.loads(progress_file.read_text(encoding="utf-8"))["num_timesteps"]
     except (ValueError, KeyError, TypeError):

@@ -143,3 +143,138 @@ def test_the_command_refuses_a_folder_that_is_no_finished_run(tmp_path, capsys):
     save_config(config, tmp_path / "config.yaml")
     assert cli.main(["select", str(tmp_path)]) == 2
     assert "no checkpoints/latest.zip" in capsys.readouterr().err
+
+
+# -- select.average: the mean of the last policies as one more candidate ----------------------
+
+
+def test_mean_weights_is_the_element_wise_mean_and_refuses_other_networks():
+    import torch
+
+    from primeval.training.ppo.select import mean_weights
+
+    a = {"w": torch.tensor([1.0, 2.0]), "h": torch.tensor([1.0], dtype=torch.float16),
+         "n": torch.tensor([3])}
+    b = {"w": torch.tensor([3.0, 6.0]), "h": torch.tensor([2.0], dtype=torch.float16),
+         "n": torch.tensor([3])}
+    mean = mean_weights([a, b])
+    assert torch.equal(mean["w"], torch.tensor([2.0, 4.0]))
+    assert mean["h"].dtype == torch.float16 and float(mean["h"]) == 1.5
+    assert torch.equal(mean["n"], torch.tensor([3]))
+    with pytest.raises(ValueError, match="at least two"):
+        mean_weights([a])
+    with pytest.raises(ValueError, match="state dict 1 is not the same network"):
+        mean_weights([a, {**b, "w": torch.zeros(3)}])
+    with pytest.raises(ValueError, match="state dict 1 is not the same network"):
+        mean_weights([a, {"w": b["w"], "h": b["h"]}])
+    with pytest.raises(ValueError, match="n is not a float tensor and differs"):
+        mean_weights([a, {**b, "n": torch.tensor([4])}])
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    (1, r"select.average=1: must be 0 \(none\) or an int >= 2"),
+    (-2, r"select.average=-2: must be 0 \(none\) or an int >= 2"),
+    (True, r"select.average: expected int, got True"),
+    (2.5, r"select.average: expected int, got 2.5"),
+])
+def test_a_bad_select_average_names_the_key(value, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config("configs/primordial_soup/default.yaml", **{"select.average": value})
+
+
+def _copy(run, tmp_path):
+    import shutil
+
+    folder = tmp_path / "run"
+    shutil.copytree(run[0], folder)
+    return folder
+
+
+@pytest.mark.slow
+def test_the_mean_of_the_last_policies_is_offered_and_shipped_when_it_wins(
+        run, tmp_path, monkeypatch, capsys):
+    """``select.average=3``: average.zip holds the mean of the two snapshots' and the final
+    policy's weights; it is one more candidate on the same games; chosen, it is model.zip."""
+    import torch
+
+    from primeval.training.agents.checkpoint import load_model
+
+    folder = _copy(run, tmp_path)
+    real = select_module.select_policy
+
+    def mean_wins(config, run_dir, final, final_step, **kwargs):
+        result = real(config, run_dir, final, final_step, **kwargs)
+        mean = [c for c in result["candidates"] if "mean_of" in c]
+        return {**result, "chosen": mean[0]["step"], "file": mean[0]["file"]}
+
+    assert cli.main(["select", str(folder), "--quiet", "--set", "select.average=3"]) == 0
+    selection = json.loads((folder / "selection.json").read_text())
+    assert [c["step"] for c in selection["candidates"]] == [1024, 2048, 3072, 3072]
+    mean = selection["candidates"][-1]
+    assert mean["file"] == "average.zip" and mean["mean_of"] == [1024, 2048, 3072]
+    # the same games as the others: the final policy's rate is the one the run's end measured
+    before = json.loads((run[0] / "selection.json").read_text())
+    assert selection["candidates"][:3] == before["candidates"]
+    states = [load_model(p).policy.state_dict() for p in (
+        folder / "snapshots" / "step_1024.zip", folder / "snapshots" / "step_2048.zip",
+        folder / "checkpoints" / "latest.zip")]
+    averaged = load_model(folder / "average.zip")
+    assert averaged.num_timesteps == 3072
+    for key, tensor in averaged.policy.state_dict().items():
+        expected = torch.stack([s[key].float() for s in states]).mean(dim=0)
+        assert torch.allclose(tensor, expected), key
+    assert not torch.equal(averaged.policy.state_dict()["action_net.weight"],
+                           states[-1]["action_net.weight"])
+
+    monkeypatch.setattr(select_module, "select_policy", mean_wins)
+    assert cli.main(["select", str(folder), "--quiet", "--set", "select.average=3"]) == 0
+    selection = json.loads((folder / "selection.json").read_text())
+    assert selection["file"] == "average.zip"
+    assert _weights(folder / "model.zip") == _weights(folder / "average.zip")
+    assert select_module.summary_line(selection).startswith(
+        "model.zip is the mean of the last 3 policies (1,024 to 3,072), the best against")
+    assert _weights(folder / "checkpoints" / "latest.zip") != _weights(folder / "model.zip")
+
+
+@pytest.mark.slow
+def test_a_damaged_snapshot_stops_the_mean_and_changes_nothing(run, tmp_path, capsys):
+    folder = _copy(run, tmp_path)
+    model_before = (folder / "model.zip").read_bytes()
+    selection_before = (folder / "selection.json").read_text()
+    (folder / "snapshots" / "step_2048.zip").write_bytes(b"not a zip")
+    assert cli.main(["select", str(folder), "--quiet", "--set", "select.average=2"]) == 2
+    assert "step_2048.zip" in capsys.readouterr().err
+    assert (folder / "model.zip").read_bytes() == model_before
+    assert (folder / "selection.json").read_text() == selection_before
+    assert not (folder / "average.zip").exists()
+
+
+def test_the_command_asks_for_snapshots_or_a_mean(tmp_path, capsys):
+    config = load_config("configs/primordial_soup/default.yaml",
+                         **{**SMOKE, "select.snapshots": 0})
+    from primeval.training.ppo.config import save_config
+
+    save_config(config, tmp_path / "config.yaml")
+    (tmp_path / "checkpoints").mkdir()
+    (tmp_path / "checkpoints" / "latest.zip").write_bytes(b"")
+    (tmp_path / "checkpoints" / "progress.json").write_text('{"num_timesteps": 3072}')
+    assert cli.main(["select", str(tmp_path)]) == 2
+    assert "select.snapshots and select.average are 0" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_mean_from_a_model_in_memory_is_the_mean_from_its_checkpoint(run, tmp_path):
+    """At the end of training the final policy is a model in memory, in ``primeval select``
+    the checkpoint: the same mean either way."""
+    from primeval.training.agents.checkpoint import load_model
+    from primeval.training.ppo.select import mean_policy
+
+    folder = _copy(run, tmp_path)
+    config = load_config(folder / "config.yaml", **{"select.average": 2})
+    latest = folder / "checkpoints" / "latest.zip"
+    steps, out = mean_policy(config, folder, latest, 3072)
+    assert steps == [2048, 3072] and out == folder / "average.zip"
+    from_file = _weights(out)
+    steps, out = mean_policy(config, folder, load_model(latest), 3072)
+    assert steps == [2048, 3072] and _weights(out) == from_file
+    assert mean_policy(load_config(folder / "config.yaml"), folder, latest, 3072) is None

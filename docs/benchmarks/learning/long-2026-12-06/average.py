@@ -8,7 +8,9 @@ et al. 2018, here over PPO snapshots) is one policy in the middle of that band. 
 last snapshot's zip with its ``policy.pth`` replaced by the element-wise mean of every
 snapshot's (floating tensors only; the others must be equal) and its optimizer's state
 emptied (its settings kept: playing never reads it, as in the zoo's compact files). Tensors are read with ``torch.load(weights_only=True)``: nothing in a
-snapshot is unpickled as code.
+snapshot is unpickled as code. The mean is the package's
+(:func:`primeval.training.ppo.select.mean_weights`, float tensors averaged in float32);
+``primeval train`` and ``primeval select`` offer it as a candidate with ``select.average: K``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import zipfile
 
 import torch
 
+from primeval.training.ppo.select import mean_weights
+
 
 def average(out: str, snapshots: list[str]) -> None:
     """Write to ``out`` the last of ``snapshots`` with the mean of their policies' weights."""
@@ -28,19 +32,10 @@ def average(out: str, snapshots: list[str]) -> None:
     for path in snapshots:
         with zipfile.ZipFile(path) as z:
             weights.append(torch.load(io.BytesIO(z.read("policy.pth")), weights_only=True))
-    keys = weights[0].keys()
-    for path, w in zip(snapshots, weights, strict=True):
-        if w.keys() != keys or any(w[k].shape != weights[0][k].shape for k in keys):
-            raise SystemExit(f"average.py: {path} is not the same network as {snapshots[0]}")
-    mean = {}
-    for k in keys:
-        if weights[0][k].is_floating_point():
-            # In float32 whatever each was stored in (a float16 copy is cast back, as loading does).
-            mean[k] = torch.stack([w[k].float() for w in weights]).mean(dim=0)
-        elif all(torch.equal(w[k], weights[0][k]) for w in weights):
-            mean[k] = weights[0][k]
-        else:
-            raise SystemExit(f"average.py: {k} is not a float and differs between snapshots")
+    try:
+        mean = mean_weights(weights)  # the package's, as select.average takes the mean
+    except ValueError as exc:
+        raise SystemExit(f"average.py: {', '.join(snapshots)}: {exc}") from None
     with (
         zipfile.ZipFile(snapshots[-1]) as zin,
         zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout,
