@@ -18,7 +18,11 @@ HERE=docs/benchmarks/learning/average-2026-12-06
 RUN=${RUN:-runs/soup-avg-s0}
 mkdir -p "$HERE/soup-s0"
 cp "$RUN"/{config.yaml,selection.json,eval.json,summary.md,metrics.csv} "$HERE/soup-s0/"
-for name in final average model; do
+# model.zip is played only when select shipped another policy than the final one (the same
+# weights play the same games).
+names="final average"
+grep -q '"file": null' "$RUN/selection.json" || names="$names model"
+for name in $names; do
   case $name in
     final) file="$RUN/checkpoints/latest.zip" ;;
     average) file="$RUN/average.zip" ;;
