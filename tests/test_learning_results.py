@@ -1258,3 +1258,27 @@ def test_the_snapshot_means_are_chosen_on_one_set_of_seeds_and_quoted_on_another
 
     # the run's config, as the member's (a field added since takes its default)
     assert build(TrainConfig, entry["config"], "") == load_config(LONG / "run" / "config.yaml")
+
+
+def test_select_average_on_the_soup_default_is_its_files():
+    """average-2026-12-06/soup.sh: the default config, seed 0, with select.average=3 only;
+    the selection's four rates and the held-out figures of the final policy and the mean
+    are quoted in docs/learning.md."""
+    folder = ROOT / "docs" / "benchmarks" / "learning" / "average-2026-12-06" / "soup-s0"
+    text = " ".join((ROOT / "docs" / "learning.md").read_text(encoding="utf-8").split())
+    assert load_config(folder / "config.yaml") == load_config(
+        ROOT / "configs" / "primordial_soup" / "default.yaml", seed=0,
+        **{"select.average": 3})
+    selection = json.loads((folder / "selection.json").read_text())
+    rates = [c["win_rate"] for c in selection["candidates"]]
+    assert [c.get("mean_of") for c in selection["candidates"]][-1] == [
+        1000000, 1500000, 2000896]
+    assert selection["file"] is None  # the final policy shipped
+    assert "the selection games read {:.3f} / {:.3f} / {:.3f} for 1M / 1.5M / the end".format(
+        *rates[:3]) in text
+    assert f"**{rates[3]:.3f} for the mean of the three**" in text
+    for name, words in (("final", "the final policy won"), ("average", "and the mean")):
+        report = json.loads((folder / f"{name}-report.json").read_text())
+        assert report["games"] == 1600 and [p["seed"] for p in report["per_seed"]] == [
+            2063120440, 2064120440, 2065120440, 2066120440]
+        assert f"{words} **{_quoted(report['agents'][0])}**" in text
