@@ -18,6 +18,7 @@
 # * The zoo's ppo-alone is replaced by the chosen mean only if it reads higher than the
 #   member on the choosing games (the member's 0.384 there: average/all12-select.json).
 #
+# (Each evaluation already saved is kept; delete its JSON to play it again.)
 # Run from the repository root after the resumption (its snapshots in
 # runs/origin-mlp-shaping-long/snapshots/):
 #   bash docs/benchmarks/learning/long-2026-12-06/continue.sh
@@ -37,12 +38,14 @@ python "$HERE/average.py" "$OUT/last12.zip" $(echo "$ordered" | tail -n 12)
 python "$HERE/average.py" "$OUT/all.zip" "$OUT/step_12500992.zip" $ordered
 cp "$(echo "$ordered" | tail -n 1)" "$OUT/final.zip"
 for name in last5 last12 all; do
+  [ -f "$HERE/continue/$name-select.json" ] && continue
   primeval evaluate --game origin --agents "ppo:$OUT/$name.zip" heuristic heuristic \
     --games 400 --seed 2049120440 --seeds 2 --json "$HERE/continue/$name-select.json" --quiet
 done
 for name in final last5 last12 all; do
+  [ -f "$HERE/continue/$name-report.json" ] && continue
   primeval evaluate --game origin --agents "ppo:$OUT/$name.zip" heuristic heuristic \
     --games 400 --seed 2059120440 --seeds 4 --json "$HERE/continue/$name-report.json" --quiet
 done
-primeval evaluate --game origin --agents zoo:origin-3p/ppo-alone heuristic heuristic \
-  --games 400 --seed 2059120440 --seeds 4 --json "$HERE/continue/zoo-report.json" --quiet
+[ -f "$HERE/continue/zoo-report.json" ] || primeval evaluate --game origin \
+  --agents zoo:origin-3p/ppo-alone heuristic heuristic --games 400 --seed 2059120440 --seeds 4 --json "$HERE/continue/zoo-report.json" --quiet
