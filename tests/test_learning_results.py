@@ -1219,11 +1219,11 @@ def test_the_search_over_the_7m_network_is_quoted():
 def test_the_snapshot_means_are_chosen_on_one_set_of_seeds_and_quoted_on_another():
     """average.sh: the last policy and two snapshot means, chosen on the snapshots' 800
     held-out games (2049120440 + 2050120440) and reported on 1,600 others (2055120440 to
-    2058120440); docs/learning.md's table, the README and the zoo member quote the files, and
-    the chosen mean is the one that read highest where the choice was made."""
+    2058120440); docs/learning.md's table quotes the files, the chosen mean is the one that
+    read highest where the choice was made, and its float16 copy (the zoo's member until the
+    second resumption replaced it) played the same games alike."""
     avg = LONG / "average"
     text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     last = json.loads((LONG / "heldout" / "step_12500992.json").read_text())
     select = {n: json.loads((avg / f"{n}-select.json").read_text()) for n in ("last5", "all12")}
     report = {n: json.loads((avg / f"{n}-report.json").read_text())
@@ -1242,20 +1242,61 @@ def test_the_snapshot_means_are_chosen_on_one_set_of_seeds_and_quoted_on_another
         assert _row(text, start)[:2] == [_quoted(choice["agents"][0]),
                                          _quoted(report[name]["agents"][0])]
     figure = _quoted(report["all12"]["agents"][0])
-    assert f"**{figure}**" in readme.replace("\n", " ")
-    from primeval.training.benchmark.zoo import manifest
-
-    entry = next(e for e in manifest()["members"] if (e["task"], e["name"]) == (
-        "origin-3p", "ppo-alone"))
-    assert figure in entry["notes"] and "average.py" in entry["command"]
+    assert f"**{figure}**" in text
     stored = json.loads((avg / "zoo-float16-report.json").read_text())
-    assert stored["agents"][0]["agent"] == "zoo:origin-3p/ppo-alone"
+    assert stored["agents"][0]["agent"] == "zoo:origin-3p/ppo-alone"  # the member then
     assert [p["seed"] for p in stored["per_seed"]] == [p["seed"] for p in
                                                        report["all12"]["per_seed"]]
     assert _quoted(stored["agents"][0]) == figure  # float16 plays these games as float32 did
+
+
+def test_the_second_resumptions_means_are_chosen_on_one_set_of_seeds_and_quoted_on_another():
+    """continue.sh: the run resumed from 12.5M to 18M steps; the last policy and three
+    means chosen on the snapshots' 800 held-out games and reported on 1,600 others (2059120440
+    to 2062120440); docs/learning.md's table, the README and the zoo member quote the files,
+    the chosen mean read highest where the choice was made, and it replaced the member only
+    because it read higher there than the member had."""
+    cont = LONG / "continue"
+    text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    last = json.loads((LONG / "heldout" / "step_18000992.json").read_text())
+    select = {n: json.loads((cont / f"{n}-select.json").read_text())
+              for n in ("last5", "last12", "all")}
+    report = {n: json.loads((cont / f"{n}-report.json").read_text())
+              for n in ("final", "last5", "last12", "all", "zoo")}
+    for result in select.values():
+        assert [p["seed"] for p in result["per_seed"]] == [2049120440, 2050120440]
+    for result in report.values():
+        assert result["games"] == 1600 and [p["seed"] for p in result["per_seed"]] == [
+            2059120440, 2060120440, 2061120440, 2062120440]
+    assert report["final"]["agents"][0]["agent"].endswith("final.zip")
+    assert report["zoo"]["agents"][0]["agent"] == "zoo:origin-3p/ppo-alone"
+    chosen = max([("final", last), *select.items()], key=lambda kv: kv[1]["agents"][0]["win_rate"])
+    assert chosen[0] == "all"
+    before = json.loads((LONG / "average" / "all12-select.json").read_text())
+    assert select["all"]["agents"][0]["win_rate"] > before["agents"][0]["win_rate"]
+    for name, choice, start in (
+            ("final", last, "| the last policy (18,000,992 steps) |"),
+            ("last5", select["last5"], "| the mean of the last five (16,000,992"),
+            ("last12", select["last12"], "| the mean of the last twelve (here"),
+            ("all", select["all"], "| **the mean of every policy of the stretch"),
+            ("zoo", before, "| the zoo's member until now")):
+        assert _row(text, start)[:2] == [_quoted(choice["agents"][0]),
+                                         _quoted(report[name]["agents"][0])]
+    figure = _quoted(report["all"]["agents"][0])
+    assert f"**{figure}**" in readme
+    from primeval.training.benchmark.zoo import manifest
     from primeval.training.config import build
     from primeval.training.ppo.config import TrainConfig
 
+    entry = next(e for e in manifest()["members"] if (e["task"], e["name"]) == (
+        "origin-3p", "ppo-alone"))
+    assert figure in entry["notes"] and "continue.sh" in entry["command"]
+    stored = json.loads((cont / "zoo-float16-report.json").read_text())
+    assert stored["agents"][0]["agent"] == "zoo:origin-3p/ppo-alone"
+    assert [p["seed"] for p in stored["per_seed"]] == [p["seed"] for p in
+                                                       report["all"]["per_seed"]]
+    assert _quoted(stored["agents"][0]) == figure  # float16 plays these games as float32 did
     # the run's config, as the member's (a field added since takes its default)
     assert build(TrainConfig, entry["config"], "") == load_config(LONG / "run" / "config.yaml")
 
