@@ -24,9 +24,10 @@ K policies (the final one and the K - 1 newest snapshots before it), written to 
 ``average.zip`` (:func:`mean_policy`). Snapshots of one run wander about its trend by more
 than their games' intervals explain; the mean of their weights (stochastic weight averaging,
 Izmailov et al. 2018, here over PPO snapshots) sits in the middle of that band. On Origin
-learned alone it won 0.355 where the last policy won 0.301 on the same 1,600 held-out games
-(docs/learning.md, "Longer, and search over it"). It competes on the same selection games as
-the others, so it ships only when it wins them.
+learned alone, on its plateau, it won 0.380 where the last policy won 0.277 on the same 1,600
+held-out games; on Primordial Soup's default, a curve still climbing, it lost, 0.647 against
+0.846 (docs/learning.md, "Choosing the policy a run ships"). It competes on the same
+selection games as the others, so it ships only when it wins them.
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ DISTILLED=$A/soup-4p-distilled.json  # primeval train --config primordial_soup/d
 EXIT_DISTILLED=$A/soup-4p-exit-distilled.json  # primeval train --config primordial_soup/exit-distilled
 EXIT_SHARP=$A/soup-4p-exit-sharp.json  # primeval train --config primordial_soup/exit-sharp
 ORIGIN_NET=$A/origin-3p-structured-scratch.zip
-# zoo:origin-3p/ppo-alone's file: Origin learned alone, 12.5M steps, the mean of its last
-# twelve snapshots (docs/learning.md, "Longer, and search over it")
+# zoo:origin-3p/ppo-alone's file: Origin learned alone, 18M steps, the mean of its last
+# twelve policies (docs/learning.md, "Resumed again"; before 2026-12-06 21:42 UTC the 12.5M mean)
 ORIGIN_ALONE=training/benchmark/zoo_files/origin-3p-ppo-alone.zip
 LONGER=docs/benchmarks/learning/longer-2026-12-04
 SOUP_2M=$LONGER/soup-2m/soup-4p-ppo-2m.zip  # the default config for 2M steps, seed 0
