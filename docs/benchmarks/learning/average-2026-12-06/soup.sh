@@ -21,7 +21,9 @@ cp "$RUN"/{config.yaml,selection.json,eval.json,summary.md,metrics.csv} "$HERE/s
 # model.zip is played only when select shipped another policy than the final one (the same
 # weights play the same games).
 names="final average"
-grep -q '"file": null' "$RUN/selection.json" || names="$names model"
+# (the top-level "file": the final policy's candidate row has "file": null whatever won)
+python -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["file"] is not None)' \
+  "$RUN/selection.json" || names="$names model"
 for name in $names; do
   case $name in
     final) file="$RUN/checkpoints/latest.zip" ;;
