@@ -1323,3 +1323,17 @@ def test_select_average_on_the_soup_default_is_its_files():
         assert report["games"] == 1600 and [p["seed"] for p in report["per_seed"]] == [
             2063120440, 2064120440, 2065120440, 2066120440]
         assert f"{words} **{_quoted(report['agents'][0])}**" in text
+
+
+def test_the_shipped_learned_alone_config_is_the_zoo_members_run():
+    """configs/origin/alone.yaml is the run behind zoo:origin-3p/ppo-alone (its saved
+    config) but for the length it reached (18M steps) and the mean of its last twelve
+    policies, which its evaluations' snapshots (every 500k steps) make 12.5M to 18M."""
+    long = ROOT / "docs" / "benchmarks" / "learning" / "long-2026-12-06"
+    shipped = load_config(ROOT / "configs" / "origin" / "alone.yaml")
+    assert shipped == load_config(long / "run" / "config.yaml", total_steps=18_000_000,
+                                  **{"select.average": 12})
+    assert shipped.prior.agent == "none" and shipped.pretrain.games == 0  # learned alone
+    snapshots = range(shipped.eval.every, shipped.total_steps, shipped.eval.every)
+    averaged = [*snapshots[-(shipped.select.average - 1):], shipped.total_steps]
+    assert (averaged[0], len(averaged)) == (12_500_000, 12)
