@@ -253,6 +253,10 @@ class NetworkConfig:
             raise ConfigError(f"rounds={self.rounds!r}: must be an int >= 0")
 
 
+#: ``ppo.lr_schedule``'s values.
+LR_SCHEDULES = ("constant", "linear")
+
+
 @dataclass(frozen=True)
 class PPOConfig:
     """MaskablePPO's settings (passed to ``sb3_contrib.MaskablePPO`` under these names)."""
@@ -277,10 +281,17 @@ class PPOConfig:
     """Weight of the value loss."""
     max_grad_norm: float = 0.5
     """Gradient clipping norm."""
+    lr_schedule: str = "constant"
+    """``constant``: ``learning_rate`` throughout; ``linear``: from ``learning_rate`` at step 0
+    down to 0 at ``total_steps`` (SB3's progress, as the RL Baselines3 Zoo's ``lin_``
+    schedules; a resumed run follows its config's ``total_steps``)."""
 
     def __post_init__(self) -> None:
         _positive(self, "learning_rate", "n_steps", "batch_size", "n_epochs", "clip_range",
                   "max_grad_norm")
+        if self.lr_schedule not in LR_SCHEDULES:
+            raise ConfigError(f"lr_schedule={self.lr_schedule!r}: must be one of "
+                              f"{', '.join(LR_SCHEDULES)}")
         if not 0 < self.gamma <= 1:
             raise ConfigError(f"gamma={self.gamma!r}: must be in (0, 1]")
         if not 0 <= self.gae_lambda <= 1:

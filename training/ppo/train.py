@@ -560,7 +560,7 @@ def new_model(config: Any, vec: Any, *, prior: bool = True,
                              prior_trainable=config.prior.trainable,
                              prior_size=int(vec.action_space.n),
                              prior_agent=config.prior.agent, prior_game=config.game)
-    return MaskablePPO(
+    model = MaskablePPO(
         policy, vec, learning_rate=ppo.learning_rate,
         n_steps=ppo.n_steps, batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
         gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
@@ -568,6 +568,28 @@ def new_model(config: Any, vec: Any, *, prior: bool = True,
         policy_kwargs=policy_kwargs, tensorboard_log=tensorboard_log,
         seed=RunSeeds(config.seed).spawn("model"), device="cpu", verbose=0,
     )
+    set_lr_schedule(model, config)
+    return model
+
+
+class LinearToZero:
+    """``ppo.lr_schedule: linear``: the step size at SB3's ``progress_remaining`` (1 at the
+    run's first step, 0 at ``total_steps``; never below 0, for a last rollout past it)."""
+
+    def __init__(self, start: float) -> None:
+        self.start = start
+
+    def __call__(self, progress_remaining: float) -> float:
+        return self.start * max(0.0, progress_remaining)
+
+
+def set_lr_schedule(model: Any, config: Any) -> None:
+    """Give ``model`` the config's ``ppo.lr_schedule`` (a fresh model and a resumed one: a
+    checkpoint keeps its step size, not its schedule). SB3 asks the schedule at every
+    update, with the progress of ``learn``'s total, which ``train`` makes the config's
+    ``total_steps`` also on ``--resume``."""
+    if config.ppo.lr_schedule == "linear":
+        model.lr_schedule = LinearToZero(config.ppo.learning_rate)
 
 
 def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
@@ -615,6 +637,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
         except CheckpointError as exc:
             vec.close()
             raise type(exc)(f"--resume {run_dir}: {exc}") from None
+        set_lr_schedule(model, config)
         print(f"resuming {run_dir} from its checkpoint at step {model.num_timesteps}",
               flush=True)
     else:

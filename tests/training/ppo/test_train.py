@@ -143,3 +143,54 @@ def test_evaluate_cli_errors(capsys):
     assert cli.main(["evaluate", "--agents", "alien", "random", "random", "random",
                      "--games", "1"]) == 2
     assert "unknown agent" in capsys.readouterr().err
+
+
+def _logged_learning_rates(run) -> list[float]:
+    """The step sizes SB3 logged at the updates of the run (TensorBoard's scalars: SB3
+    writes them at its next log dump, so the last update of a ``learn`` is not among them)."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    rates = []
+    for folder in sorted((run / "tb").iterdir()):
+        events = EventAccumulator(str(folder))
+        events.Reload()
+        rates += [e.value for e in events.Scalars("train/learning_rate")]
+    return rates
+
+
+def _checkpoint_learning_rate(run) -> float:
+    """The optimizer's step size in the run's checkpoint (saved after its last update)."""
+    import io
+    import zipfile
+
+    import torch
+
+    with zipfile.ZipFile(run / "checkpoints" / "latest.zip") as saved:
+        state = torch.load(io.BytesIO(saved.read("policy.optimizer.pth")), weights_only=True)
+    return state["param_groups"][0]["lr"]
+
+
+@pytest.mark.slow
+def test_a_linear_learning_rate_falls_to_zero_at_total_steps_also_when_resumed(tmp_path):
+    """ppo.lr_schedule: linear: each update's step size is learning_rate times the share of
+    total_steps left (rollouts of 1,024 steps); a resumed run follows its new total."""
+    lr = 0.001
+    config = load_config("configs/primordial_soup/default.yaml",
+                         **{**SMOKE, "ppo.learning_rate": lr, "ppo.lr_schedule": "linear"})
+    run = tmp_path / "run"
+    train(config, run, progress=False)
+    assert _logged_learning_rates(run) == pytest.approx([lr / 2])  # at 1,024 of 2,048
+    assert _checkpoint_learning_rate(run) == 0.0  # at 2,048
+    train(load_config(run / "config.yaml", total_steps=4096), run, resume=True, progress=False)
+    assert _logged_learning_rates(run) == pytest.approx([lr / 2, lr / 4])  # 3,072 of 4,096
+    assert _checkpoint_learning_rate(run) == 0.0
+    constant = load_config("configs/primordial_soup/default.yaml",
+                           **{**SMOKE, "ppo.learning_rate": lr})
+    train(constant, tmp_path / "constant", progress=False)
+    assert _logged_learning_rates(tmp_path / "constant") == pytest.approx([lr])
+    assert _checkpoint_learning_rate(tmp_path / "constant") == pytest.approx(lr)
+
+
+def test_an_unknown_learning_rate_schedule_is_named():
+    with pytest.raises(ConfigError, match="lr_schedule='cosine'"):
+        load_config("configs/primordial_soup/default.yaml", **{"ppo.lr_schedule": "cosine"})
