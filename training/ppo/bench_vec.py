@@ -10,8 +10,8 @@ each evaluation); the figures are env steps (learner decisions) per second of
 the main process in it per env step (worker processes' not included), which a loaded machine
 moves far less than the wall time.
 
-- ``--vec batched vector vector:2``: this tree's default config with ``vec_env`` (and
-  ``workers`` after a colon) set so;
+- ``--vec batched vector vector:2 vector+torch_threads=2``: this tree's default config with
+  ``vec_env`` (and ``workers`` after a colon, any other ``KEY=VALUE`` after a ``+``) set so;
 - ``--baseline DIR``: the default config of another checkout (DIR, e.g. a ``git worktree``
   of an older commit, run from a package shim on ``PYTHONPATH`` as ``bench_rules
   --baseline`` does) against this tree's, each as its own config says.
@@ -159,11 +159,17 @@ def run_once(game: str, sets: list[str], pythonpath: str | None) -> tuple[float,
 
 
 def settings_of(vec: list[str]) -> list[tuple[str, list[str]]]:
-    """``vec_env[:workers]`` items as ``(label, --set items)``."""
+    """``vec_env[:workers][+KEY=VALUE...]`` items as ``(label, --set items)``: e.g.
+    ``vector+torch_threads=2`` is the vector env with two torch threads for the update."""
     out = []
     for item in vec:
-        name, _, workers = item.partition(":")
+        head, *extra = item.split("+")
+        name, _, workers = head.partition(":")
         sets = [f"vec_env={name}"] + ([f"workers={int(workers)}"] if workers else [])
+        for override in extra:
+            if "=" not in override:
+                raise SystemExit(f"--vec {item}: {override!r} is not KEY=VALUE")
+            sets.append(override)
         out.append((item, sets))
     return out
 
@@ -237,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         "--vec",
         nargs="+",
         default=["batched", "vector"],
-        help="vec_env[:workers] settings of this tree's config",
+        help="vec_env[:workers][+KEY=VALUE...] settings of this tree's config",
     )
     parser.add_argument(
         "--baseline",

@@ -16,6 +16,16 @@ def test_settings_name_the_vec_env_and_the_workers():
     ]
 
 
+def test_a_setting_carries_further_overrides_after_a_plus():
+    assert settings_of(["vector+torch_threads=2", "vector:2+torch_threads=2+n_envs=16"]) == [
+        ("vector+torch_threads=2", ["vec_env=vector", "torch_threads=2"]),
+        ("vector:2+torch_threads=2+n_envs=16",
+         ["vec_env=vector", "workers=2", "torch_threads=2", "n_envs=16"]),
+    ]
+    with pytest.raises(SystemExit, match="torch_threads"):
+        settings_of(["vector+torch_threads"])
+
+
 @pytest.mark.parametrize("game", ["primordial_soup", "origin"])
 def test_a_measuring_run_plays_the_last_phase_without_evaluations(game):
     sets = parse_sets(steady_overrides(game, 4096))
