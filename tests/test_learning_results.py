@@ -1337,3 +1337,46 @@ def test_the_shipped_learned_alone_config_is_the_zoo_members_run():
     snapshots = range(shipped.eval.every, shipped.total_steps, shipped.eval.every)
     averaged = [*snapshots[-(shipped.select.average - 1):], shipped.total_steps]
     assert (averaged[0], len(averaged)) == (12_500_000, 12)
+
+
+@pytest.mark.parametrize("name, steps, label", [("lr15m", 1_500_000, "linear to 0 at 1.5M"),
+                                                ("lr3m", 3_000_000, "linear to 0 at 3M")])
+def test_the_falling_step_size_runs_are_the_shaped_mlp_but_one_knob_and_quoted(
+        name, steps, label):
+    """lr-2026-12-06/run.sh: the shaped MLP's config with ppo.lr_schedule=linear (and its
+    length); docs/learning.md's curve row and final table are the runs' files, beside the
+    long run's snapshots and the shaped MLP's agent on the same games."""
+    import csv
+
+    here = ROOT / "docs" / "benchmarks" / "learning" / "lr-2026-12-06"
+    base = load_config(SCRATCH_LONG / "origin-mlp-shaping" / "config.yaml")
+    assert load_config(here / name / "config.yaml") == load_config(
+        SCRATCH_LONG / "origin-mlp-shaping" / "config.yaml", total_steps=steps,
+        **{"ppo.lr_schedule": "linear"})
+    assert base.ppo.lr_schedule == "constant"
+    text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    rows = [r for r in csv.DictReader((here / name / "metrics.csv").open())
+            if int(r["step"]) % 250_000 == 0]
+    line = next(ln for ln in text.splitlines() if ln.startswith(f"| {label} | 0"))
+    assert [float(q) for q in line.split("|")[2:-1] if q.strip()] == [
+        float(r["win_rate_vs_heuristic"]) for r in rows] and len(rows) == steps // 250_000 + 1
+    result = json.loads((here / name / "eval.json").read_text())
+    snap = json.loads((here / name / "snapshot-seeds.json").read_text())
+    fresh = json.loads((here / name / "heldout-2067.json").read_text())
+    assert [p["seed"] for p in snap["per_seed"]] == [2049120440, 2050120440]
+    assert [p["seed"] for p in fresh["per_seed"]] == [2067120440, 2068120440]
+    assert snap["games"] == fresh["games"] == 800
+    table = next(ln for ln in text.splitlines()
+                 if ln.startswith(f"| {label} | {figure(result, 'vs_heuristic')}"))
+    assert [c.strip().strip("*") for c in table.split("|")[2:5]] == [
+        figure(result, "vs_heuristic"), _quoted(snap["agents"][0]), _quoted(fresh["agents"][0])]
+    long = ROOT / "docs" / "benchmarks" / "learning" / "long-2026-12-06" / "heldout"
+    constant = json.loads((long / f"step_{steps}.json").read_text())
+    assert [p["seed"] for p in constant["per_seed"]] == [2049120440, 2050120440]
+    row = next(ln for ln in text.splitlines()
+               if ln.startswith(f"| constant, {steps / 1e6:g}M steps"))
+    assert _quoted(constant["agents"][0]) in row
+    if steps == 3_000_000:  # the shaped MLP's own agent on the fresh games
+        base_fresh = json.loads((here / "base" / "heldout-2067.json").read_text())
+        assert [p["seed"] for p in base_fresh["per_seed"]] == [2067120440, 2068120440]
+        assert _quoted(base_fresh["agents"][0]) in row
