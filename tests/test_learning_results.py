@@ -1380,3 +1380,33 @@ def test_the_falling_step_size_runs_are_the_shaped_mlp_but_one_knob_and_quoted(
         base_fresh = json.loads((here / "base" / "heldout-2067.json").read_text())
         assert [p["seed"] for p in base_fresh["per_seed"]] == [2067120440, 2068120440]
         assert _quoted(base_fresh["agents"][0]) in row
+
+
+@pytest.mark.parametrize("name, override, label", [
+    ("lr1e3", {"ppo.learning_rate": 0.001}, "step size 1e-3"),
+    ("epochs10", {"ppo.n_epochs": 10}, "ten epochs a rollout")])
+def test_the_1_5m_sample_efficiency_runs_are_the_shaped_mlp_but_one_knob_and_quoted(
+        name, override, label):
+    """sample-2026-12-07/run.sh: the shaped MLP's config at 1.5M steps with one PPO knob;
+    docs/learning.md's curve row and final table are the runs' files."""
+    import csv
+
+    here = ROOT / "docs" / "benchmarks" / "learning" / "sample-2026-12-07"
+    assert load_config(here / name / "config.yaml") == load_config(
+        SCRATCH_LONG / "origin-mlp-shaping" / "config.yaml", total_steps=1_500_000, **override)
+    text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    rows = [r for r in csv.DictReader((here / name / "metrics.csv").open())
+            if int(r["step"]) % 250_000 == 0]
+    line = next(ln for ln in text.splitlines() if ln.startswith(f"| {label} | 0"))
+    assert [float(q) for q in line.split("|")[2:-1]] == [
+        float(r["win_rate_vs_heuristic"]) for r in rows] and len(rows) == 7
+    result = json.loads((here / name / "eval.json").read_text())
+    snap = json.loads((here / name / "snapshot-seeds.json").read_text())
+    fresh = json.loads((here / name / "heldout-2069.json").read_text())
+    assert [p["seed"] for p in snap["per_seed"]] == [2049120440, 2050120440]
+    assert [p["seed"] for p in fresh["per_seed"]] == [2069120440, 2070120440]
+    assert snap["games"] == fresh["games"] == 800
+    table = next(ln for ln in text.splitlines()
+                 if ln.startswith(f"| {label} | {figure(result, 'vs_heuristic')}"))
+    assert [c.strip().strip("*") for c in table.split("|")[2:5]] == [
+        figure(result, "vs_heuristic"), _quoted(snap["agents"][0]), _quoted(fresh["agents"][0])]
