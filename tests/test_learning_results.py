@@ -1339,37 +1339,47 @@ def test_the_shipped_learned_alone_config_is_the_zoo_members_run():
     assert (averaged[0], len(averaged)) == (12_500_000, 12)
 
 
-@pytest.mark.parametrize("name, steps, label", [("lr15m", 1_500_000, "linear to 0 at 1.5M"),
-                                                ("lr3m", 3_000_000, "linear to 0 at 3M")])
-def test_the_falling_step_size_runs_are_the_shaped_mlp_but_one_knob_and_quoted(
-        name, steps, label):
-    """lr-2026-12-06/run.sh: the shaped MLP's config with ppo.lr_schedule=linear (and its
-    length); docs/learning.md's curve row and final table are the runs' files, beside the
-    long run's snapshots and the shaped MLP's agent on the same games."""
+def _one_knob_run(folder: Path, label: str, steps: int, fresh_name: str,
+                  fresh_seeds: list[int], **override) -> str:
+    """A one-knob run of the shaped MLP in ``folder``: its config is the shaped MLP's at
+    ``steps`` with ``override``; docs/learning.md's curve row and final-table row (own
+    evaluation, the long run's snapshot games, the fresh games) are its files. Returns
+    docs/learning.md's text."""
     import csv
 
-    here = ROOT / "docs" / "benchmarks" / "learning" / "lr-2026-12-06"
-    base = load_config(SCRATCH_LONG / "origin-mlp-shaping" / "config.yaml")
-    assert load_config(here / name / "config.yaml") == load_config(
-        SCRATCH_LONG / "origin-mlp-shaping" / "config.yaml", total_steps=steps,
-        **{"ppo.lr_schedule": "linear"})
-    assert base.ppo.lr_schedule == "constant"
+    assert load_config(folder / "config.yaml") == load_config(
+        SCRATCH_LONG / "origin-mlp-shaping" / "config.yaml", total_steps=steps, **override)
     text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
-    rows = [r for r in csv.DictReader((here / name / "metrics.csv").open())
+    rows = [r for r in csv.DictReader((folder / "metrics.csv").open())
             if int(r["step"]) % 250_000 == 0]
     line = next(ln for ln in text.splitlines() if ln.startswith(f"| {label} | 0"))
     assert [float(q) for q in line.split("|")[2:-1] if q.strip()] == [
         float(r["win_rate_vs_heuristic"]) for r in rows] and len(rows) == steps // 250_000 + 1
-    result = json.loads((here / name / "eval.json").read_text())
-    snap = json.loads((here / name / "snapshot-seeds.json").read_text())
-    fresh = json.loads((here / name / "heldout-2067.json").read_text())
+    result = json.loads((folder / "eval.json").read_text())
+    snap = json.loads((folder / "snapshot-seeds.json").read_text())
+    fresh = json.loads((folder / fresh_name).read_text())
     assert [p["seed"] for p in snap["per_seed"]] == [2049120440, 2050120440]
-    assert [p["seed"] for p in fresh["per_seed"]] == [2067120440, 2068120440]
+    assert [p["seed"] for p in fresh["per_seed"]] == fresh_seeds
     assert snap["games"] == fresh["games"] == 800
     table = next(ln for ln in text.splitlines()
                  if ln.startswith(f"| {label} | {figure(result, 'vs_heuristic')}"))
     assert [c.strip().strip("*") for c in table.split("|")[2:5]] == [
         figure(result, "vs_heuristic"), _quoted(snap["agents"][0]), _quoted(fresh["agents"][0])]
+    return text
+
+
+@pytest.mark.parametrize("name, steps, label", [("lr15m", 1_500_000, "linear to 0 at 1.5M"),
+                                                ("lr3m", 3_000_000, "linear to 0 at 3M")])
+def test_the_falling_step_size_runs_are_the_shaped_mlp_but_one_knob_and_quoted(
+        name, steps, label):
+    """lr-2026-12-06/run.sh: the shaped MLP's config with ppo.lr_schedule=linear (and its
+    length), quoted as its files, beside the long run's snapshot at the same step and the
+    shaped MLP's agent on the same games."""
+    here = ROOT / "docs" / "benchmarks" / "learning" / "lr-2026-12-06"
+    assert load_config(SCRATCH_LONG / "origin-mlp-shaping" / "config.yaml").ppo.lr_schedule == (
+        "constant")
+    text = _one_knob_run(here / name, label, steps, "heldout-2067.json",
+                         [2067120440, 2068120440], **{"ppo.lr_schedule": "linear"})
     long = ROOT / "docs" / "benchmarks" / "learning" / "long-2026-12-06" / "heldout"
     constant = json.loads((long / f"step_{steps}.json").read_text())
     assert [p["seed"] for p in constant["per_seed"]] == [2049120440, 2050120440]
@@ -1387,26 +1397,8 @@ def test_the_falling_step_size_runs_are_the_shaped_mlp_but_one_knob_and_quoted(
     ("epochs10", {"ppo.n_epochs": 10}, "ten epochs a rollout")])
 def test_the_1_5m_sample_efficiency_runs_are_the_shaped_mlp_but_one_knob_and_quoted(
         name, override, label):
-    """sample-2026-12-07/run.sh: the shaped MLP's config at 1.5M steps with one PPO knob;
-    docs/learning.md's curve row and final table are the runs' files."""
-    import csv
-
+    """sample-2026-12-07/run.sh: the shaped MLP's config at 1.5M steps with one PPO knob,
+    quoted as its files."""
     here = ROOT / "docs" / "benchmarks" / "learning" / "sample-2026-12-07"
-    assert load_config(here / name / "config.yaml") == load_config(
-        SCRATCH_LONG / "origin-mlp-shaping" / "config.yaml", total_steps=1_500_000, **override)
-    text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
-    rows = [r for r in csv.DictReader((here / name / "metrics.csv").open())
-            if int(r["step"]) % 250_000 == 0]
-    line = next(ln for ln in text.splitlines() if ln.startswith(f"| {label} | 0"))
-    assert [float(q) for q in line.split("|")[2:-1]] == [
-        float(r["win_rate_vs_heuristic"]) for r in rows] and len(rows) == 7
-    result = json.loads((here / name / "eval.json").read_text())
-    snap = json.loads((here / name / "snapshot-seeds.json").read_text())
-    fresh = json.loads((here / name / "heldout-2069.json").read_text())
-    assert [p["seed"] for p in snap["per_seed"]] == [2049120440, 2050120440]
-    assert [p["seed"] for p in fresh["per_seed"]] == [2069120440, 2070120440]
-    assert snap["games"] == fresh["games"] == 800
-    table = next(ln for ln in text.splitlines()
-                 if ln.startswith(f"| {label} | {figure(result, 'vs_heuristic')}"))
-    assert [c.strip().strip("*") for c in table.split("|")[2:5]] == [
-        figure(result, "vs_heuristic"), _quoted(snap["agents"][0]), _quoted(fresh["agents"][0])]
+    _one_knob_run(here / name, label, 1_500_000, "heldout-2069.json",
+                  [2069120440, 2070120440], **override)
