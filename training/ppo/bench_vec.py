@@ -12,6 +12,8 @@ moves far less than the wall time.
 
 - ``--vec batched vector vector:2 vector+torch_threads=2``: this tree's default config with
   ``vec_env`` (and ``workers`` after a colon, any other ``KEY=VALUE`` after a ``+``) set so;
+  ``+env:NAME=VALUE`` sets an environment variable of the run's process instead (e.g.
+  ``vector+torch_threads=2+env:OMP_WAIT_POLICY=PASSIVE``, read by OpenMP when torch loads);
 - ``--baseline DIR``: the default config of another checkout (DIR, e.g. a ``git worktree``
   of an older commit, run from a package shim on ``PYTHONPATH`` as ``bench_rules
   --baseline`` does) against this tree's, each as its own config says.
@@ -128,13 +130,25 @@ def config_with(text: str, sets: list[str]) -> str:
     return yaml.safe_dump(data, sort_keys=False)
 
 
+# A setting's item naming an environment variable of its run's process, not a config key.
+_ENV = "env:"
+
+
+def process_env(sets: list[str], pythonpath: str | None) -> tuple[dict[str, str], list[str]]:
+    """The environment of a run's process (this one's, its ``env:NAME=VALUE`` items set, its
+    ``PYTHONPATH`` the baseline's shim or none) and the config overrides left."""
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    env.update(item[len(_ENV):].split("=", 1) for item in sets if item.startswith(_ENV))
+    if pythonpath is not None:
+        env["PYTHONPATH"] = pythonpath
+    return env, [item for item in sets if not item.startswith(_ENV)]
+
+
 def run_once(game: str, sets: list[str], pythonpath: str | None) -> tuple[float, float, str]:
     """One run in a fresh process: its env steps per second, the main process's CPU µs per
     env step in ``learn`` and the package it ran."""
-    env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
-    if pythonpath is not None:
-        env["PYTHONPATH"] = pythonpath
+    env, sets = process_env(sets, pythonpath)
     with tempfile.TemporaryDirectory(prefix="bench_vec_") as tmp:
         out = os.path.join(tmp, "run")
         config = os.path.join(tmp, "config.yaml")
@@ -160,14 +174,17 @@ def run_once(game: str, sets: list[str], pythonpath: str | None) -> tuple[float,
 
 def settings_of(vec: list[str]) -> list[tuple[str, list[str]]]:
     """``vec_env[:workers][+KEY=VALUE...]`` items as ``(label, --set items)``: e.g.
-    ``vector+torch_threads=2`` is the vector env with two torch threads for the update."""
+    ``vector+torch_threads=2`` is the vector env with two torch threads for the update;
+    ``+env:NAME=VALUE`` items stay as they are, for :func:`run_once` to set in the run's
+    process environment."""
     out = []
     for item in vec:
         head, *extra = item.split("+")
         name, _, workers = head.partition(":")
         sets = [f"vec_env={name}"] + ([f"workers={int(workers)}"] if workers else [])
         for override in extra:
-            if "=" not in override:
+            key = override.removeprefix(_ENV).partition("=")[0]
+            if "=" not in override or not key:
                 raise SystemExit(f"--vec {item}: {override!r} is not KEY=VALUE")
             sets.append(override)
         out.append((item, sets))
@@ -243,7 +260,8 @@ def main(argv: list[str] | None = None) -> int:
         "--vec",
         nargs="+",
         default=["batched", "vector"],
-        help="vec_env[:workers][+KEY=VALUE...] settings of this tree's config",
+        help="vec_env[:workers][+KEY=VALUE...] settings of this tree's config "
+        "(+env:NAME=VALUE: an environment variable of the run's process)",
     )
     parser.add_argument(
         "--baseline",

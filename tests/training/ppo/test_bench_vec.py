@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from primeval.training.config import parse_sets
-from primeval.training.ppo.bench_vec import main, settings_of, steady_overrides
+from primeval.training.ppo.bench_vec import main, process_env, settings_of, steady_overrides
 from primeval.training.ppo.config import load_config
 
 
@@ -24,6 +24,22 @@ def test_a_setting_carries_further_overrides_after_a_plus():
     ]
     with pytest.raises(SystemExit, match="torch_threads"):
         settings_of(["vector+torch_threads"])
+
+
+def test_an_env_item_sets_the_runs_process_environment_not_the_config(monkeypatch):
+    """``+env:NAME=VALUE`` reaches the run's environment (OpenMP reads OMP_WAIT_POLICY when
+    torch loads, too early for a config key) and is not passed on as a config override."""
+    monkeypatch.setenv("PYTHONPATH", "/somewhere/else")
+    [(label, sets)] = settings_of(["vector+torch_threads=2+env:OMP_WAIT_POLICY=PASSIVE"])
+    assert sets == ["vec_env=vector", "torch_threads=2", "env:OMP_WAIT_POLICY=PASSIVE"]
+    env, left = process_env(sets + ["seed=3"], None)
+    assert env["OMP_WAIT_POLICY"] == "PASSIVE" and "PYTHONPATH" not in env
+    assert left == ["vec_env=vector", "torch_threads=2", "seed=3"]
+    env, _ = process_env(["env:A=b=c"], "/shim")
+    assert (env["A"], env["PYTHONPATH"]) == ("b=c", "/shim")
+    for bad in ("vector+env:", "vector+env:=1", "vector+env:OMP_WAIT_POLICY"):
+        with pytest.raises(SystemExit, match="not KEY=VALUE"):
+            settings_of([bad])
 
 
 @pytest.mark.parametrize("game", ["primordial_soup", "origin"])
