@@ -18,29 +18,7 @@
 #   bash docs/benchmarks/learning/knobs-2026-12-07/run.sh train gamma99 ppo.gamma=0.99 &
 #   bash docs/benchmarks/learning/knobs-2026-12-07/run.sh train net128 'network.net_arch=[128,128]' &
 #   bash docs/benchmarks/learning/knobs-2026-12-07/run.sh heldout gamma99   # and net128
+# (the steps of ../sample-2026-12-07/run.sh, with this folder and these fresh seeds)
 set -euo pipefail
-export OMP_NUM_THREADS=1
-HERE=docs/benchmarks/learning/knobs-2026-12-07
-SCRATCH=docs/benchmarks/learning/scratch-2026-12-06
-OUT=${OUT:-/tmp/primeval-knobs}
-mkdir -p "$OUT"
-case "$1" in
-  train)
-    NAME=$2; shift 2
-    STEPS=1500000 bash "$SCRATCH/ablate.sh" "$NAME" "$@"
-    mkdir -p "$HERE/$NAME"
-    mv "$SCRATCH/origin-mlp-shaping-$NAME"/* "$HERE/$NAME/"
-    rmdir "$SCRATCH/origin-mlp-shaping-$NAME"
-    ;;
-  heldout)
-    NAME=$2
-    agent="$OUT/$NAME.zip"
-    python -c "import sys; from primeval.training.benchmark.curate import compact_checkpoint as c; c(*sys.argv[1:])" \
-      "runs/origin-mlp-shaping-$NAME/model.zip" "$agent"
-    primeval evaluate --game origin --agents "ppo:$agent" heuristic heuristic --games 400 \
-      --seed 2049120440 --seeds 2 --json "$HERE/$NAME/snapshot-seeds.json" --quiet
-    primeval evaluate --game origin --agents "ppo:$agent" heuristic heuristic --games 400 \
-      --seed 2071120440 --seeds 2 --json "$HERE/$NAME/heldout-2071.json" --quiet
-    ;;
-  *) echo "usage: run.sh train NAME KEY=VALUE... | run.sh heldout NAME" >&2; exit 2 ;;
-esac
+HERE=docs/benchmarks/learning/knobs-2026-12-07 FRESH=2071120440 OUT=${OUT:-/tmp/primeval-knobs} \
+  exec bash docs/benchmarks/learning/sample-2026-12-07/run.sh "$@"

@@ -15,9 +15,12 @@
 #   bash docs/benchmarks/learning/sample-2026-12-07/run.sh train lr1e3 ppo.learning_rate=0.001 &
 #   bash docs/benchmarks/learning/sample-2026-12-07/run.sh train epochs10 ppo.n_epochs=10 &
 #   bash docs/benchmarks/learning/sample-2026-12-07/run.sh heldout lr1e3   # and epochs10
+#
+# HERE=DIR FRESH=SEED run the same steps for another set of one-knob runs (../knobs-2026-12-07/).
 set -euo pipefail
 export OMP_NUM_THREADS=1
-HERE=docs/benchmarks/learning/sample-2026-12-07
+HERE=${HERE:-docs/benchmarks/learning/sample-2026-12-07}
+FRESH=${FRESH:-2069120440}
 SCRATCH=docs/benchmarks/learning/scratch-2026-12-06
 OUT=${OUT:-/tmp/primeval-sample}
 mkdir -p "$OUT"
@@ -37,7 +40,7 @@ case "$1" in
     primeval evaluate --game origin --agents "ppo:$agent" heuristic heuristic --games 400 \
       --seed 2049120440 --seeds 2 --json "$HERE/$NAME/snapshot-seeds.json" --quiet
     primeval evaluate --game origin --agents "ppo:$agent" heuristic heuristic --games 400 \
-      --seed 2069120440 --seeds 2 --json "$HERE/$NAME/heldout-2069.json" --quiet
+      --seed "$FRESH" --seeds 2 --json "$HERE/$NAME/heldout-${FRESH:0:4}.json" --quiet
     ;;
   *) echo "usage: run.sh train NAME KEY=VALUE... | run.sh heldout NAME" >&2; exit 2 ;;
 esac
