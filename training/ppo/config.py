@@ -256,6 +256,9 @@ class NetworkConfig:
 #: ``ppo.lr_schedule``'s values.
 LR_SCHEDULES = ("constant", "linear")
 
+#: ``ppo.update_dtype``'s values.
+UPDATE_DTYPES = ("float32", "bfloat16")
+
 
 @dataclass(frozen=True)
 class PPOConfig:
@@ -285,6 +288,11 @@ class PPOConfig:
     """``constant``: ``learning_rate`` throughout; ``linear``: from ``learning_rate`` at step 0
     down to 0 at ``total_steps`` (SB3's progress, as the RL Baselines3 Zoo's ``lin_``
     schedules; a resumed run follows its config's ``total_steps``)."""
+    update_dtype: str = "float32"
+    """The precision of the update's passes through the network: ``float32``, or
+    ``bfloat16`` (its layers' products under torch's CPU autocast, the weights, optimiser and
+    log-probabilities in float32; about 1.8x faster a minibatch on a CPU with AVX-512 BF16,
+    slower without it). The rollout's forward passes stay float32."""
 
     def __post_init__(self) -> None:
         _positive(self, "learning_rate", "n_steps", "batch_size", "n_epochs", "clip_range",
@@ -292,6 +300,9 @@ class PPOConfig:
         if self.lr_schedule not in LR_SCHEDULES:
             raise ConfigError(f"lr_schedule={self.lr_schedule!r}: must be one of "
                               f"{', '.join(LR_SCHEDULES)}")
+        if self.update_dtype not in UPDATE_DTYPES:
+            raise ConfigError(f"update_dtype={self.update_dtype!r}: must be one of "
+                              f"{', '.join(UPDATE_DTYPES)}")
         if not 0 < self.gamma <= 1:
             raise ConfigError(f"gamma={self.gamma!r}: must be in (0, 1]")
         if not 0 <= self.gae_lambda <= 1:
@@ -393,6 +404,10 @@ class TrainConfig:
         if self.uses_self_play and self.vec_env == "subproc":
             raise ConfigError("vec_env='subproc' with self-play opponents: they share the "
                               "policy in memory; use 'batched' (or 'dummy')")
+        if self.ppo.update_dtype != "float32" and self.network.policy == "sb3":
+            raise ConfigError(f"ppo.update_dtype={self.ppo.update_dtype!r} needs one of the "
+                              "package's policies (network.policy: primeval or structured), "
+                              "not sb3-contrib's MlpPolicy")
         if self.network.activation not in ("tanh", "relu"):
             raise ConfigError(f"network.activation={self.network.activation!r}: "
                               "allowed 'tanh', 'relu'")

@@ -45,7 +45,7 @@ class MaskedCategorical:
     of 0: a "distribution" whose probabilities sum to the number of actions.)"""
 
     def __init__(self, logits: th.Tensor) -> None:
-        self._raw = logits
+        self._raw = logits.float()  # in float32 also from a bfloat16 update's network
         self.apply_masking(None)
 
     def apply_masking(self, masks: np.ndarray | th.Tensor | None) -> None:
@@ -113,9 +113,25 @@ class MaskedActorCriticPolicy(MaskableActorCriticPolicy):
                             f"{action_space}")
         super().__init__(observation_space, action_space, *args, **kwargs)
 
+    #: The update's precision (``ppo.update_dtype``, set by ``training.ppo.train``): ``None``
+    #: for float32, or a lower one (``torch.bfloat16``) for the network's layers under CPU
+    #: autocast in :meth:`evaluate_actions`, the pass PPO's update differentiates. Weights and
+    #: optimiser stay float32; the distribution and the values come out in float32.
+    update_dtype: th.dtype | None = None
+
     def _build(self, lr_schedule: Any) -> None:
         self.action_dist = MaskedCategoricalDistribution(int(self.action_space.n))
         super()._build(lr_schedule)
+
+    def evaluate_actions(self, obs: th.Tensor, actions: th.Tensor,
+                         action_masks: th.Tensor | None = None
+                         ) -> tuple[th.Tensor, th.Tensor, th.Tensor | None]:
+        if self.update_dtype is None:
+            return super().evaluate_actions(obs, actions, action_masks=action_masks)
+        with th.autocast("cpu", dtype=self.update_dtype):
+            values, log_prob, entropy = super().evaluate_actions(
+                obs, actions, action_masks=action_masks)
+        return values.float(), log_prob.float(), None if entropy is None else entropy.float()
 
 
 #: The policies ``primeval train`` (``network.policy``) and ``primeval bench --ppo-policy``

@@ -569,6 +569,7 @@ def new_model(config: Any, vec: Any, *, prior: bool = True,
         seed=RunSeeds(config.seed).spawn("model"), device="cpu", verbose=0,
     )
     set_lr_schedule(model, config)
+    set_update_dtype(model, config)
     return model
 
 
@@ -590,6 +591,16 @@ def set_lr_schedule(model: Any, config: Any) -> None:
     ``total_steps`` also on ``--resume``."""
     if config.ppo.lr_schedule == "linear":
         model.lr_schedule = LinearToZero(config.ppo.learning_rate)
+
+
+def set_update_dtype(model: Any, config: Any) -> None:
+    """Give ``model``'s policy the config's ``ppo.update_dtype`` (fresh and resumed models:
+    a checkpoint does not keep it)."""
+    import torch
+
+    dtype = {"float32": None, "bfloat16": torch.bfloat16}[config.ppo.update_dtype]
+    if dtype is not None or hasattr(model.policy, "update_dtype"):
+        model.policy.update_dtype = dtype
 
 
 def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
@@ -638,6 +649,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
             vec.close()
             raise type(exc)(f"--resume {run_dir}: {exc}") from None
         set_lr_schedule(model, config)
+        set_update_dtype(model, config)
         print(f"resuming {run_dir} from its checkpoint at step {model.num_timesteps}",
               flush=True)
     else:

@@ -198,3 +198,31 @@ def test_policy_refuses_an_action_space_that_is_not_discrete():
     with pytest.raises(TypeError, match="Discrete action space"):
         MaskedActorCriticPolicy(spaces.Box(0, 1, (3,)), spaces.MultiDiscrete([2, 3]),
                                 lambda _: 3e-4)
+
+
+def test_a_bfloat16_update_runs_the_layers_in_bfloat16_and_returns_float32():
+    """``update_dtype = torch.bfloat16`` (ppo.update_dtype): evaluate_actions' products run in
+    bfloat16 (its outputs differ from float32's by bfloat16's rounding, no more), its values,
+    log-probabilities and entropies come out in float32, and the gradients reach every
+    float32 weight."""
+    obs_space = spaces.Box(0.0, 1.0, (50,), np.float32)
+    policy = MaskedActorCriticPolicy(obs_space, spaces.Discrete(ACTIONS), lambda _: 3e-4,
+                                     net_arch=[64, 64])
+    g = torch.Generator().manual_seed(3)
+    obs = torch.rand(32, 50, generator=g)
+    masks = (torch.rand(32, ACTIONS, generator=g) < 0.3).numpy()
+    masks[:, 0] = True
+    actions = torch.tensor([np.flatnonzero(row)[-1] for row in masks])
+    reference = policy.evaluate_actions(obs, actions, action_masks=masks)
+    policy.update_dtype = torch.bfloat16
+    lower = policy.evaluate_actions(obs, actions, action_masks=masks)
+    for ref, low in zip(reference, lower, strict=True):
+        assert low.dtype == torch.float32
+        assert not torch.equal(low, ref)  # it did run in bfloat16
+        assert torch.allclose(low, ref, atol=0.05, rtol=0.02)
+    values, log_prob, entropy = lower
+    (values.pow(2).mean() - log_prob.mean() - entropy.mean()).backward()
+    for name, weight in policy.named_parameters():
+        assert weight.dtype == torch.float32 and weight.grad is not None, name
+        assert weight.grad.dtype == torch.float32 and torch.isfinite(weight.grad).all(), name
+        assert weight.grad.abs().sum() > 0, name

@@ -194,3 +194,42 @@ def test_a_linear_learning_rate_falls_to_zero_at_total_steps_also_when_resumed(t
 def test_an_unknown_learning_rate_schedule_is_named():
     with pytest.raises(ConfigError, match="lr_schedule='cosine'"):
         load_config("configs/primordial_soup/default.yaml", **{"ppo.lr_schedule": "cosine"})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["primordial_soup/default", "origin/structured"])
+def test_a_bfloat16_update_is_the_policys_precision_fresh_and_resumed(name, tmp_path,
+                                                                      monkeypatch):
+    """ppo.update_dtype: bfloat16 reaches the policy of a fresh and of a resumed run (a
+    checkpoint does not keep it), the update's passes return float32; float32 sets none."""
+    import torch
+
+    from primeval.training.ppo.masking import MaskedActorCriticPolicy
+
+    seen = []
+    original = MaskedActorCriticPolicy.evaluate_actions
+
+    def spy(self, *args, **kwargs):
+        out = original(self, *args, **kwargs)
+        seen.append((self.update_dtype, out[1].dtype))
+        return out
+
+    monkeypatch.setattr(MaskedActorCriticPolicy, "evaluate_actions", spy)
+    config = load_config(f"configs/{name}.yaml", **SMOKE, **{"ppo.update_dtype": "bfloat16"})
+    run = tmp_path / "run"
+    train(config, run, progress=False)
+    assert seen and set(seen) == {(torch.bfloat16, torch.float32)}
+    seen.clear()
+    train(load_config(run / "config.yaml", total_steps=3072), run, resume=True, progress=False)
+    assert seen and set(seen) == {(torch.bfloat16, torch.float32)}
+    seen.clear()
+    train(load_config(f"configs/{name}.yaml", **SMOKE), tmp_path / "float32", progress=False)
+    assert seen and set(seen) == {(None, torch.float32)}
+
+
+def test_an_update_precision_is_named_and_needs_the_packages_policy():
+    with pytest.raises(ConfigError, match="update_dtype='float16'"):
+        load_config("configs/primordial_soup/default.yaml", **{"ppo.update_dtype": "float16"})
+    with pytest.raises(ConfigError, match="MlpPolicy"):
+        load_config("configs/primordial_soup/default.yaml",
+                    **{"ppo.update_dtype": "bfloat16", "network.policy": "sb3"})
