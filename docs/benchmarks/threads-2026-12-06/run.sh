@@ -4,7 +4,7 @@
 # settings in turns in fresh processes. Usage: bash docs/benchmarks/threads-2026-12-06/run.sh
 # (threads.txt); BUSY=1 NAME=busy bash ... keeps one core busy with a spinning process
 # throughout (busy.txt), as another job on a shared machine would. OUT=DIR and VEC="SETTINGS"
-# measure other settings into another folder (../omp-2026-12-07/run.sh).
+# measure other settings into another folder (../omp-2026-12-07/run.sh, ../bf16-2026-12-07/).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 if [ "${BUSY:-0}" = 1 ]; then
