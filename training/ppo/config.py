@@ -291,8 +291,9 @@ class PPOConfig:
     update_dtype: str = "float32"
     """The precision of the update's passes through the network: ``float32``, or
     ``bfloat16`` (its layers' products under torch's CPU autocast, the weights, optimiser and
-    log-probabilities in float32; about 1.8x faster a minibatch on a CPU with AVX-512 BF16,
-    slower without it). The rollout's forward passes stay float32."""
+    log-probabilities in float32; about 1.7x faster a minibatch of the 256x256 MLP on a CPU
+    with AVX-512 BF16). The rollout's forward passes stay float32 (a batch of 8 is slower in
+    bfloat16). docs/benchmarks/history.md, "the update in bfloat16"."""
 
     def __post_init__(self) -> None:
         _positive(self, "learning_rate", "n_steps", "batch_size", "n_epochs", "clip_range",
