@@ -1401,11 +1401,12 @@ def test_the_1_5m_sample_efficiency_runs_are_the_shaped_mlp_but_one_knob_and_quo
 
 @pytest.mark.parametrize("name, override, label", [
     ("gamma99", {"ppo.gamma": 0.99}, "discount 0.99"),
-    ("net128", {"network.net_arch": [128, 128]}, "hidden layers of 128")])
+    ("net128", {"network.net_arch": [128, 128]}, "hidden layers of 128"),
+    ("bf16", {"ppo.update_dtype": "bfloat16"}, "update in bfloat16")])
 def test_the_horizon_and_network_size_runs_are_the_shaped_mlp_but_one_knob_and_quoted(
         name, override, label):
-    """knobs-2026-12-07/run.sh: the shaped MLP's config at 1.5M steps with a shorter horizon
-    or a smaller network, quoted as its files."""
+    """knobs-2026-12-07/run.sh: the shaped MLP's config at 1.5M steps with a shorter horizon,
+    a smaller network or an update in bfloat16, quoted as its files."""
     here = ROOT / "docs" / "benchmarks" / "learning" / "knobs-2026-12-07"
     _one_knob_run(here / name, label, 1_500_000, "heldout-2071.json",
                   [2071120440, 2072120440], **override)
