@@ -12,6 +12,9 @@
 #     bf16:    ppo.update_dtype=bfloat16 (for float32; added after the first two had ended,
 #              before its own run): the update's passes in bfloat16, about 1.8x faster a
 #              minibatch on this CPU, if the lower precision does not cost the learning.
+#     bf16-s1, f32-s1: the recipe at training seed 1 (SEED=1), with and without
+#              ppo.update_dtype=bfloat16 (added after bf16 had read 0.185 against the seed-0
+#              recipe's 0.149, before these two ran): a second pair, on the fresh seeds.
 # Written and committed before either run ended; each final policy (model.zip) in float16,
 # then 800 games against two heuristic bots at the long run's snapshot seeds (2049120440 +
 # 2050120440, where its 1.5M snapshot at the constant 3e-4 read 0.149 [0.126, 0.176]) and 800
@@ -21,7 +24,9 @@
 #   bash docs/benchmarks/learning/knobs-2026-12-07/run.sh train gamma99 ppo.gamma=0.99 &
 #   bash docs/benchmarks/learning/knobs-2026-12-07/run.sh train net128 'network.net_arch=[128,128]' &
 #   bash docs/benchmarks/learning/knobs-2026-12-07/run.sh train bf16 ppo.update_dtype=bfloat16
-#   bash docs/benchmarks/learning/knobs-2026-12-07/run.sh heldout gamma99   # and net128, bf16
+#   SEED=1 bash docs/benchmarks/learning/knobs-2026-12-07/run.sh train bf16-s1 ppo.update_dtype=bfloat16 &
+#   SEED=1 bash docs/benchmarks/learning/knobs-2026-12-07/run.sh train f32-s1 &
+#   bash docs/benchmarks/learning/knobs-2026-12-07/run.sh heldout gamma99   # and the others
 # (the steps of ../sample-2026-12-07/run.sh, with this folder and these fresh seeds)
 set -euo pipefail
 HERE=docs/benchmarks/learning/knobs-2026-12-07 FRESH=2071120440 OUT=${OUT:-/tmp/primeval-knobs} \
