@@ -1402,7 +1402,9 @@ def test_the_1_5m_sample_efficiency_runs_are_the_shaped_mlp_but_one_knob_and_quo
 @pytest.mark.parametrize("name, override, label", [
     ("gamma99", {"ppo.gamma": 0.99}, "discount 0.99"),
     ("net128", {"network.net_arch": [128, 128]}, "hidden layers of 128"),
-    ("bf16", {"ppo.update_dtype": "bfloat16"}, "update in bfloat16")])
+    ("bf16", {"ppo.update_dtype": "bfloat16"}, "update in bfloat16"),
+    ("bf16-s1", {"ppo.update_dtype": "bfloat16", "seed": 1}, "seed 1, update in bfloat16"),
+    ("f32-s1", {"seed": 1}, "seed 1, float32")])
 def test_the_horizon_and_network_size_runs_are_the_shaped_mlp_but_one_knob_and_quoted(
         name, override, label):
     """knobs-2026-12-07/run.sh: the shaped MLP's config at 1.5M steps with a shorter horizon,
