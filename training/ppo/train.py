@@ -568,8 +568,7 @@ def new_model(config: Any, vec: Any, *, prior: bool = True,
         policy_kwargs=policy_kwargs, tensorboard_log=tensorboard_log,
         seed=RunSeeds(config.seed).spawn("model"), device="cpu", verbose=0,
     )
-    set_lr_schedule(model, config)
-    set_update_dtype(model, config)
+    set_unsaved_settings(model, config)
     return model
 
 
@@ -584,23 +583,22 @@ class LinearToZero:
         return self.start * max(0.0, progress_remaining)
 
 
-def set_lr_schedule(model: Any, config: Any) -> None:
-    """Give ``model`` the config's ``ppo.lr_schedule`` (a fresh model and a resumed one: a
-    checkpoint keeps its step size, not its schedule). SB3 asks the schedule at every
-    update, with the progress of ``learn``'s total, which ``train`` makes the config's
-    ``total_steps`` also on ``--resume``."""
-    if config.ppo.lr_schedule == "linear":
-        model.lr_schedule = LinearToZero(config.ppo.learning_rate)
+def set_unsaved_settings(model: Any, config: Any) -> None:
+    """Give ``model`` the config's settings a checkpoint does not keep, on a fresh model and
+    on a resumed one alike:
 
-
-def set_update_dtype(model: Any, config: Any) -> None:
-    """Give ``model``'s policy the config's ``ppo.update_dtype`` (fresh and resumed models:
-    a checkpoint does not keep it)."""
+    * ``ppo.lr_schedule`` (a checkpoint keeps its step size, not its schedule). SB3 asks the
+      schedule at every update, with the progress of ``learn``'s total, which ``train``
+      makes the config's ``total_steps`` also on ``--resume``.
+    * ``ppo.update_dtype``: the policy's :attr:`~.masking.MaskedActorCriticPolicy.
+      update_dtype` (``None``, float32, is every policy's own default).
+    """
     import torch
 
-    dtype = {"float32": None, "bfloat16": torch.bfloat16}[config.ppo.update_dtype]
-    if dtype is not None or hasattr(model.policy, "update_dtype"):
-        model.policy.update_dtype = dtype
+    if config.ppo.lr_schedule == "linear":
+        model.lr_schedule = LinearToZero(config.ppo.learning_rate)
+    if config.ppo.update_dtype == "bfloat16":
+        model.policy.update_dtype = torch.bfloat16
 
 
 def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
@@ -648,8 +646,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
         except CheckpointError as exc:
             vec.close()
             raise type(exc)(f"--resume {run_dir}: {exc}") from None
-        set_lr_schedule(model, config)
-        set_update_dtype(model, config)
+        set_unsaved_settings(model, config)
         print(f"resuming {run_dir} from its checkpoint at step {model.num_timesteps}",
               flush=True)
     else:
