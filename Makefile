@@ -28,7 +28,7 @@ COMPAT_TESTS  := tests/test_registration.py tests/wrappers/test_single_agent.py 
 PYTEST_ARGS ?= -n 2
 
 GAME   ?= primordial_soup
-RUN    ?= runs/$(GAME)
+RUN    ?= runs/$(GAME)$(if $(filter-out default,$(CONFIG)),-$(CONFIG))
 
 .PHONY: install rllib test test-compat train bench bench-check lint clean wheel
 
@@ -88,11 +88,13 @@ test-compat: $(COMPAT_STAMP) $(AGILERL_STAMP)
 # games each: the trained agent against random players and against heuristic players, the
 # heuristic against random players; training time and throughput), also in $(RUN)/summary.md.
 # STEPS=N trains N steps instead of the config's total_steps; EVAL_GAMES=N plays N games per
-# table of the final evaluation (a trial run: make train STEPS=20000 EVAL_GAMES=40).
+# table of the final evaluation (a trial run: make train STEPS=20000 EVAL_GAMES=40);
+# CONFIG=NAME trains configs/$(GAME)/NAME.yaml instead (make train GAME=origin CONFIG=scratch).
 STEPS      ?=
 EVAL_GAMES ?=
+CONFIG     ?= default
 train: $(STAMP)
-	$(VENV)/bin/primeval train --config configs/$(GAME)/default.yaml --out $(RUN) \
+	$(VENV)/bin/primeval train --config configs/$(GAME)/$(CONFIG).yaml --out $(RUN) \
 		$(if $(STEPS),--total-steps $(STEPS)) $(if $(EVAL_GAMES),--eval-games $(EVAL_GAMES))
 
 # Throughput and memory beside PettingZoo's connect_four_v3, go_v5 and chess_v6 (README table).

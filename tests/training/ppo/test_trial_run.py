@@ -123,6 +123,19 @@ def test_make_train_takes_a_step_count_and_evaluation_games():
     assert "configs/primordial_soup/default.yaml" in short
 
 
+def test_make_train_takes_a_config_and_keeps_its_run_apart():
+    """``CONFIG=NAME`` trains configs/GAME/NAME.yaml into runs/GAME-NAME, so the default
+    run's folder is not overwritten; the shipped config it names loads."""
+    command = ["make", "-n", "-C", str(ROOT), "-o", ".venv/.installed", "train"]
+    plain = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    assert "--config configs/primordial_soup/default.yaml --out runs/primordial_soup " in plain
+    scratch = subprocess.run([*command, "GAME=origin", "CONFIG=scratch"], capture_output=True,
+                             text=True, check=True).stdout
+    assert "--config configs/origin/scratch.yaml --out runs/origin-scratch " in scratch
+    config = load_config(ROOT / "configs" / "origin" / "scratch.yaml")
+    assert config.prior.agent == "none" and config.pretrain.games == 0  # learned from scratch
+
+
 def test_eval_games_is_explained_in_the_help(capsys):
     with pytest.raises(SystemExit):
         cli.main(["train", "--help"])
