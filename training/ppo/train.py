@@ -100,7 +100,8 @@ def make_vec_env(config: TrainConfig, league: League):
 
     fns = [make_training_env(config, i, league) for i in range(config.n_envs)]
     if config.vec_env == "vector":
-        return GamesVecEnv(fns, workers=config.workers, sync=LeagueStep(league))
+        return GamesVecEnv(fns, workers=config.workers, sync=LeagueStep(league),
+                           spin=config.worker_spin)
     if config.vec_env == "subproc":
         return LeagueSubprocVecEnv(fns, LeagueStep(league))
     vec_class = {"dummy": DummyVecEnv, "batched": BatchedOpponentsVecEnv}[config.vec_env]
