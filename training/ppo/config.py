@@ -339,10 +339,6 @@ class TrainConfig:
     """Processes that step the games with ``vec_env: vector`` (this one and ``workers - 1``
     worker processes, each stepping ``n_envs / workers`` games); more than 1 needs a
     config without self-play opponents (see docs/learning.md, "Throughput")."""
-    worker_spin: float = 0.0
-    """With ``workers > 1``: seconds a process waiting on a step (the main process on the
-    workers' replies, a worker on the next command) polls its pipe before it sleeps on it;
-    0 sleeps at once (docs/learning.md, "Worker processes")."""
     seed: int = 0
     """Seed of everything: the root of the run's ``SeedSequence``, whose named streams seed
     the envs, the model (torch), the opponents, evaluations and rating games
@@ -393,11 +389,6 @@ class TrainConfig:
                               + ", ".join(map(repr, VEC_ENVS)))
         _positive(self, "total_steps", "n_envs", "checkpoint_every", "torch_threads",
                   "workers")
-        if not (isinstance(self.worker_spin, int | float)
-                and not isinstance(self.worker_spin, bool)
-                and 0 <= self.worker_spin <= 1):
-            raise ConfigError(f"worker_spin={self.worker_spin!r}: seconds, a number from 0 "
-                              "to 1")
         if self.workers > 1 and self.vec_env != "vector":
             raise ConfigError(f"workers={self.workers} needs vec_env: vector (got "
                               f"{self.vec_env!r})")

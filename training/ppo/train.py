@@ -100,8 +100,7 @@ def make_vec_env(config: TrainConfig, league: League):
 
     fns = [make_training_env(config, i, league) for i in range(config.n_envs)]
     if config.vec_env == "vector":
-        return GamesVecEnv(fns, workers=config.workers, sync=LeagueStep(league),
-                           spin=config.worker_spin)
+        return GamesVecEnv(fns, workers=config.workers, sync=LeagueStep(league))
     if config.vec_env == "subproc":
         return LeagueSubprocVecEnv(fns, LeagueStep(league))
     vec_class = {"dummy": DummyVecEnv, "batched": BatchedOpponentsVecEnv}[config.vec_env]

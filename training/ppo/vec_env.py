@@ -19,7 +19,6 @@ processes (``workers``) that step parts of the games at the same time.
 from __future__ import annotations
 
 import multiprocessing as mp
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -161,22 +160,6 @@ def _handle(vec: SingleAgentVectorEnv, sync: Any, command: str, args: list[Any])
     raise ValueError(f"unknown command {command!r}")
 
 
-def _recv(conn: Any, spin: float) -> Any:
-    """``conn.recv()``, polling the pipe for up to ``spin`` seconds before blocking on it.
-
-    A process that blocks on its pipe at once is put to sleep and woken by the reply, and on
-    this project's 2-core machines the sleeping and waking of the main process and a worker
-    at every step cost about what the worker saves (docs/learning.md, "Worker processes");
-    polling first keeps both awake through a step's short waits, and the bound puts the
-    worker to sleep through the PPO update."""
-    if spin > 0 and not conn.poll(0):
-        deadline = time.perf_counter() + spin
-        while not conn.poll(0):
-            if time.perf_counter() >= deadline:
-                break
-    return conn.recv()
-
-
 def _worker(remote: Any, parent: Any, payload: Any) -> None:
     """A worker process: one :class:`~primeval.wrappers.vector.SingleAgentVectorEnv` over
     its env factories, stepped on the main process's commands. An exception is sent back
@@ -185,7 +168,7 @@ def _worker(remote: Any, parent: Any, payload: Any) -> None:
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
     parent.close()
-    fns, sync, spin = payload.var
+    fns, sync = payload.var
     vec = None
     try:
         vec = SingleAgentVectorEnv([fn() for fn in fns], copy=False)
@@ -195,7 +178,7 @@ def _worker(remote: Any, parent: Any, payload: Any) -> None:
         return
     try:
         while True:
-            command, *args = _recv(remote, spin)
+            command, *args = remote.recv()
             if command == "close":
                 vec.close()
                 remote.close()
@@ -209,8 +192,8 @@ def _worker(remote: Any, parent: Any, payload: Any) -> None:
         vec.close()
 
 
-def _receive(remote: Any, k: int, spin: float = 0.0) -> Any:
-    reply = _recv(remote, spin)
+def _receive(remote: Any, k: int) -> Any:
+    reply = remote.recv()
     if isinstance(reply, WorkerError):
         kind = AttributeError if getattr(reply, "attribute", False) else WorkerError
         raise kind(f"worker process {k}: {reply}")
@@ -237,14 +220,10 @@ class GamesVecEnv(VecEnv):
         sync: Sent to every worker at each step (:class:`LeagueStep`); ``None`` for none.
         start_method: The ``multiprocessing`` start method of the workers (default
             ``forkserver`` where there is one, as SB3's ``SubprocVecEnv``).
-        spin: Seconds a process waiting on a step (the main process on the workers' replies,
-            a worker on the next command) polls its pipe before it sleeps on it (0: sleeps
-            at once).
     """
 
     def __init__(self, env_fns: list[Callable[[], Any]], workers: int = 1,
-                 sync: LeagueStep | None = None, start_method: str | None = None,
-                 spin: float = 0.0) -> None:
+                 sync: LeagueStep | None = None, start_method: str | None = None) -> None:
         n = len(env_fns)
         if not 1 <= workers <= n:
             raise ValueError(f"workers={workers}: must be between 1 and the number of envs "
@@ -253,7 +232,6 @@ class GamesVecEnv(VecEnv):
         self.slices = [slice(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:],
                                                              strict=True)]
         self.sync = sync
-        self.spin = float(spin)
         self.local = SingleAgentVectorEnv([fn() for fn in env_fns[self.slices[0]]],
                                           copy=False)
         self.remotes: list[Any] = []
@@ -265,7 +243,7 @@ class GamesVecEnv(VecEnv):
             ctx = mp.get_context(start_method)
             for part in self.slices[1:]:
                 remote, work_remote = ctx.Pipe()
-                payload = CloudpickleWrapper((env_fns[part], sync, self.spin))
+                payload = CloudpickleWrapper((env_fns[part], sync))
                 process = ctx.Process(target=_worker, args=(work_remote, remote, payload),
                                       daemon=True)
                 process.start()
@@ -320,8 +298,7 @@ class GamesVecEnv(VecEnv):
                 remote.recv()
             raise
         for k, (remote, part) in enumerate(zip(self.remotes, self.slices[1:], strict=True), 1):
-            obs, rewards, terminations, truncations, masks, ended = _receive(remote, k,
-                                                                             self.spin)
+            obs, rewards, terminations, truncations, masks, ended = _receive(remote, k)
             parts.append((part, (obs, rewards, terminations, truncations, ended), masks))
         for part, (obs, rewards, terminations, truncations, ended), masks in parts:
             self._obs[part] = obs

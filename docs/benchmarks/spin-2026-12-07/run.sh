@@ -8,6 +8,9 @@
 # in training, settings in turns in fresh processes (bench_vec), Primordial Soup's default
 # config and Origin's learned-alone recipe (Origin's default has self-play opponents,
 # which worker processes cannot play). Usage: bash docs/benchmarks/spin-2026-12-07/run.sh
+# from a checkout of 190746e, the commit that has `worker_spin` (idle.txt); it gained 1.03x
+# to 1.04x and was reverted after it (docs/benchmarks/history.md, "a worker process on two
+# cores").
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 PY=${PY:-.venv/bin/python}

@@ -117,8 +117,8 @@ def test_two_workers_play_the_games_of_one():
     run as a whole: the slow training test below)."""
     fns = [SeededGame("primordial_soup", s) for s in (3, 4, 5, 6, 7)]
     runs, learners, masks = [], [], []
-    for workers, spin in ((1, 0.0), (2, 0.0), (2, 0.01)):
-        vec = GamesVecEnv(fns, workers=workers, spin=spin)
+    for workers in (1, 2):
+        vec = GamesVecEnv(fns, workers=workers)
         vec.seed(11)
         try:
             runs.append(play(vec, 100))
@@ -129,29 +129,9 @@ def test_two_workers_play_the_games_of_one():
             assert vec.get_attr("shaping", indices=[3, 4]) == [0.05, 0.5]
         finally:
             vec.close()
-    for k in (1, 2):  # two workers, sleeping at once or polling first
-        assert same(runs[0], runs[k]) > 0
-        assert learners[0] == learners[k]
-        assert np.array_equal(masks[0], masks[k])
-
-
-def test_a_wait_polls_then_sleeps_until_the_message():
-    """``_recv`` returns the message whether it comes while the pipe is polled or after
-    the polling gave up and the process sleeps on it."""
-    import multiprocessing as mp
-    import threading
-    import time
-
-    from primeval.training.ppo.vec_env import _recv
-
-    for spin, delay in ((1.0, 0.02), (0.005, 0.1), (0.0, 0.02)):
-        here, there = mp.Pipe()
-        sender = threading.Timer(delay, there.send, args=(("step", spin),))
-        start = time.perf_counter()
-        sender.start()
-        assert _recv(here, spin) == ("step", spin)
-        assert time.perf_counter() - start >= delay * 0.9
-        sender.join()
+    assert same(runs[0], runs[1]) > 0
+    assert learners[0] == learners[1]
+    assert np.array_equal(masks[0], masks[1])
 
 
 @pytest.mark.parametrize(
@@ -195,9 +175,6 @@ def test_workers_follow_the_leagues_schedule(tmp_path, workers):
         ({"vec_env": "vector", "workers": 0}, "workers"),
         ({"vec_env": "vector", "workers": 3, "n_envs": 2}, "at most n_envs"),
         ({"vec_env": "vector", "workers": 2, "opponents.self_play": 0.5}, "self-play"),
-        ({"worker_spin": -0.001}, "worker_spin"),
-        ({"worker_spin": 5}, "worker_spin"),
-        ({"worker_spin": "fast"}, "worker_spin"),
     ],
 )
 def test_bad_worker_configs_name_the_field(overrides, message):
@@ -245,25 +222,22 @@ def test_a_two_worker_training_run_is_reproducible(tmp_path):
 @pytest.mark.slow
 def test_one_and_two_workers_train_the_same_weights(tmp_path):
     """workers only chooses which process steps which games: Primordial Soup's default
-    config trains byte-equal weights with 1 and 2 workers, sleeping on their pipes or
-    polling them first (so a default's worker count and wait change its speed, never its
-    agent)."""
+    config trains byte-equal weights with 1 and 2 workers (so a default's worker count
+    changes its speed, never its agent)."""
     params = []
-    for workers, spin in ((1, 0.0), (2, 0.0), (2, 0.005)):
+    for workers in (1, 2):
         config = load_config(
             "configs/primordial_soup/default.yaml",
             **{"total_steps": 512, "n_envs": 4, "vec_env": "vector", "workers": workers,
-               "worker_spin": spin,
                "ppo.n_steps": 64, "ppo.batch_size": 128, "ppo.n_epochs": 1,
                "network.net_arch": [16], "eval.every": 10**9, "eval.games": 1,
                "eval.final_games": 3, "select.games": 2, "league.rating_games": 0,
                "torch_threads": 1})
-        run = tmp_path / f"w{workers}-{spin}"
-        train(config, run, progress=False)
-        params.append(PolicyAgent(run / "model.zip").model.policy.state_dict())
-    for other in params[1:]:
-        for key in params[0]:
-            assert np.array_equal(params[0][key].numpy(), other[key].numpy()), key
+        train(config, tmp_path / f"w{workers}", progress=False)
+        params.append(PolicyAgent(tmp_path / f"w{workers}" / "model.zip").model.policy
+                      .state_dict())
+    for key in params[0]:
+        assert np.array_equal(params[0][key].numpy(), params[1][key].numpy()), key
 
 
 def test_a_workers_error_is_raised_naming_the_worker():
