@@ -1419,7 +1419,7 @@ def test_the_scratch_config_is_its_run_and_quoted():
     sized to `make train`'s 30 minutes on 2 cores, and the run in scratch-2026-12-07 is
     that config; docs/learning.md quotes its curve, final table, held-out figures and time
     from its files."""
-    folder = ROOT / "docs" / "benchmarks" / "learning" / "scratch-2026-12-07"
+    folder = ROOT / "docs" / "benchmarks" / "learning" / "scratch-2026-12-07" / "run"
     shipped = load_config(ROOT / "configs" / "origin" / "scratch.yaml")
     assert shipped == load_config(ROOT / "configs" / "origin" / "alone.yaml",
                                   total_steps=1_700_000, torch_threads=2,
