@@ -8,8 +8,11 @@
 # the two evaluations' JSON beside them.
 # Run from the repository root with the package installed (the two evaluations at once):
 #   bash docs/benchmarks/learning/scratch-2026-12-07/heldout.sh
+# The second training seed (added after the first run's figures, before its own run ended):
+#   primeval train --config configs/origin/scratch.yaml --seed 1 --out runs/origin-scratch-s1
+#   RUN=runs/origin-scratch-s1 NAME=run-s1 bash docs/benchmarks/learning/scratch-2026-12-07/heldout.sh
 set -euo pipefail
-HERE=docs/benchmarks/learning/scratch-2026-12-07/run
+HERE=docs/benchmarks/learning/scratch-2026-12-07/${NAME:-run}
 RUN=${RUN:-runs/origin-scratch}
 PY=${PY:-.venv/bin/python}
 mkdir -p "$HERE"
