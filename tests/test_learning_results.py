@@ -1414,33 +1414,44 @@ def test_the_horizon_and_network_size_runs_are_the_shaped_mlp_but_one_knob_and_q
                   [2071120440, 2072120440], **override)
 
 
-def test_the_scratch_config_is_its_run_and_quoted():
+def test_the_scratch_config_is_its_runs_and_quoted():
     """configs/origin/scratch.yaml is the learned-alone recipe (configs/origin/alone.yaml)
-    sized to `make train`'s 30 minutes on 2 cores, and the run in scratch-2026-12-07 is
-    that config; docs/learning.md quotes its curve, final table, held-out figures and time
-    from its files."""
-    folder = ROOT / "docs" / "benchmarks" / "learning" / "scratch-2026-12-07" / "run"
+    sized to `make train`'s 30 minutes on 2 cores, and the runs in scratch-2026-12-07 are
+    that config at training seeds 0 and 1; docs/learning.md quotes their curves, final
+    tables, held-out figures and times from their files, and both seeds pooled."""
+    here = ROOT / "docs" / "benchmarks" / "learning" / "scratch-2026-12-07"
     shipped = load_config(ROOT / "configs" / "origin" / "scratch.yaml")
     assert shipped == load_config(ROOT / "configs" / "origin" / "alone.yaml",
                                   total_steps=1_700_000, torch_threads=2,
                                   **{"select.average": 0, "ppo.update_dtype": "bfloat16"})
-    assert load_config(folder / "config.yaml") == shipped
     text = " ".join((ROOT / "docs" / "learning.md").read_text(encoding="utf-8").split())
-    rows = list(csv.DictReader((folder / "metrics.csv").open()))
-    result = json.loads((folder / "eval.json").read_text())
-    assert int(rows[-1]["step"]) == result["total_steps"] == 1_701_888
-    curve = " | ".join(f"{float(r['win_rate_vs_heuristic']):.3f}".rstrip("0").ljust(4, "0")
-                       for r in rows[:-1])
-    assert (f"| `origin/scratch`, seed 0 | {curve} | {figure(result, 'vs_heuristic')} |"
+    held = {"snapshot-seeds.json": ([2049120440, 2050120440], []),
+            "heldout-2073.json": ([2073120440, 2074120440], [])}
+    for seed, folder, label in ((0, here / "run", "(1.7M steps, 20 minutes)"),
+                                (1, here / "run-s1", "training seed 1 (18 minutes)")):
+        assert load_config(folder / "config.yaml") == load_config(
+            ROOT / "configs" / "origin" / "scratch.yaml", seed=seed)
+        rows = list(csv.DictReader((folder / "metrics.csv").open()))
+        result = json.loads((folder / "eval.json").read_text())
+        assert int(rows[-1]["step"]) == result["total_steps"] == 1_701_888
+        curve = " | ".join(f"{float(r['win_rate_vs_heuristic']):.3f}".rstrip("0").ljust(4, "0")
+                           for r in rows[:-1])
+        assert (f"| `origin/scratch`, seed {seed} | {curve} | "
+                f"{figure(result, 'vs_heuristic')} |") in text
+        minutes, seconds = divmod(round(result["train_seconds"]), 60)
+        assert (f"training {minutes} min {seconds} s at "
+                f"{result['env_steps_per_second']:,.0f} env steps/s") in text
+        quoted = []
+        for name, (seeds, agents) in held.items():
+            report = json.loads((folder / name).read_text())
+            assert [p["seed"] for p in report["per_seed"]] == seeds
+            assert report["games"] == 800
+            agents.append(report["agents"][0])
+            quoted.append(_quoted(report["agents"][0]))
+        assert f"| `origin/scratch`{',' if seed else ''} {label} | {quoted[0]} | {quoted[1]} |" \
+            in text
+    pooled = [_pooled(agents) for _seeds, agents in held.values()]
+    assert [games for games, _ in pooled] == [1600, 1600]
+    assert (f"| both training seeds (1,600 games) | {pooled[0][1]} | **{pooled[1][1]}** |"
             in text)
-    minutes, seconds = divmod(round(result["train_seconds"]), 60)
-    assert (f"training {minutes} min {seconds} s at "
-            f"{result['env_steps_per_second']:,.0f} env steps/s") in text
-    snap = json.loads((folder / "snapshot-seeds.json").read_text())
-    fresh = json.loads((folder / "heldout-2073.json").read_text())
-    assert [p["seed"] for p in snap["per_seed"]] == [2049120440, 2050120440]
-    assert [p["seed"] for p in fresh["per_seed"]] == [2073120440, 2074120440]
-    assert snap["games"] == fresh["games"] == 800
-    assert (f"| `origin/scratch` (1.7M steps, 20 minutes) | {_quoted(snap['agents'][0])} | "
-            f"{_quoted(fresh['agents'][0])} |") in text
-    assert f"20 minutes) {_quoted(fresh['agents'][0])} over 800 fresh games" in text
+    assert f"18 to 20 minutes) {pooled[1][1]} over 1,600 fresh games and two training" in text
