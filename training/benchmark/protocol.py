@@ -90,7 +90,8 @@ class ProcessAgent(EncoderFreeAgent):
                 "players": self.players,
                 "num_actions": env["num_actions"],
                 "observation_shape": env["observation_shape"],
-            }
+            },
+            "the handshake",
         )
         reply = self._receive("the handshake")
         if reply.get("type") != "ready":
@@ -104,12 +105,15 @@ class ProcessAgent(EncoderFreeAgent):
             if not line:
                 return
 
-    def _send(self, message: dict[str, Any]) -> None:
+    def _send(self, message: dict[str, Any], what: str) -> None:
+        """Write ``message`` for the agent to answer as ``what``; an agent that went away
+        first is named as ``_receive`` names one that goes away before its answer (which of
+        the two sees it is a race between the agent's exit and this write)."""
         try:
             self.proc.stdin.write((json.dumps(message) + "\n").encode("utf-8"))
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            self._fail("closed its input (did it exit?)")
+            self._fail(f"closed its input before answering {what} (did it exit?)")
 
     def _receive(self, what: str) -> dict[str, Any]:
         try:
@@ -171,7 +175,8 @@ class ProcessAgent(EncoderFreeAgent):
                 "legal_actions": [[a, n] for a, n in info["legal_actions"]],
                 "seat": seat,
                 "game": self.game,
-            }
+            },
+            f"a decision of seat {seat}",
         )
         reply = self._receive(f"a decision of seat {seat}")
         if "action" not in reply:

@@ -155,7 +155,10 @@ HELLO = 'line = sys.stdin.readline()\nprint(json.dumps({"type": "ready"}), flush
 @pytest.mark.parametrize(
     ("body", "error"),
     [
-        ("sys.exit(3)\n", r"closed its output before answering the handshake \(exit code 3\)"),
+        # the agent's exit races the handshake's write: either pipe may see it first
+        ("sys.exit(3)\n",
+         r"closed its (output|input) before answering the handshake( \(did it exit\?\))?"
+         r" \(exit code 3\)"),
         (
             'sys.stdin.readline(); print("hello", flush=True); time.sleep(5)\n',
             "answered the handshake with b'hello",
@@ -176,6 +179,21 @@ HELLO = 'line = sys.stdin.readline()\nprint(json.dumps({"type": "ready"}), flush
 def test_a_broken_client_is_named(tmp_path, body, error):
     with pytest.raises(ProtocolError, match=error):
         run_task("soup-3p", _client(tmp_path, body), games=3, timeout=1.0)
+
+
+def test_an_agent_gone_before_a_message_is_written_is_named_as_one_gone_before_its_answer():
+    """The other side of the race above, made certain: the agent has exited before the
+    harness writes to it, so the write (not the read) finds it gone."""
+    import subprocess
+
+    from primeval.training.benchmark.protocol import ProcessAgent
+
+    agent = ProcessAgent(f"{sys.executable} -c 'import sys; sys.exit(3)'", "primordial_soup")
+    agent.proc = subprocess.Popen(agent.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    agent.proc.wait()
+    with pytest.raises(ProtocolError, match=r"closed its input before answering the "
+                       r"handshake \(did it exit\?\) \(exit code 3\)"):
+        agent._send({"type": "hello"}, "the handshake")
 
 
 def test_a_missing_command_is_named():
