@@ -4,8 +4,8 @@
 # time per step where it was (0.92x to 1.01x) though each process's CPU time fell, and
 # polling the pipes instead of sleeping on them gave 0.89x to 1.24x (three rounds), which
 # suggested that the sleeping and waking at every step cost about what the worker saves
-# (stamps.py found otherwise: the slower half of the games sets each step's pace). So: one worker, two
-# workers sleeping on their pipes, two polling them for up to 10 ms first (worker_spin),
+# (stamps.py found otherwise: the slower half of the games sets each step's pace). So: one
+# worker, two workers sleeping on their pipes, two polling them for up to 10 ms first (worker_spin),
 # in training, settings in turns in fresh processes (bench_vec), Primordial Soup's default
 # config and Origin's learned-alone recipe (Origin's default has self-play opponents,
 # which worker processes cannot play). Usage: bash docs/benchmarks/spin-2026-12-07/run.sh

@@ -56,14 +56,15 @@ def main() -> None:
                 ends.append(len(ended))
             ms, counts, ends = np.array(ms), np.array(counts), np.array(ends)
             pct = " / ".join(f"{x:.2f}" for x in np.percentile(ms, [10, 50, 90, 99]))
-            print(f"{games} game(s): ms a step, percentiles 10/50/90/99 {pct}, mean {ms.mean():.2f}")
+            print(f"{games} game(s): ms a step, percentiles 10/50/90/99 {pct}, "
+                  f"mean {ms.mean():.2f}")
             quiet = counts == 0
-            print(f"  steps with no opponent decision {quiet.mean():.1%}, {ms[quiet].mean():.2f} ms;"
-                  f" the others {ms[~quiet].mean():.2f} ms with {counts[~quiet].mean():.1f} "
+            print(f"  steps with no opponent decision {quiet.mean():.1%}, "
+                  f"{ms[quiet].mean():.2f} ms; the others {ms[~quiet].mean():.2f} ms with {counts[~quiet].mean():.1f} "
                   f"decisions on average, {ms[~quiet].sum() / ms.sum():.1%} of the time")
             ended_steps = ends > 0
-            print(f"  steps in which a game ended {ended_steps.sum()}, {ms[ended_steps].mean():.2f}"
-                  f" ms, {ms[ended_steps].sum() / ms.sum():.1%} of the time")
+            print(f"  steps in which a game ended {ended_steps.sum()}, "
+                  f"{ms[ended_steps].mean():.2f} ms, {ms[ended_steps].sum() / ms.sum():.1%} of the time")
 
 
 if __name__ == "__main__":
