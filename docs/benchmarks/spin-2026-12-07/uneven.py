@@ -60,11 +60,13 @@ def main() -> None:
                   f"mean {ms.mean():.2f}")
             quiet = counts == 0
             print(f"  steps with no opponent decision {quiet.mean():.1%}, "
-                  f"{ms[quiet].mean():.2f} ms; the others {ms[~quiet].mean():.2f} ms with {counts[~quiet].mean():.1f} "
-                  f"decisions on average, {ms[~quiet].sum() / ms.sum():.1%} of the time")
+                  f"{ms[quiet].mean():.2f} ms; the others {ms[~quiet].mean():.2f} ms with "
+                  f"{counts[~quiet].mean():.1f} decisions on average, "
+                  f"{ms[~quiet].sum() / ms.sum():.1%} of the time")
             ended_steps = ends > 0
             print(f"  steps in which a game ended {ended_steps.sum()}, "
-                  f"{ms[ended_steps].mean():.2f} ms, {ms[ended_steps].sum() / ms.sum():.1%} of the time")
+                  f"{ms[ended_steps].mean():.2f} ms, "
+                  f"{ms[ended_steps].sum() / ms.sum():.1%} of the time")
 
 
 if __name__ == "__main__":
