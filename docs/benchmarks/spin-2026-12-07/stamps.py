@@ -9,12 +9,12 @@ over the last 300 of 600 steps, in ms.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import tempfile
 import time
 
 import numpy as np
+from _recipe import random_actions, recipe_config, steady_league
 
 from primeval.training.ppo import vec_env as V
 
@@ -38,17 +38,13 @@ if __name__ == "__mp_main__":  # the worker process: time its steps
 
 
 def main() -> None:
-    from primeval.training.ppo.config import load_config
-    from primeval.training.ppo.league import League
     from primeval.training.ppo.train import make_vec_env
 
-    config = dataclasses.replace(load_config("origin/alone"), workers=2)
+    config = recipe_config(workers=2)
     times = []
     with tempfile.TemporaryDirectory() as tmp:
         os.environ[_LOG] = os.path.join(tmp, "worker.npy")  # before the worker starts
-        league = League(config, tmp)
-        league.step = 40_000  # the schedule's last phase: 0.9 heuristic, 0.1 random
-        vec = make_vec_env(config, league)
+        vec = make_vec_env(config, steady_league(config, tmp))
         vec.reset()
         plain_local = vec.local.step_arrays
         local: dict[str, float] = {}
@@ -63,9 +59,7 @@ def main() -> None:
         vec.local.step_arrays = timed_local
         rng = np.random.default_rng(0)
         for _ in range(STEPS):
-            masks = vec.action_masks()
-            actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-            vec.step_async(actions)
+            vec.step_async(random_actions(vec.action_masks(), rng))
             sent = time.perf_counter()
             vec.step_wait()
             times.append((sent, local["start"], local["end"], time.perf_counter()))

@@ -13,7 +13,6 @@ blocks. Linux only (/proc)."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import subprocess
 import sys
@@ -21,6 +20,7 @@ import tempfile
 import time
 
 import numpy as np
+from _recipe import random_actions, recipe_config, steady_league
 
 from primeval.training.ppo import vec_env as V
 
@@ -56,11 +56,9 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def one(workers: int, steps: int) -> str:
-    from primeval.training.ppo.config import load_config
-    from primeval.training.ppo.league import League
     from primeval.training.ppo.train import make_vec_env
 
-    config = dataclasses.replace(load_config("origin/alone"), workers=workers)
+    config = recipe_config(workers)
     spent = {"local": 0.0, "wait": 0.0}
     receive = V._receive
 
@@ -73,9 +71,7 @@ def one(workers: int, steps: int) -> str:
 
     V._receive = timed_receive
     with tempfile.TemporaryDirectory() as tmp:
-        league = League(config, tmp)
-        league.step = 40_000  # the schedule's last phase: 0.9 heuristic, 0.1 random
-        vec = make_vec_env(config, league)
+        vec = make_vec_env(config, steady_league(config, tmp))
         local_step = vec.local.step_arrays
 
         def timed_local(actions):
@@ -94,8 +90,7 @@ def one(workers: int, steps: int) -> str:
             t0, c0 = time.perf_counter(), time.process_time()
             w0 = [_cpu_seconds(p) for p in pids]
             for _ in range(steps):
-                masks = vec.action_masks()
-                vec.step_async(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+                vec.step_async(random_actions(vec.action_masks(), rng))
                 vec.step_wait()
             wall, cpu = time.perf_counter() - t0, time.process_time() - c0
             worker = sum(_cpu_seconds(p) for p in pids) - sum(w0)

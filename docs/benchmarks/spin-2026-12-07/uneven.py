@@ -14,9 +14,8 @@ import tempfile
 import time
 
 import numpy as np
+from _recipe import random_actions, recipe_config, steady_league
 
-from primeval.training.ppo.config import load_config
-from primeval.training.ppo.league import League
 from primeval.training.ppo.train import make_training_env
 from primeval.wrappers.single_agent import SingleAgentEnv
 from primeval.wrappers.vector import SingleAgentVectorEnv
@@ -33,12 +32,11 @@ def main() -> None:
         return plain(self, action)
 
     SingleAgentEnv.apply_opponent_action = counted
-    config = load_config("origin/alone")
+    config = recipe_config()
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
           f"load {os.getloadavg()[0]:.2f}; {STEPS} steps each")
     with tempfile.TemporaryDirectory() as tmp:
-        league = League(config, tmp)
-        league.step = 40_000  # the schedule's last phase: 0.9 heuristic, 0.1 random
+        league = steady_league(config, tmp)
         rng = np.random.default_rng(0)
         for games in (1, 4):
             vec = SingleAgentVectorEnv(
@@ -46,8 +44,7 @@ def main() -> None:
             vec.reset_arrays([None] * games)
             ms, counts, ends = [], [], []
             for _ in range(STEPS):
-                masks = vec.action_masks()
-                actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+                actions = random_actions(vec.action_masks(), rng)
                 decisions[0] = 0
                 start = time.perf_counter()
                 *_, ended = vec.step_arrays(actions)
