@@ -33,6 +33,7 @@ STREAMS = (
     "rllib",  # RLlib's own seed (``debugging(seed=...)``)
     "selection",  # the games choosing the shipped policy (``select``), the same for each
     "teacher",  # expert iteration's warm start: the teacher's games and the learning's batches
+    "collect",  # ``collect: rollout``: each part's action sampling, by part and rollout
 )
 
 

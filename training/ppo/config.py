@@ -339,6 +339,12 @@ class TrainConfig:
     """Processes that step the games with ``vec_env: vector`` (this one and ``workers - 1``
     worker processes, each stepping ``n_envs / workers`` games); more than 1 needs a
     config without self-play opponents (see docs/learning.md, "Throughput")."""
+    collect: str = "step"
+    """How ``vec_env: vector`` collects a rollout: ``step`` (every step's actions from this
+    process, the parts of the games stepped together: any ``workers`` trains the same
+    weights) or ``rollout`` (each process plays its games for a whole rollout with its own
+    copy of the policy, so no part waits on another's step: faster with ``workers`` > 1,
+    and another ``workers`` is another run; :mod:`primeval.training.ppo.collect`)."""
     seed: int = 0
     """Seed of everything: the root of the run's ``SeedSequence``, whose named streams seed
     the envs, the model (torch), the opponents, evaluations and rating games
@@ -392,6 +398,15 @@ class TrainConfig:
         if self.workers > 1 and self.vec_env != "vector":
             raise ConfigError(f"workers={self.workers} needs vec_env: vector (got "
                               f"{self.vec_env!r})")
+        if self.collect not in ("step", "rollout"):
+            raise ConfigError(f"collect={self.collect!r}: allowed 'step', 'rollout'")
+        if self.collect == "rollout" and self.vec_env != "vector":
+            raise ConfigError(f"collect: rollout needs vec_env: vector (got "
+                              f"{self.vec_env!r})")
+        if self.collect == "rollout" and self.uses_self_play:
+            raise ConfigError("collect: rollout with self-play opponents: the parts play "
+                              "copies of the policy, not the league's; set collect: step, or "
+                              "self_play: 0 in opponents and in every league.schedule phase")
         if self.workers > self.n_envs:
             raise ConfigError(f"workers={self.workers}: at most n_envs ({self.n_envs}), "
                               "each worker steps at least one game")

@@ -100,7 +100,9 @@ def make_vec_env(config: TrainConfig, league: League):
 
     fns = [make_training_env(config, i, league) for i in range(config.n_envs)]
     if config.vec_env == "vector":
-        return GamesVecEnv(fns, workers=config.workers, sync=LeagueStep(league))
+        return GamesVecEnv(fns, workers=config.workers, sync=LeagueStep(league),
+                           collect=config.collect,
+                           collect_seed=RunSeeds(config.seed).spawn("collect"))
     if config.vec_env == "subproc":
         return LeagueSubprocVecEnv(fns, LeagueStep(league))
     vec_class = {"dummy": DummyVecEnv, "batched": BatchedOpponentsVecEnv}[config.vec_env]
@@ -592,8 +594,18 @@ def set_unsaved_settings(model: Any, config: Any) -> None:
       makes the config's ``total_steps`` also on ``--resume``.
     * ``ppo.update_dtype``: the policy's :attr:`~.masking.MaskedActorCriticPolicy.
       update_dtype` (``None``, float32, is every policy's own default).
+    * ``collect: rollout``: the model's class becomes
+      :class:`~primeval.training.ppo.collect.RolloutPartsPPO` (MaskablePPO collecting its
+      rollouts in parts; it adds no state, so a checkpoint loads as MaskablePPO).
     """
     import torch
+    from sb3_contrib import MaskablePPO
+
+    if getattr(config, "collect", "step") == "rollout":
+        from primeval.training.ppo.collect import RolloutPartsPPO
+
+        if type(model) is MaskablePPO:
+            model.__class__ = RolloutPartsPPO
 
     if config.ppo.lr_schedule == "linear":
         model.lr_schedule = LinearToZero(config.ppo.learning_rate)

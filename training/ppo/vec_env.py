@@ -132,8 +132,23 @@ def _failure(exc: Exception) -> WorkerError:
     return error
 
 
-def _handle(vec: SingleAgentVectorEnv, sync: Any, command: str, args: list[Any]) -> Any:
-    """The reply of a worker to one command of the main process."""
+def _handle(vec: SingleAgentVectorEnv, sync: Any, command: str, args: list[Any],
+            cache: dict[str, Any] | None = None) -> Any:
+    """The reply of a worker to one command of the main process (``cache``: what the worker
+    keeps between commands, its copy of the policy)."""
+    if command == "collect":
+        from primeval.training.ppo import collect
+
+        spec, arrays, n_steps, obs, masks, start, stride, seed = args
+        if spec is not None:
+            import torch
+
+            torch.set_num_threads(1)  # a rollout's batches are a few observations
+            cache["policy"] = collect.build_policy(spec)
+        policy = cache["policy"]
+        collect.load_weights(policy, arrays)
+        league_step = None if sync is None else (lambda t: sync.apply(start + t * stride))
+        return collect.collect_part(policy, vec, obs, masks, n_steps, seed, league_step)
     if command == "step":
         state, actions = args
         if sync is not None:
@@ -170,6 +185,7 @@ def _worker(remote: Any, parent: Any, payload: Any) -> None:
     parent.close()
     fns, sync = payload.var
     vec = None
+    cache: dict[str, Any] = {}
     try:
         vec = SingleAgentVectorEnv([fn() for fn in fns], copy=False)
         remote.send(None)  # ready
@@ -184,7 +200,7 @@ def _worker(remote: Any, parent: Any, payload: Any) -> None:
                 remote.close()
                 return
             try:
-                reply = _handle(vec, sync, command, args)
+                reply = _handle(vec, sync, command, args, cache)
             except Exception as exc:  # noqa: BLE001 - as above
                 reply = _failure(exc)
             remote.send(reply)
@@ -220,14 +236,26 @@ class GamesVecEnv(VecEnv):
         sync: Sent to every worker at each step (:class:`LeagueStep`); ``None`` for none.
         start_method: The ``multiprocessing`` start method of the workers (default
             ``forkserver`` where there is one, as SB3's ``SubprocVecEnv``).
+        collect: ``"step"``: the learner's actions come from the caller at every step;
+            ``"rollout"``: :meth:`collect` has every process play its games for a whole
+            rollout with its own copy of the policy (:mod:`primeval.training.ppo.collect`).
+        collect_seed: The root of the ``"rollout"`` parts' torch generators.
     """
 
     def __init__(self, env_fns: list[Callable[[], Any]], workers: int = 1,
-                 sync: LeagueStep | None = None, start_method: str | None = None) -> None:
+                 sync: LeagueStep | None = None, start_method: str | None = None,
+                 collect: str = "step", collect_seed: int = 0) -> None:
         n = len(env_fns)
         if not 1 <= workers <= n:
             raise ValueError(f"workers={workers}: must be between 1 and the number of envs "
                              f"({n})")
+        if collect not in ("step", "rollout"):
+            raise ValueError(f"collect={collect!r}: allowed 'step', 'rollout'")
+        self.collect_mode = collect
+        self.collect_seed = int(collect_seed)
+        self._spec_sent = False
+        self._replay: Any = None
+        self._replay_t = 0
         bounds = np.linspace(0, n, workers + 1).round().astype(int)
         self.slices = [slice(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:],
                                                              strict=True)]
@@ -277,17 +305,80 @@ class GamesVecEnv(VecEnv):
         self._reset_options()
         return self._obs.copy()
 
+    def collect_rollout(self, policy: Any, n_steps: int, start: int) -> Any:
+        """Every process plays its games for ``n_steps`` steps from where they are, the
+        learner's actions drawn from its copy of ``policy`` (the workers' copies get its
+        weights now), the opponent schedule at step ``start + t * num_envs`` before step
+        ``t``; the steps of all the games, as one
+        :class:`~primeval.training.ppo.collect.Part` (the games go on from its last row)."""
+        from primeval.training.ppo import collect
+
+        if self._replay is not None:
+            raise RuntimeError("collect_rollout() while a rollout is being replayed")
+        arrays = collect.weights(policy) if self.remotes else None
+        spec = None if self._spec_sent else collect.policy_spec(policy)
+        seeds = [int(np.random.SeedSequence([self.collect_seed, k, int(start)])
+                     .generate_state(1)[0]) for k in range(len(self.slices))]
+        stride = self.num_envs
+        for k, (remote, part) in enumerate(zip(self.remotes, self.slices[1:], strict=True), 1):
+            remote.send(("collect", spec, arrays, n_steps, self._obs[part], self._masks[part],
+                         start, stride, seeds[k]))
+        self._spec_sent = True
+        sync = self.sync
+        league_step = None if sync is None else (lambda t: sync.apply(start + t * stride))
+        local = self.slices[0]
+        try:
+            parts = [collect.collect_part(policy, self.local, self._obs[local],
+                                          self._masks[local], n_steps, seeds[0], league_step)]
+        except Exception:
+            for remote in self.remotes:  # the workers' replies, so the pipes stay in step
+                remote.recv()
+            raise
+        parts += [_receive(remote, k) for k, remote in enumerate(self.remotes, start=1)]
+        joined = collect.join_parts(parts)
+        self._obs[:], self._masks[:] = joined.obs[-1], joined.masks[-1]
+        return joined
+
+    def replay(self, part: Any) -> None:
+        """Until ``replay(None)``, :meth:`step_async` and :meth:`step_wait` give the steps of
+        ``part`` (from :meth:`collect_rollout`) in order, the games untouched: SB3's wrappers
+        and callbacks see the rollout step by step. The actions given must be the part's."""
+        self._replay, self._replay_t = part, 0
+
+    def _replay_step(self) -> Any:
+        part, t = self._replay, self._replay_t
+        if t >= len(part.actions):
+            raise RuntimeError("replay: every step of the rollout has been given")
+        self._replay_t = t + 1
+        self._obs[:] = part.obs[t + 1]
+        self._masks[:] = part.masks[t + 1]
+        self._rewards[:] = part.rewards[t]
+        self._dones[:] = part.dones[t]
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        for i, info in part.ended[t].items():
+            infos[i] = info
+        return self._obs.copy(), self._rewards.copy(), self._dones.copy(), infos
+
     def step_async(self, actions: np.ndarray) -> None:
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), one per game; got "
                              f"{actions.shape}")
+        if self._replay is not None:
+            t = self._replay_t
+            if t < len(self._replay.actions) and not np.array_equal(actions,
+                                                                     self._replay.actions[t]):
+                raise ValueError(f"replay: step {t}'s actions are not the rollout's")
+            self._actions = actions
+            return
         self._actions = actions
         state = self._state()
         for remote, part in zip(self.remotes, self.slices[1:], strict=True):
             remote.send(("step", state, self._actions[part]))
 
     def step_wait(self):
+        if self._replay is not None:
+            return self._replay_step()
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         local = self.slices[0]
         try:

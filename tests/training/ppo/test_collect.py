@@ -1,0 +1,196 @@
+"""``collect: rollout`` (training/ppo/collect.py): every process plays its games for a whole
+rollout with its own copy of the policy; the parts play the very games, record what the
+policy chose and valued, and SB3 learns from them as from its own rollouts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+import torch as th  # noqa: E402
+from sb3_contrib import MaskablePPO  # noqa: E402
+
+from primeval.training.agents.policy import PolicyAgent  # noqa: E402
+from primeval.training.ppo.collect import (  # noqa: E402
+    RolloutPartsPPO,
+    build_policy,
+    policy_spec,
+)
+from primeval.training.ppo.config import ConfigError, load_config  # noqa: E402
+from primeval.training.ppo.masking import MaskedActorCriticPolicy  # noqa: E402
+from primeval.training.ppo.train import train  # noqa: E402
+from primeval.training.ppo.vec_env import GamesVecEnv  # noqa: E402
+
+from .test_games_vec_env import SeededGame  # noqa: E402
+
+
+def _policy(vec, seed: int = 0) -> MaskedActorCriticPolicy:
+    th.manual_seed(seed)
+    policy = MaskedActorCriticPolicy(vec.observation_space, vec.action_space, lambda _: 3e-4,
+                                     net_arch=[32])
+    policy.set_training_mode(False)
+    return policy
+
+
+@pytest.mark.parametrize("game", ["origin", "primordial_soup"])
+def test_the_parts_play_the_games_and_record_the_policys_choices(game):
+    """Two processes' parts of a rollout: stepping the same games in one process with the
+    rollout's actions gives its observations, masks, rewards, dones and ended games; every
+    action is legal; the values and log-probabilities are the policy's own for them."""
+    fns = [SeededGame(game, s) for s in (3, 4, 5, 6, 7)]
+    n_steps = 150
+    vec = GamesVecEnv(fns, workers=2, collect="rollout", collect_seed=5)
+    try:
+        vec.seed(11)
+        first = vec.reset()
+        policy = _policy(vec)
+        part = vec.collect_rollout(policy, n_steps, start=0)
+        # the games go on from the rollout's last row
+        assert np.array_equal(vec._obs, part.obs[-1])
+    finally:
+        vec.close()
+    assert np.array_equal(part.obs[0], first)
+    assert part.actions.shape == (n_steps, 5) and part.obs.shape[:2] == (n_steps + 1, 5)
+    assert part.masks[:-1].reshape(-1, part.masks.shape[-1])[
+        np.arange(n_steps * 5), part.actions.reshape(-1)].all()
+    ref = GamesVecEnv(fns)
+    ref.seed(11)
+    assert np.array_equal(ref.reset(), first)
+    ended = 0
+    for t in range(n_steps):
+        obs, rewards, dones, infos = ref.step(part.actions[t])
+        assert np.array_equal(obs, part.obs[t + 1]) and np.array_equal(rewards, part.rewards[t])
+        assert np.array_equal(dones, part.dones[t])
+        assert np.array_equal(ref.action_masks(), part.masks[t + 1])
+        assert set(np.flatnonzero(dones)) == set(part.ended[t])
+        for i in part.ended[t]:
+            ended += 1
+            assert np.array_equal(infos[i]["terminal_observation"],
+                                  part.ended[t][i]["terminal_observation"])
+    ref.close()
+    assert ended > 0
+    with th.no_grad():
+        values, log_prob, _ = policy.evaluate_actions(
+            th.as_tensor(part.obs[:-1].reshape(n_steps * 5, -1)),
+            th.as_tensor(part.actions.reshape(-1)),
+            action_masks=part.masks[:-1].reshape(n_steps * 5, -1))
+    np.testing.assert_allclose(values.numpy().reshape(n_steps, 5), part.values, rtol=1e-5,
+                               atol=1e-6)
+    np.testing.assert_allclose(log_prob.numpy().reshape(n_steps, 5), part.log_probs,
+                               rtol=1e-5, atol=1e-5)
+
+
+def test_a_rollouts_actions_are_drawn_from_seeded_generators():
+    """The same games, policy and seeds draw the same actions (whatever the global torch
+    generator holds, which the parts leave as it was); another collect seed, others."""
+    fns = [SeededGame("primordial_soup", s) for s in (3, 4, 5, 6)]
+    actions = []
+    for collect_seed, noise in ((5, 0), (5, 1), (6, 0)):
+        vec = GamesVecEnv(fns, workers=2, collect="rollout", collect_seed=collect_seed)
+        try:
+            vec.seed(1)
+            vec.reset()
+            policy = _policy(vec)
+            th.manual_seed(noise)
+            before = th.random.get_rng_state()
+            actions.append(vec.collect_rollout(policy, 40, start=2048).actions)
+            assert th.equal(th.random.get_rng_state(), before)
+        finally:
+            vec.close()
+    assert np.array_equal(actions[0], actions[1])
+    assert not np.array_equal(actions[0], actions[2])
+
+
+@pytest.mark.parametrize("config", ["origin/default", "origin/structured",
+                                    "primordial_soup/default"])
+def test_a_copy_of_each_policy_kind_is_built_and_plays_alike(tmp_path, config):
+    """The worker's copy of a policy (its class and constructor parameters, as SB3 saves
+    them) with the same weights gives the same outputs: the MLP, the residual prior's policy
+    (Origin's default) and the structured network."""
+    from primeval.training.ppo.league import League
+    from primeval.training.ppo.train import make_vec_env, new_model
+
+    config = load_config(f"configs/{config}.yaml", n_envs=2, vec_env="vector")
+    vec = make_vec_env(config, League(config, tmp_path))
+    try:
+        obs = th.as_tensor(vec.reset())
+        masks = vec.action_masks()
+        policy = new_model(config, vec).policy
+        policy.set_training_mode(False)
+        copy = build_policy(policy_spec(policy))
+        copy.load_state_dict(policy.state_dict())
+        with th.no_grad():
+            a = policy(obs, action_masks=masks, deterministic=True)
+            b = copy(obs, action_masks=masks, deterministic=True)
+        for x, y in zip(a, b, strict=True):
+            assert th.equal(x, y)
+        assert type(copy) is type(policy) and not copy.training
+    finally:
+        vec.close()
+
+
+def test_replay_refuses_other_actions():
+    """While a rollout is replayed, the actions given must be its own: others are refused,
+    naming the step, and the replay stays where it was."""
+    fns = [SeededGame("primordial_soup", s) for s in (3, 4)]
+    vec = GamesVecEnv(fns, collect="rollout")
+    try:
+        vec.reset()
+        part = vec.collect_rollout(_policy(vec), 3, start=0)
+        vec.replay(part)
+        vec.step(part.actions[0])
+        with pytest.raises(ValueError, match="step 1's actions are not the rollout's"):
+            vec.step(part.actions[1] + 1)
+        obs, *_ = vec.step(part.actions[1])
+        assert np.array_equal(obs, part.obs[2])
+        with pytest.raises(RuntimeError, match="while a rollout is being replayed"):
+            vec.collect_rollout(_policy(vec), 3, start=0)
+    finally:
+        vec.close()
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"collect": "turn"}, "collect='turn': allowed 'step', 'rollout'"),
+        ({"collect": "rollout", "vec_env": "batched"}, "collect: rollout needs vec_env"),
+        ({"collect": "rollout", "opponents.self_play": 0.5}, "collect: rollout with self-play"),
+    ],
+)
+def test_bad_collect_configs_name_the_field(overrides, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config("configs/primordial_soup/default.yaml", **{"vec_env": "vector",
+                                                                 **overrides})
+
+
+def _tiny(workers: int, **extra):
+    return load_config(
+        "configs/primordial_soup/default.yaml",
+        **{"total_steps": 512, "n_envs": 4, "vec_env": "vector", "workers": workers,
+           "collect": "rollout", "ppo.n_steps": 64, "ppo.batch_size": 128, "ppo.n_epochs": 1,
+           "network.net_arch": [16], "eval.every": 10**9, "eval.games": 1,
+           "eval.final_games": 3, "select.games": 2, "league.rating_games": 0,
+           "torch_threads": 1, **extra})
+
+
+@pytest.mark.slow
+def test_a_rollout_collected_run_is_reproducible(tmp_path):
+    """Two runs of one config with ``collect: rollout`` on two processes train byte-equal
+    weights, not those of ``collect: step`` (another run); its model loads as MaskablePPO's,
+    which the run's settings make collect in parts again (as ``--resume`` does)."""
+    from primeval.training.ppo.train import set_unsaved_settings
+
+    for name, config in (("run0", _tiny(2)), ("run1", _tiny(2)),
+                         ("step", _tiny(2, collect="step"))):
+        train(config, tmp_path / name, progress=False)
+    params = {name: PolicyAgent(tmp_path / name / "model.zip").model.policy.state_dict()
+              for name in ("run0", "run1", "step")}
+    for key in params["run0"]:
+        assert np.array_equal(params["run0"][key].numpy(), params["run1"][key].numpy()), key
+    assert any(not th.equal(params["run0"][k], params["step"][k]) for k in params["run0"])
+    loaded = MaskablePPO.load(tmp_path / "run0" / "model.zip", device="cpu")
+    assert type(loaded) is MaskablePPO and loaded.num_timesteps == 512
+    set_unsaved_settings(loaded, _tiny(2))
+    assert type(loaded) is RolloutPartsPPO
