@@ -13,7 +13,8 @@ measures, in one process and interleaved (every figure once per round, then the 
   (:func:`~primeval.envs.testing.bench.play_random`), ``--seconds`` each;
 * ``GAME / training over SB3 alone``: env steps per second of one rollout and PPO update of
   the default config (``configs/GAME/default.yaml``, built as ``primeval train`` builds it:
-  :func:`primeval.training.ppo.profile.build_run`, with its opponents, prior and vector env)
+  :func:`primeval.training.ppo.profile.build_run`, with its opponents, prior and vector env,
+  its games in this one process: the record compares the code, not the worker count)
   over MaskablePPO's own on an env of the same observation and action sizes that does no
   work (:class:`primeval.training.ppo.bench.IdleEnv`, the same number of envs, network and
   PPO settings, ``primeval train``'s policy without the prior).

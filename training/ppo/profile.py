@@ -146,7 +146,9 @@ class _Sampler:
 
 def run_config(game: str, config_path: str | None = None):
     """``game``'s default training config, or the one at ``config_path`` (a path or a shipped
-    config's name).
+    config's name), its games stepped by this one process (``workers: 1``, ``collect:
+    step``): the profile samples this process, and a config's parts (Primordial Soup's
+    default plays half its games in a worker) each do a share of the same work.
 
     Raises:
         ValueError: The config does not load (``ConfigError``, naming the file or field), or
@@ -154,9 +156,11 @@ def run_config(game: str, config_path: str | None = None):
     """
     from primeval.training.ppo.config import load_config
 
+    one_process = {"workers": 1, "collect": "step"}
     if config_path is None:
-        return load_config(resources.files("primeval.configs").joinpath(game, "default.yaml"))
-    config = load_config(config_path)
+        return load_config(resources.files("primeval.configs").joinpath(game, "default.yaml"),
+                           **one_process)
+    config = load_config(config_path, **one_process)
     if config.game != game:
         raise ValueError(f"--config {config_path} is a config for {config.game}, not {game}")
     return config

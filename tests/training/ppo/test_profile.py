@@ -124,17 +124,19 @@ def test_reference_bots_are_swapped_in_for_the_run_and_out_after_it():
 
 def test_build_run_takes_a_config_and_refuses_one_for_the_other_game(tmp_path):
     """``--config`` profiles that run (here the learned-alone shaped MLP's: no prior, 8
-    envs), and a config for the other game is refused by name before anything is built."""
+    envs) with its games in this process (the profile samples it), and a config for the
+    other game is refused by name before anything is built."""
     from primeval.training.ppo.profile import build_run, main
 
     config = tmp_path / "config.yaml"
     config.write_text(
         "game: origin\nplayers: 3\nn_envs: 2\nshaping: 0.25\nprior:\n  agent: none\n"
-        "ppo:\n  n_steps: 8\n  batch_size: 16\n"
+        "ppo:\n  n_steps: 8\n  batch_size: 16\nvec_env: vector\nworkers: 2\ncollect: rollout\n"
     )
     built, vec, model, _step = build_run("origin", str(tmp_path / "run"), config_path=str(config))
     try:
         assert built.prior.agent == "none" and built.shaping == 0.25
+        assert built.workers == 1 and built.collect == "step"  # the profile's one process
         assert vec.num_envs == 2 and model.n_steps == 8
     finally:
         vec.close()
