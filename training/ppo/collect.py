@@ -27,6 +27,7 @@ run, as equally valid (``tests/training/ppo/test_collect.py``).
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,12 +89,13 @@ def load_weights(policy: Any, arrays: dict[str, np.ndarray]) -> None:
 
 
 def collect_part(policy: Any, vec: Any, obs: np.ndarray, masks: np.ndarray, n_steps: int,
-                 seed: int, league_step: Any = None) -> Part:
+                 seed: int | None, league_step: Any = None) -> Part:
     """Play ``n_steps`` steps of the games of ``vec`` (a
     :class:`~primeval.wrappers.vector.SingleAgentVectorEnv` whose current observations and
     masks are ``obs`` and ``masks``), the learner's actions drawn from ``policy`` with a torch
-    generator seeded by ``seed`` (the global one is left as it was). ``league_step(t)`` is
-    called before step ``t`` (the opponent schedule's step there), if given."""
+    generator seeded by ``seed`` (the global one is left as it was; ``None``: drawn from the
+    global one, as SB3's own rollouts draw them). ``league_step(t)`` is called before step
+    ``t`` (the opponent schedule's step there), if given."""
     m = obs.shape[0]
     part = Part(
         obs=np.empty((n_steps + 1, *obs.shape), dtype=obs.dtype),
@@ -106,8 +108,11 @@ def collect_part(policy: Any, vec: Any, obs: np.ndarray, masks: np.ndarray, n_st
         ended=[],
     )
     part.obs[0], part.masks[0] = obs, masks
-    with th.random.fork_rng(devices=[]), th.no_grad():
-        th.manual_seed(seed)
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(th.no_grad())
+        if seed is not None:
+            stack.enter_context(th.random.fork_rng(devices=[]))
+            th.manual_seed(seed)
         for t in range(n_steps):
             if league_step is not None:
                 league_step(t)

@@ -239,12 +239,14 @@ class GamesVecEnv(VecEnv):
         collect: ``"step"``: the learner's actions come from the caller at every step;
             ``"rollout"``: :meth:`collect` has every process play its games for a whole
             rollout with its own copy of the policy (:mod:`primeval.training.ppo.collect`).
-        collect_seed: The root of the ``"rollout"`` parts' torch generators.
+        collect_seed: The root of the ``"rollout"`` parts' torch generators (``None``: each
+            process draws from its global generator, as SB3's own rollouts do; with one
+            process that is SB3's very run, which a test uses to check the parts' path).
     """
 
     def __init__(self, env_fns: list[Callable[[], Any]], workers: int = 1,
                  sync: LeagueStep | None = None, start_method: str | None = None,
-                 collect: str = "step", collect_seed: int = 0) -> None:
+                 collect: str = "step", collect_seed: int | None = 0) -> None:
         n = len(env_fns)
         if not 1 <= workers <= n:
             raise ValueError(f"workers={workers}: must be between 1 and the number of envs "
@@ -252,7 +254,7 @@ class GamesVecEnv(VecEnv):
         if collect not in ("step", "rollout"):
             raise ValueError(f"collect={collect!r}: allowed 'step', 'rollout'")
         self.collect_mode = collect
-        self.collect_seed = int(collect_seed)
+        self.collect_seed = None if collect_seed is None else int(collect_seed)
         self._spec_sent = False
         self._replay: Any = None
         self._replay_t = 0
@@ -317,7 +319,8 @@ class GamesVecEnv(VecEnv):
             raise RuntimeError("collect_rollout() while a rollout is being replayed")
         arrays = collect.weights(policy) if self.remotes else None
         spec = None if self._spec_sent else collect.policy_spec(policy)
-        seeds = [int(np.random.SeedSequence([self.collect_seed, k, int(start)])
+        seeds = [None if self.collect_seed is None else
+                 int(np.random.SeedSequence([self.collect_seed, k, int(start)])
                      .generate_state(1)[0]) for k in range(len(self.slices))]
         stride = self.num_envs
         for k, (remote, part) in enumerate(zip(self.remotes, self.slices[1:], strict=True), 1):

@@ -194,3 +194,36 @@ def test_a_rollout_collected_run_is_reproducible(tmp_path):
     assert type(loaded) is MaskablePPO and loaded.num_timesteps == 512
     set_unsaved_settings(loaded, _tiny(2))
     assert type(loaded) is RolloutPartsPPO
+
+
+def test_one_part_drawing_from_the_global_generator_trains_sb3s_own_weights(tmp_path):
+    """With one process drawing its actions from the global torch generator (as SB3's own
+    rollouts do), collecting in parts is MaskablePPO's very run, byte for byte: the parts'
+    path (their forward passes, the replay through VecMonitor, the rollout buffer, returns
+    and advantages) changes nothing but where the work is done."""
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from primeval.training.ppo.league import League
+    from primeval.training.ppo.train import make_vec_env, new_model
+
+    weights = []
+    for collect in ("step", "rollout"):
+        config = load_config("configs/primordial_soup/default.yaml", **{
+            "n_envs": 4, "vec_env": "vector", "collect": collect, "ppo.n_steps": 64,
+            "ppo.batch_size": 128, "ppo.n_epochs": 2, "network.net_arch": [16],
+            "torch_threads": 1, "shaping": 0.05,
+            "league.schedule": [{"from_step": 0, "random": 0.5, "heuristic": 0.5,
+                                 "self_play": 0.0}]})
+        games = make_vec_env(config, League(config, tmp_path / collect))
+        games.collect_seed = None
+        vec = VecMonitor(games)
+        try:
+            model = new_model(config, vec)
+            assert type(model) is (RolloutPartsPPO if collect == "rollout" else MaskablePPO)
+            model.learn(3 * 4 * 64)
+            weights.append(model.policy.state_dict())
+            assert len(model.ep_info_buffer) > 0  # games ended, and VecMonitor saw them
+        finally:
+            vec.close()
+    for key in weights[0]:
+        assert th.equal(weights[0][key], weights[1][key]), key
