@@ -1455,3 +1455,28 @@ def test_the_scratch_config_is_its_runs_and_quoted():
     assert (f"| both training seeds (1,600 games) | {pooled[0][1]} | **{pooled[1][1]}** |"
             in text)
     assert f"18 to 20 minutes) {pooled[1][1]} over 1,600 fresh games and two training" in text
+
+
+COLLECT = ROOT / "docs" / "benchmarks" / "learning" / "collect-2026-12-07"
+
+
+def test_the_runs_collected_in_parts_are_the_default_so_and_quoted():
+    """docs/learning.md's runs of Primordial Soup's default collected in parts: each is the
+    shipped default config but ``workers: 2, collect: rollout`` (at its seed), held out at
+    the same three fresh evaluation seeds; each run's and the pooled figure are quoted."""
+    learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    agents = []
+    folders = sorted(COLLECT.glob("seed*"))
+    assert len(folders) >= 2
+    for folder in folders:
+        run = json.loads((folder / "eval.json").read_text())
+        saved = load_config(folder / "config.yaml").to_dict()
+        shipped = load_config(ROOT / "configs" / "primordial_soup" / "default.yaml",
+                              seed=run["seed"], workers=2, collect="rollout").to_dict()
+        assert saved == shipped
+        held = json.loads((folder / "heldout.json").read_text())
+        assert held["seeds"] == [2075120440, 2076120440, 2077120440]
+        agent = held["agents"][0]
+        assert agent["games"] == 1200 and _quoted(agent) in learning, folder
+        agents.append(agent)
+    assert _pooled(agents)[1] in learning
