@@ -147,10 +147,9 @@ def join_parts(parts: list[Part]) -> Part:
 
 def games_vec_env(env: Any) -> Any:
     """The :class:`~primeval.training.ppo.vec_env.GamesVecEnv` under SB3's wrappers of
-    ``env`` (``VecMonitor``), or ``None``."""
-    from primeval.training.ppo.vec_env import GamesVecEnv
-
-    while not isinstance(env, GamesVecEnv):
+    ``env`` (``VecMonitor``), found by its ``collect_mode`` (the vec env module imports this
+    one), or ``None``."""
+    while not hasattr(env, "collect_mode"):
         env = getattr(env, "venv", None)
         if env is None:
             return None
