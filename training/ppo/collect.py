@@ -36,7 +36,8 @@ import torch as th
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.utils import obs_as_tensor
 
-__all__ = ["Part", "RolloutPartsPPO", "build_policy", "collect_part", "policy_spec"]
+__all__ = ["Part", "RolloutPartsPPO", "build_policy", "collect_part", "policy_spec",
+           "schedule_steps"]
 
 
 @dataclass
@@ -86,6 +87,16 @@ def weights(policy: Any) -> dict[str, np.ndarray]:
 
 def load_weights(policy: Any, arrays: dict[str, np.ndarray]) -> None:
     policy.load_state_dict({k: th.from_numpy(v) for k, v in arrays.items()})
+
+
+def schedule_steps(sync: Any, start: int, stride: int) -> Any:
+    """``league_step`` for :func:`collect_part`: before step ``t`` of a rollout starting at
+    learner step ``start`` (``stride`` games a step), the league's step is ``start + t *
+    stride``, as the training callback sets it step by step (``sync``: the vec env's
+    :class:`~primeval.training.ppo.vec_env.LeagueStep`, or ``None``)."""
+    if sync is None:
+        return None
+    return lambda t: sync.apply(start + t * stride)
 
 
 def collect_part(policy: Any, vec: Any, obs: np.ndarray, masks: np.ndarray, n_steps: int,

@@ -147,8 +147,8 @@ def _handle(vec: SingleAgentVectorEnv, sync: Any, command: str, args: list[Any],
             cache["policy"] = collect.build_policy(spec)
         policy = cache["policy"]
         collect.load_weights(policy, arrays)
-        league_step = None if sync is None else (lambda t: sync.apply(start + t * stride))
-        return collect.collect_part(policy, vec, obs, masks, n_steps, seed, league_step)
+        return collect.collect_part(policy, vec, obs, masks, n_steps, seed,
+                                    collect.schedule_steps(sync, start, stride))
     if command == "step":
         state, actions = args
         if sync is not None:
@@ -291,6 +291,12 @@ class GamesVecEnv(VecEnv):
         self.closed = False
         super().__init__(n, space, self.local.single_action_space)
 
+    def _drain(self) -> None:
+        """Read every worker's pending reply (after this process's part failed), so the
+        pipes stay in step."""
+        for remote in self.remotes:
+            remote.recv()
+
     def _state(self) -> Any:
         return self.sync.state() if self.sync is not None else None
 
@@ -327,15 +333,13 @@ class GamesVecEnv(VecEnv):
             remote.send(("collect", spec, arrays, n_steps, self._obs[part], self._masks[part],
                          start, stride, seeds[k]))
         self._spec_sent = True
-        sync = self.sync
-        league_step = None if sync is None else (lambda t: sync.apply(start + t * stride))
+        league_step = collect.schedule_steps(self.sync, start, stride)
         local = self.slices[0]
         try:
             parts = [collect.collect_part(policy, self.local, self._obs[local],
                                           self._masks[local], n_steps, seeds[0], league_step)]
         except Exception:
-            for remote in self.remotes:  # the workers' replies, so the pipes stay in step
-                remote.recv()
+            self._drain()
             raise
         parts += [_receive(remote, k) for k, remote in enumerate(self.remotes, start=1)]
         joined = collect.join_parts(parts)
@@ -388,8 +392,7 @@ class GamesVecEnv(VecEnv):
             parts = [(local, self.local.step_arrays(self._actions[local]),
                       self.local.action_masks())]
         except Exception:
-            for remote in self.remotes:  # the workers' replies, so the pipes stay in step
-                remote.recv()
+            self._drain()
             raise
         for k, (remote, part) in enumerate(zip(self.remotes, self.slices[1:], strict=True), 1):
             obs, rewards, terminations, truncations, masks, ended = _receive(remote, k)

@@ -165,6 +165,11 @@ def test_bad_collect_configs_name_the_field(overrides, message):
                                                                  **overrides})
 
 
+def test_the_vec_env_refuses_an_unknown_collect():
+    with pytest.raises(ValueError, match="collect='turn': allowed 'step', 'rollout'"):
+        GamesVecEnv([SeededGame("primordial_soup", 1)], collect="turn")
+
+
 def _tiny(workers: int, **extra):
     return load_config(
         "configs/primordial_soup/default.yaml",
