@@ -232,3 +232,30 @@ def test_one_part_drawing_from_the_global_generator_trains_sb3s_own_weights(tmp_
             vec.close()
     for key in weights[0]:
         assert th.equal(weights[0][key], weights[1][key]), key
+
+
+def test_a_part_moves_the_league_step_as_training_would():
+    """Before step ``t`` of a rollout starting at learner step ``start`` the league's step
+    is ``start + t * num_envs`` (what the training callback sets step by step), so the parts'
+    new games draw their opponents by the schedule's phase there."""
+    from primeval.training.ppo.vec_env import LeagueStep
+
+    class Steps:
+        step = 0
+        seen: list[int] = []
+
+        def __setattr__(self, name, value):
+            if name == "step":
+                Steps.seen.append(value)
+            object.__setattr__(self, name, value)
+
+    league = Steps()
+    vec = GamesVecEnv([SeededGame("primordial_soup", s) for s in (1, 2, 3)],
+                      sync=LeagueStep(league), collect="rollout")
+    try:
+        vec.reset()
+        Steps.seen.clear()
+        vec.collect_rollout(_policy(vec), 4, start=300)
+    finally:
+        vec.close()
+    assert Steps.seen == [300, 303, 306, 309]
