@@ -36,8 +36,8 @@ import torch as th
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.utils import obs_as_tensor
 
-__all__ = ["Part", "RolloutPartsPPO", "build_policy", "collect_part", "policy_spec",
-           "schedule_steps"]
+__all__ = ["Part", "RolloutPartsPPO", "build_policy", "collect_part", "current_agent",
+           "policy_spec", "schedule_steps"]
 
 
 @dataclass
@@ -78,6 +78,22 @@ def build_policy(spec: tuple[type, dict[str, Any]]) -> Any:
     policy = cls(lr_schedule=_zero_schedule, **params)
     policy.set_training_mode(False)
     return policy
+
+
+class _Held:
+    """A policy where :class:`~primeval.training.agents.policy.PolicyAgent` looks for a
+    model's (``.policy``)."""
+
+    def __init__(self, policy: Any) -> None:
+        self.policy = policy
+
+
+def current_agent(policy: Any) -> Any:
+    """A worker's copy of the policy being trained as its self-play opponent, sampling its
+    moves as the main process's ``league.current`` does (the env seeds it each game)."""
+    from primeval.training.agents.policy import PolicyAgent
+
+    return PolicyAgent.from_model(_Held(policy), name="current", deterministic=False)
 
 
 def weights(policy: Any) -> dict[str, np.ndarray]:

@@ -337,14 +337,16 @@ class TrainConfig:
     follow ``league.schedule`` as ``vector``'s do)."""
     workers: int = 1
     """Processes that step the games with ``vec_env: vector`` (this one and ``workers - 1``
-    worker processes, each stepping ``n_envs / workers`` games); more than 1 needs a
-    config without self-play opponents (see docs/learning.md, "Throughput")."""
+    worker processes, each stepping ``n_envs / workers`` games); more than 1 with
+    self-play opponents needs ``collect: rollout`` (see docs/learning.md, "Throughput")."""
     collect: str = "step"
     """How ``vec_env: vector`` collects a rollout: ``step`` (every step's actions from this
     process, the parts of the games stepped together: any ``workers`` trains the same
     weights) or ``rollout`` (each process plays its games for a whole rollout with its own
     copy of the policy, so no part waits on another's step: faster with ``workers`` > 1,
-    and another ``workers`` is another run; :mod:`primeval.training.ppo.collect`)."""
+    and another ``workers`` is another run; with self-play, each worker's copy plays its
+    self-play seats and its league follows this process's at every rollout;
+    :mod:`primeval.training.ppo.collect`)."""
     seed: int = 0
     """Seed of everything: the root of the run's ``SeedSequence``, whose named streams seed
     the envs, the model (torch), the opponents, evaluations and rating games
@@ -403,18 +405,15 @@ class TrainConfig:
         if self.collect == "rollout" and self.vec_env != "vector":
             raise ConfigError(f"collect: rollout needs vec_env: vector (got "
                               f"{self.vec_env!r})")
-        if self.collect == "rollout" and self.uses_self_play:
-            raise ConfigError("collect: rollout with self-play opponents: the parts play "
-                              "copies of the policy, not the league's; set collect: step, or "
-                              "self_play: 0 in opponents and in every league.schedule phase")
         if self.workers > self.n_envs:
             raise ConfigError(f"workers={self.workers}: at most n_envs ({self.n_envs}), "
                               "each worker steps at least one game")
-        if self.workers > 1 and self.uses_self_play:
-            raise ConfigError(f"workers={self.workers} with self-play opponents: worker "
-                              "processes cannot play the policy being trained; set "
-                              "workers: 1, or self_play: 0 in opponents and in every "
-                              "league.schedule phase")
+        if self.workers > 1 and self.uses_self_play and self.collect != "rollout":
+            raise ConfigError(f"workers={self.workers} with self-play opponents needs "
+                              "collect: rollout (each worker then plays its copy of the "
+                              "policy, its league following this process's at every "
+                              "rollout); or set workers: 1, or self_play: 0 in opponents and "
+                              "in every league.schedule phase")
         _check_weights(self.opponents, "opponents")
         self._check_shaping_weights()
         if self.uses_self_play and self.vec_env == "subproc":

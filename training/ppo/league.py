@@ -335,6 +335,13 @@ class League:
         self.members, self.step = members, step
         self._loaded.clear()
 
+    def follow(self, data: dict[str, Any]) -> None:
+        """Take the members and step of another copy of this run's league (its
+        :meth:`to_dict`): a worker process's copy follows the main process's at each rollout
+        of ``collect: rollout``. The snapshots already loaded stay loaded."""
+        self.members = {m["name"]: Member(**m) for m in data["members"]}
+        self.step = int(data["step"])
+
 
 class Opponents:
     """Draws the opponent of a seat for one env (``opponents(rng) -> agent``, the form

@@ -89,6 +89,21 @@ class LeagueStep:
     def apply(self, step: int) -> None:
         self.league.step = step
 
+    def members(self) -> dict[str, Any]:
+        """The league's members and step (what a worker's copy follows at each rollout of
+        ``collect: rollout``: the snapshots and the counts PFSP draws them by)."""
+        return self.league.to_dict()
+
+    def follow(self, members: dict[str, Any]) -> None:
+        self.league.follow(members)
+
+    def plays_current(self) -> bool:
+        """Whether the league's opponents include the policy being trained."""
+        return bool(self.league.config.uses_self_play)
+
+    def set_current(self, agent: Any) -> None:
+        self.league.set_current(agent)
+
 
 class LeagueSubprocVecEnv(SubprocVecEnv):
     """SB3's ``SubprocVecEnv`` (``vec_env: subproc``) whose workers' copies of the league
@@ -136,17 +151,25 @@ def _handle(vec: SingleAgentVectorEnv, sync: Any, command: str, args: list[Any],
             cache: dict[str, Any] | None = None) -> Any:
     """The reply of a worker to one command of the main process (``cache``: what the worker
     keeps between commands, its copy of the policy)."""
-    if command == "collect":
+    if command in ("policy", "collect"):
         from primeval.training.ppo import collect
 
-        spec, arrays, n_steps, obs, masks, start, stride, seed = args
+        spec, arrays, *rest = args
         if spec is not None:
             import torch
 
             torch.set_num_threads(1)  # a rollout's batches are a few observations
             cache["policy"] = collect.build_policy(spec)
+            if sync is not None and sync.plays_current():  # self-play: the copy plays too
+                sync.set_current(collect.current_agent(cache["policy"]))
         policy = cache["policy"]
         collect.load_weights(policy, arrays)
+        *rest, members = rest
+        if members is not None:
+            sync.follow(members)
+        if command == "policy":
+            return None
+        n_steps, obs, masks, start, stride, seed = rest
         return collect.collect_part(policy, vec, obs, masks, n_steps, seed,
                                     collect.schedule_steps(sync, start, stride))
     if command == "step":
@@ -225,7 +248,11 @@ class GamesVecEnv(VecEnv):
     in this process, each other one in a worker process of its own, all at the same time;
     game ``i`` is the same game for any W (its env factory seeds it). Worker processes hold
     their own copies of the opponents, so policy opponents that learn in this process (the
-    self-play of training) need ``workers=1``.
+    self-play of training) need ``workers=1`` with ``collect="step"``; with
+    ``collect="rollout"`` each worker's league follows this process's at every rollout and
+    its copy of the policy plays the self-play seats (:meth:`share_policy`). A policy
+    opponent is one agent for all the games of its process, its draws in their order, so
+    with self-play another W plays other games.
 
     Only what SB3 reads goes into a step's infos: nothing for a game under way; for a game
     that ended, its last info with ``terminal_observation`` and ``TimeLimit.truncated``.
@@ -329,9 +356,10 @@ class GamesVecEnv(VecEnv):
                  int(np.random.SeedSequence([self.collect_seed, k, int(start)])
                      .generate_state(1)[0]) for k in range(len(self.slices))]
         stride = self.num_envs
+        members = self._members()
         for k, (remote, part) in enumerate(zip(self.remotes, self.slices[1:], strict=True), 1):
             remote.send(("collect", spec, arrays, n_steps, self._obs[part], self._masks[part],
-                         start, stride, seeds[k]))
+                         start, stride, seeds[k], members))
         self._spec_sent = True
         league_step = collect.schedule_steps(self.sync, start, stride)
         local = self.slices[0]
@@ -345,6 +373,30 @@ class GamesVecEnv(VecEnv):
         joined = collect.join_parts(parts)
         self._obs[:], self._masks[:] = joined.obs[-1], joined.masks[-1]
         return joined
+
+    def _members(self) -> dict[str, Any] | None:
+        """The league the workers' copies follow (with self-play opponents), or ``None``."""
+        if self.remotes and self.sync is not None and self.sync.plays_current():
+            return self.sync.members()
+        return None
+
+    def share_policy(self, policy: Any) -> None:
+        """Give every worker a copy of ``policy`` now (its class, constructor parameters
+        and weights) and, with self-play opponents, the league's members, before the games
+        are reset: the copy is the worker's ``league.current``, as ``policy`` is this
+        process's, so that the games' first opponents are drawn from the same league
+        (:meth:`collect_rollout` sends the weights and members again at every rollout)."""
+        from primeval.training.ppo import collect
+
+        if not self.remotes:
+            return
+        spec, arrays = collect.policy_spec(policy), collect.weights(policy)
+        members = self._members()
+        for remote in self.remotes:
+            remote.send(("policy", spec, arrays, members))
+        for k, remote in enumerate(self.remotes, start=1):
+            _receive(remote, k)
+        self._spec_sent = True
 
     def replay(self, part: Any) -> None:
         """Until ``replay(None)``, :meth:`step_async` and :meth:`step_wait` give the steps of

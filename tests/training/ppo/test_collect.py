@@ -156,13 +156,122 @@ def test_replay_refuses_other_actions():
     [
         ({"collect": "turn"}, "collect='turn': allowed 'step', 'rollout'"),
         ({"collect": "rollout", "vec_env": "batched"}, "collect: rollout needs vec_env"),
-        ({"collect": "rollout", "opponents.self_play": 0.5}, "collect: rollout with self-play"),
+        ({"workers": 2, "opponents.self_play": 0.5},
+         "workers=2 with self-play opponents needs collect: rollout"),
     ],
 )
 def test_bad_collect_configs_name_the_field(overrides, message):
     with pytest.raises(ConfigError, match=message):
         load_config("configs/primordial_soup/default.yaml", **{"vec_env": "vector",
                                                                  **overrides})
+
+
+def test_self_play_is_allowed_with_parts():
+    for workers in (1, 2):
+        config = load_config("configs/origin/default.yaml", workers=workers,
+                             collect="rollout")
+        assert config.uses_self_play and config.workers == workers
+
+
+def test_a_workers_copy_plays_the_self_play_seats_from_the_leagues_members(tmp_path):
+    """With self-play opponents, a worker's copy of the policy plays its games' self-play
+    seats and its league follows this process's (its snapshots and the counts PFSP draws
+    them by, sent with the weights at every rollout): each part of two rollouts, the policy
+    and the league changed between them, is what one process plays over the same games with
+    a league like this one and the same policy, step by step. (A policy opponent answers all
+    the games of its process, its draws in their order, so the reference steps each part's
+    games alone.)"""
+    from primeval.training.agents.checkpoint import save_model
+    from primeval.training.ppo.league import League
+    from primeval.training.ppo.train import (
+        config_env_spec,
+        make_training_env,
+        make_vec_env,
+        new_model,
+    )
+    from primeval.training.ppo.vec_env import LeagueStep
+
+    config = load_config("configs/primordial_soup/default.yaml", **{
+        "n_envs": 4, "vec_env": "vector", "workers": 2, "collect": "rollout",
+        "network.net_arch": [16], "league.current": 0.5, "league.schedule": [],
+        "opponents": {"random": 0.0, "heuristic": 0.2, "self_play": 0.8}})
+    league = League(config, tmp_path)
+    (tmp_path / "snapshots").mkdir()
+
+    def snapshot_and_move_on(model, step: int) -> None:
+        path = tmp_path / "snapshots" / f"step_{step}.zip"
+        save_model(model, path, config_env_spec(config))
+        league.add_snapshot(step, path)
+        league.members[f"step_{step}"].games += 9 + step % 5
+        league.members[f"step_{step}"].behind += 2.0
+        with th.no_grad():
+            for param in model.policy.parameters():
+                param.add_(0.3 * th.randn_like(param))
+
+    vec = make_vec_env(config, league)  # the workers' leagues: copies of this empty one
+    n_steps, starts = 150, (4096, 8192)
+    refs, mirrors = [], []
+    try:
+        model = new_model(config, vec)
+        snapshot_and_move_on(model, 0)
+        league.set_current(PolicyAgent.from_model(model, deterministic=False, seed=0))
+        vec.share_policy(model.policy)
+        vec.seed(11)
+        first = vec.reset()
+        for sl in vec.slices:
+            mirror = League(config, tmp_path)
+            mirror.follow(league.to_dict())
+            mirror.set_current(PolicyAgent.from_model(model, deterministic=False, seed=1))
+            fns = [make_training_env(config, i, mirror) for i in range(config.n_envs)][sl]
+            refs.append((sl, GamesVecEnv(fns, sync=LeagueStep(mirror))))
+            mirrors.append(mirror)
+            refs[-1][1].seed(11 + sl.start)
+            assert np.array_equal(refs[-1][1].reset(), first[sl])
+        assert len(refs) == 2
+        seen = set()
+        for start in starts:
+            if start != starts[0]:
+                snapshot_and_move_on(model, start)
+                for mirror in mirrors:
+                    mirror.follow(league.to_dict())
+            part = vec.collect_rollout(model.policy, n_steps, start=start)
+            for (sl, ref), mirror in zip(refs, mirrors, strict=True):
+                for t in range(n_steps):
+                    mirror.step = start + t * config.n_envs
+                    obs, rewards, dones, infos = ref.step(part.actions[t, sl])
+                    assert np.array_equal(obs, part.obs[t + 1, sl]), (start, sl, t)
+                    assert np.array_equal(rewards, part.rewards[t, sl])
+                    assert np.array_equal(ref.action_masks(), part.masks[t + 1, sl])
+                    for i in np.flatnonzero(dones):
+                        names = part.ended[t][sl.start + int(i)]["opponents"]
+                        assert names == infos[i]["opponents"]
+                        seen.update((sl.start, start, name) for name in names.values())
+    finally:
+        vec.close()
+        for _sl, ref in refs:
+            ref.close()
+    # the worker's games (from game 2 on) met the policy and its snapshots
+    assert {(2, 4096, "current"), (2, 4096, "step_0"), (2, 8192, "current")} <= seen
+
+
+@pytest.mark.slow
+def test_origins_default_trains_with_self_play_in_parts(tmp_path):
+    """Origin's default config (the residual prior, self-play opponents and snapshots) runs
+    end to end on two processes collecting in parts: the league saves its snapshots, and
+    the games that met them, in both processes, are counted."""
+    import json
+
+    config = load_config("configs/origin/default.yaml", **{
+        "total_steps": 1024, "n_envs": 4, "workers": 2, "collect": "rollout",
+        "ppo.n_steps": 64, "ppo.batch_size": 128, "ppo.n_epochs": 1, "network.net_arch": [16],
+        "eval.every": 10**9, "eval.games": 1, "eval.final_games": 2, "select.games": 2,
+        "league.rating_games": 0, "torch_threads": 1, "self_play.snapshot_every": 256,
+        "opponents": {"random": 0.0, "heuristic": 0.2, "self_play": 0.8}})
+    train(config, tmp_path, progress=False)
+    league = json.loads((tmp_path / "league.json").read_text())
+    snapshots = [m for m in league["members"] if m["path"] is not None]
+    assert len(snapshots) >= 3 and sum(m["games"] for m in snapshots) > 0
+    assert type(PolicyAgent(tmp_path / "model.zip").model) is MaskablePPO
 
 
 def test_the_vec_env_refuses_an_unknown_collect():
