@@ -10,10 +10,7 @@
 #     busy by a spinning process throughout, as another job on a shared machine would)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-if [ "${BUSY:-0}" = 1 ]; then
-  python3 -c 'while True: pass' &
-  trap 'kill $!' EXIT
-fi
+. docs/benchmarks/busy.sh
 PY=${PY:-.venv/bin/python}
 OUT=docs/benchmarks/collect-2026-12-07
 ROUNDS=${ROUNDS:-3}

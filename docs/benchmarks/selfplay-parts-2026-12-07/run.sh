@@ -10,10 +10,7 @@
 #     core kept busy by a spinning process throughout)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-if [ "${BUSY:-0}" = 1 ]; then
-  python3 -c 'while True: pass' &
-  trap 'kill $!' EXIT
-fi
+. docs/benchmarks/busy.sh
 PY=${PY:-.venv/bin/python}
 OUT=docs/benchmarks/selfplay-parts-2026-12-07
 {

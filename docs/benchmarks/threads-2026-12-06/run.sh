@@ -7,10 +7,7 @@
 # measure other settings into another folder (../omp-2026-12-07/run.sh, ../bf16-2026-12-07/).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-if [ "${BUSY:-0}" = 1 ]; then
-  python3 -c 'while True: pass' &
-  trap 'kill $!' EXIT
-fi
+. docs/benchmarks/busy.sh
 PY=${PY:-.venv/bin/python}
 OUT=${OUT:-docs/benchmarks/threads-2026-12-06}
 read -r -a VEC <<< "${VEC:-vector vector+torch_threads=2}"
