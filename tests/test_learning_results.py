@@ -1480,3 +1480,28 @@ def test_the_runs_collected_in_parts_are_the_default_so_and_quoted():
         assert agent["games"] == 1200 and _quoted(agent) in learning, folder
         agents.append(agent)
     assert _pooled(agents)[1] in learning
+
+
+def test_the_runs_collected_step_by_step_beside_them_are_the_default_and_quoted():
+    """Beside them, the default collected step by step on the same CPU at training seeds 0-3,
+    held out on the very games: seeds 2 and 3 trained for the comparison (their folders: the
+    shipped default config at the seed), seeds 0 and 1 the shipped 2M agents; each run's
+    figure and the pooled figure of the four are quoted."""
+    learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    agents = []
+    for folder in sorted(COLLECT.glob("step-seed*")):
+        if folder.is_dir():
+            run = json.loads((folder / "eval.json").read_text())
+            saved = load_config(folder / "config.yaml").to_dict()
+            shipped = load_config(ROOT / "configs" / "primordial_soup" / "default.yaml",
+                                  seed=run["seed"]).to_dict()
+            assert saved == shipped
+            held = json.loads((folder / "heldout.json").read_text())
+        else:
+            held = json.loads(folder.read_text())
+        assert held["seeds"] == [2075120440, 2076120440, 2077120440]
+        agent = held["agents"][0]
+        assert agent["games"] == 1200 and _quoted(agent) in learning, folder
+        agents.append(agent)
+    assert len(agents) == 4
+    assert _pooled(agents)[1] in learning
