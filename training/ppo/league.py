@@ -320,9 +320,7 @@ class League:
         """
         path = Path(path) if path is not None else self.run_dir / "league.json"
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            members = {m["name"]: Member(**m) for m in data["members"]}
-            step = int(data["step"])
+            members, step = _members_and_step(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
             raise ValueError(f"{path}: not a saved league: {type(exc).__name__}: "
                              f"{str(exc)[:200]}") from None
@@ -339,8 +337,12 @@ class League:
         """Take the members and step of another copy of this run's league (its
         :meth:`to_dict`): a worker process's copy follows the main process's at each rollout
         of ``collect: rollout``. The snapshots already loaded stay loaded."""
-        self.members = {m["name"]: Member(**m) for m in data["members"]}
-        self.step = int(data["step"])
+        self.members, self.step = _members_and_step(data)
+
+
+def _members_and_step(data: dict[str, Any]) -> tuple[dict[str, Member], int]:
+    """The members and step of a league's :meth:`League.to_dict`."""
+    return {m["name"]: Member(**m) for m in data["members"]}, int(data["step"])
 
 
 class Opponents:

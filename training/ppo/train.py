@@ -668,10 +668,10 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False,
         imitate(model, config, run_dir, progress)
     league.set_current(PolicyAgent.from_model(model, deterministic=False,
                                               seed=RunSeeds(config.seed).spawn("opponents")))
-    if config.collect == "rollout" and config.workers > 1 and config.uses_self_play:
+    if config.collect == "rollout":  # the workers' copies (self-play seats) before the reset
         from primeval.training.ppo.collect import games_vec_env
 
-        games_vec_env(vec).share_policy(model.policy)  # workers' self-play seats, before reset
+        games_vec_env(vec).share_policy(model.policy)
     remaining = config.total_steps - model.num_timesteps
     planned = planned_steps(config, model.num_timesteps)
     if progress and planned != config.total_steps and remaining > 0:

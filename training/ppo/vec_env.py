@@ -154,7 +154,7 @@ def _handle(vec: SingleAgentVectorEnv, sync: Any, command: str, args: list[Any],
     if command in ("policy", "collect"):
         from primeval.training.ppo import collect
 
-        spec, arrays, *rest = args
+        spec, arrays, members, *rest = args
         if spec is not None:
             import torch
 
@@ -164,7 +164,6 @@ def _handle(vec: SingleAgentVectorEnv, sync: Any, command: str, args: list[Any],
                 sync.set_current(collect.current_agent(cache["policy"]))
         policy = cache["policy"]
         collect.load_weights(policy, arrays)
-        *rest, members = rest
         if members is not None:
             sync.follow(members)
         if command == "policy":
@@ -350,17 +349,14 @@ class GamesVecEnv(VecEnv):
 
         if self._replay is not None:
             raise RuntimeError("collect_rollout() while a rollout is being replayed")
-        arrays = collect.weights(policy) if self.remotes else None
-        spec = None if self._spec_sent else collect.policy_spec(policy)
+        payload = self._policy_payload(policy) if self.remotes else (None, None, None)
         seeds = [None if self.collect_seed is None else
                  int(np.random.SeedSequence([self.collect_seed, k, int(start)])
                      .generate_state(1)[0]) for k in range(len(self.slices))]
         stride = self.num_envs
-        members = self._members()
         for k, (remote, part) in enumerate(zip(self.remotes, self.slices[1:], strict=True), 1):
-            remote.send(("collect", spec, arrays, n_steps, self._obs[part], self._masks[part],
-                         start, stride, seeds[k], members))
-        self._spec_sent = True
+            remote.send(("collect", *payload, n_steps, self._obs[part], self._masks[part],
+                         start, stride, seeds[k]))
         league_step = collect.schedule_steps(self.sync, start, stride)
         local = self.slices[0]
         try:
@@ -374,11 +370,16 @@ class GamesVecEnv(VecEnv):
         self._obs[:], self._masks[:] = joined.obs[-1], joined.masks[-1]
         return joined
 
-    def _members(self) -> dict[str, Any] | None:
-        """The league the workers' copies follow (with self-play opponents), or ``None``."""
-        if self.remotes and self.sync is not None and self.sync.plays_current():
-            return self.sync.members()
-        return None
+    def _policy_payload(self, policy: Any) -> tuple[Any, Any, Any]:
+        """What a worker's copy of ``policy`` needs: what builds it (the first time only),
+        its weights, and with self-play opponents the league's members (else ``None``)."""
+        from primeval.training.ppo import collect
+
+        spec = None if self._spec_sent else collect.policy_spec(policy)
+        self._spec_sent = True
+        members = (self.sync.members() if self.sync is not None and self.sync.plays_current()
+                   else None)
+        return spec, collect.weights(policy), members
 
     def share_policy(self, policy: Any) -> None:
         """Give every worker a copy of ``policy`` now (its class, constructor parameters
@@ -386,17 +387,13 @@ class GamesVecEnv(VecEnv):
         are reset: the copy is the worker's ``league.current``, as ``policy`` is this
         process's, so that the games' first opponents are drawn from the same league
         (:meth:`collect_rollout` sends the weights and members again at every rollout)."""
-        from primeval.training.ppo import collect
-
         if not self.remotes:
             return
-        spec, arrays = collect.policy_spec(policy), collect.weights(policy)
-        members = self._members()
+        payload = self._policy_payload(policy)
         for remote in self.remotes:
-            remote.send(("policy", spec, arrays, members))
+            remote.send(("policy", *payload))
         for k, remote in enumerate(self.remotes, start=1):
             _receive(remote, k)
-        self._spec_sent = True
 
     def replay(self, part: Any) -> None:
         """Until ``replay(None)``, :meth:`step_async` and :meth:`step_wait` give the steps of
