@@ -1483,10 +1483,10 @@ def test_the_runs_collected_in_parts_are_the_default_so_and_quoted():
 
 
 def test_the_runs_collected_step_by_step_beside_them_are_the_default_and_quoted():
-    """Beside them, the default collected step by step on the same CPU at training seeds 0-3,
-    held out on the very games: seeds 2 and 3 trained for the comparison (their folders: the
+    """Beside them, the default collected step by step on the same CPU at training seeds 0-5,
+    held out on the very games: seeds 2 to 5 trained for the comparison (their folders: the
     shipped default config at the seed), seeds 0 and 1 the shipped 2M agents; each run's
-    figure and the pooled figure of the four are quoted."""
+    figure and the pooled figure of the six are quoted."""
     learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
     agents = []
     for folder in sorted(COLLECT.glob("step-seed*")):
@@ -1503,5 +1503,36 @@ def test_the_runs_collected_step_by_step_beside_them_are_the_default_and_quoted(
         agent = held["agents"][0]
         assert agent["games"] == 1200 and _quoted(agent) in learning, folder
         agents.append(agent)
-    assert len(agents) == 4
+    assert len(agents) == 6
     assert _pooled(agents)[1] in learning
+
+
+COLLECT_ORIGIN = ROOT / "docs" / "benchmarks" / "learning" / "collect-origin-2026-12-07"
+
+
+def test_origins_default_collected_in_parts_and_step_by_step_is_quoted():
+    """docs/learning.md's runs of Origin's default, two collected in parts on both cores and
+    two step by step at the same training seeds: each is the shipped default config (with
+    ``workers: 2, collect: rollout`` for the first two), held out at the same three fresh
+    evaluation seeds; each run's figure and each way's pooled figure are quoted."""
+    learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    ways: dict[str, list[dict]] = {"seed": [], "step-seed": []}
+    for way, agents in ways.items():
+        for folder in sorted(COLLECT_ORIGIN.glob(f"{way}[0-9]*")):
+            run = json.loads((folder / "eval.json").read_text())
+            extra = {"workers": 2, "collect": "rollout"} if way == "seed" else {}
+            saved = load_config(folder / "config.yaml").to_dict()
+            shipped = load_config(ROOT / "configs" / "origin" / "default.yaml",
+                                  seed=run["seed"], **extra).to_dict()
+            assert saved == shipped, folder
+            held = json.loads((folder / "heldout.json").read_text())
+            assert held["seeds"] == [2078120440, 2079120440, 2080120440]
+            agent = held["agents"][0]
+            assert agent["games"] == 1200 and _quoted(agent) in learning, folder
+            agents.append(agent)
+        assert len(agents) == 2, way
+        assert _pooled(agents)[1] in learning
+    heuristic = json.loads((COLLECT_ORIGIN / "heuristic-heldout.json").read_text())
+    assert heuristic["seeds"] == [2078120440, 2079120440, 2080120440]
+    assert heuristic["agents"][0]["agent"] == "heuristic#1"
+    assert f"| the heuristic in its seats | | | | | {_quoted(heuristic['agents'][0])} |" in learning
