@@ -1536,3 +1536,25 @@ def test_origins_default_collected_in_parts_and_step_by_step_is_quoted():
     assert heuristic["seeds"] == [2078120440, 2079120440, 2080120440]
     assert heuristic["agents"][0]["agent"] == "heuristic#1"
     assert f"| the heuristic in its seats | | | | | {_quoted(heuristic['agents'][0])} |" in learning
+
+
+def test_the_comparison_of_the_two_ways_quoted_is_what_compare_py_computes():
+    """docs/learning.md's tests of the two ways of collecting (the rank test of the runs, the
+    signed-rank test of the pairs, each pair's difference) are what
+    ``collect-2026-12-07/compare.py`` computes from the saved runs; for Origin the step
+    runs' lead over the runs in parts at each seed."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("compare", COLLECT / "compare.py")
+    compare = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(compare)
+    learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    soup = compare.compare(COLLECT)
+    assert sorted(soup["pairs"]) == [0, 1, 2, 3, 4, 5]
+    assert f"six against six gives p = {soup['rank_p']:.2f}" in learning
+    assert f"six pairs p = {soup['pairs_p']:.2f}" in learning
+    diffs = ", ".join(f"{d:+.2f}".replace("-", "−") for d in soup["pairs"].values())
+    assert f"(step minus parts\n{diffs};" in learning
+    origin = compare.compare(COLLECT_ORIGIN)
+    leads = " and ".join(f"{d:.3f}" for d in origin["pairs"].values())
+    assert f"the runs\nin parts read {leads} below" in learning

@@ -41,25 +41,38 @@ def pooled(agents: list[dict]) -> str:
     return f"{both.win_rate:.3f} [{lo:.3f}, {hi:.3f}] over {both.games:,} games"
 
 
-def main(argv: list[str]) -> int:
-    folder = Path(argv[0]) if argv else Path(__file__).resolve().parent
+def compare(folder: Path) -> dict:
+    """The figures :func:`main` prints: per way its runs' win rates by training seed and the
+    pooled rate; the rank test's p; over the seeds run both ways, step minus parts per seed
+    and the signed-rank test's p (``None`` with fewer than two pairs)."""
     found = runs(folder)
-    for way, by_seed in found.items():
-        rates = ", ".join(f"seed {s}: {a['win_rate']:.3f}" for s, a in sorted(by_seed.items()))
-        print(f"{way}: {len(by_seed)} runs ({rates}); pooled {pooled(list(by_seed.values()))}")
     parts = [a["win_rate"] for a in found["parts"].values()]
     step = [a["win_rate"] for a in found["step"].values()]
-    u = stats.mannwhitneyu(parts, step, alternative="two-sided")
-    print(f"rank test of the runs (Mann-Whitney U, two-sided): U = {u.statistic:.0f}, "
-          f"p = {u.pvalue:.3f}")
     both = sorted(set(found["parts"]) & set(found["step"]))
-    if len(both) >= 2:
-        diffs = [found["step"][s]["win_rate"] - found["parts"][s]["win_rate"] for s in both]
-        w = stats.wilcoxon(diffs, alternative="two-sided")
-        mean = sum(diffs) / len(diffs)
-        print(f"pairs (training seeds {both}): step minus parts "
-              f"{', '.join(f'{d:+.3f}' for d in diffs)}, mean {mean:+.3f}; "
-              f"signed-rank test (Wilcoxon, two-sided): p = {w.pvalue:.3f}")
+    diffs = [found["step"][s]["win_rate"] - found["parts"][s]["win_rate"] for s in both]
+    return {
+        "rates": {way: {s: a["win_rate"] for s, a in sorted(by_seed.items())}
+                  for way, by_seed in found.items()},
+        "pooled": {way: pooled(list(by_seed.values())) for way, by_seed in found.items()},
+        "rank_p": float(stats.mannwhitneyu(parts, step, alternative="two-sided").pvalue),
+        "pairs": dict(zip(both, diffs, strict=True)),
+        "pairs_p": (float(stats.wilcoxon(diffs, alternative="two-sided").pvalue)
+                    if len(diffs) >= 2 else None),
+    }
+
+
+def main(argv: list[str]) -> int:
+    folder = Path(argv[0]) if argv else Path(__file__).resolve().parent
+    result = compare(folder)
+    for way, by_seed in result["rates"].items():
+        rates = ", ".join(f"seed {s}: {r:.3f}" for s, r in by_seed.items())
+        print(f"{way}: {len(by_seed)} runs ({rates}); pooled {result['pooled'][way]}")
+    print(f"rank test of the runs (Mann-Whitney U, two-sided): p = {result['rank_p']:.3f}")
+    if result["pairs_p"] is not None:
+        diffs = list(result["pairs"].values())
+        print(f"pairs (training seeds {list(result['pairs'])}): step minus parts "
+              f"{', '.join(f'{d:+.3f}' for d in diffs)}, mean {sum(diffs) / len(diffs):+.3f}; "
+              f"signed-rank test (Wilcoxon, two-sided): p = {result['pairs_p']:.3f}")
     return 0
 
 
