@@ -1,5 +1,6 @@
-"""The measuring scripts of docs/benchmarks/throughput-2026-12-05 run at this code and print
-what history.md reads from them (their figures are timings: nothing here asserts a speed)."""
+"""The measuring scripts of docs/benchmarks (throughput-2026-12-05's, the points split of
+learning/scratch-2026-12-06, forward-2026-12-07's) run at this code and print what history.md
+reads from them (their figures are timings: nothing here asserts a speed)."""
 
 from __future__ import annotations
 
@@ -108,3 +109,45 @@ def test_points_py_splits_recorded_origin_games_by_source(tmp_path):
         points.final_points(dict(records[0], actions=records[0]["actions"][:-5]))
     with pytest.raises(ReplayError, match="the game ended after step"):
         points.final_points(dict(records[0], actions=records[0]["actions"] + [0]))
+
+
+def test_forward_py_times_the_network_of_primordial_soups_default():
+    """docs/benchmarks/forward-2026-12-07/forward.py times "the default's network": its sizes
+    are those of Primordial Soup's default env (4 players, the flat encoder), so the script
+    goes stale when the encoder or the actions change; and its timer runs a forward pass of
+    that policy under the mask, with or without the caches flushed."""
+    import importlib.util
+
+    import numpy as np
+    import torch as th
+    from gymnasium import spaces
+
+    from primeval.envs import primordial_soup_v1
+    from primeval.training.ppo.config import load_config
+    from primeval.training.ppo.masking import MaskedActorCriticPolicy
+
+    path = ROOT / "docs" / "benchmarks" / "forward-2026-12-07" / "forward.py"
+    spec = importlib.util.spec_from_file_location("forward", path)
+    forward = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(forward)
+
+    config = load_config(ROOT / "configs" / "primordial_soup" / "default.yaml")
+    env = primordial_soup_v1.env(num_players=config.players, obs_encoder=config.encoder)
+    env.reset(seed=0)
+    agent = env.agents[0]
+    assert (config.players, config.encoder) == (4, "flat")
+    assert (config.network.net_arch, config.network.activation) == ((256, 256), "tanh")
+    assert env.observation_space(agent)["observation"].shape == (forward.OBS,)
+    assert env.action_space(agent).n == forward.ACTIONS
+
+    policy = MaskedActorCriticPolicy(spaces.Box(0, 1, (forward.OBS,), np.float32),
+                                     spaces.Discrete(forward.ACTIONS), lambda _: 3e-4,
+                                     net_arch=[256, 256], activation_fn=th.nn.Tanh)
+    policy.set_training_mode(False)
+    obs = th.zeros((forward.BATCH, forward.OBS))
+    mask = np.zeros((forward.BATCH, forward.ACTIONS), dtype=bool)
+    mask[:, 0] = True
+    flush = np.zeros(1024)
+    assert forward.timed(policy, obs, mask, None, 3) > 0
+    assert forward.timed(policy, obs, mask, flush, 3) > 0
+    assert flush[0] == 53  # touched before each of the 50 untimed and 3 timed passes

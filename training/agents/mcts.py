@@ -232,6 +232,26 @@ def parse_mcts_spec(spec: str) -> MCTSConfig:
         raise ValueError(f"mcts spec {spec!r}: {str(exc).removeprefix('mcts ')}") from None
 
 
+class _Budget:
+    """One search's budget: ``config.sims`` simulations or ``config.time`` seconds, whichever
+    ends first; ``sims`` counts those run, from ``start``."""
+
+    __slots__ = ("deadline", "limit", "sims", "start")
+
+    def __init__(self, config: MCTSConfig) -> None:
+        self.start = time.perf_counter()
+        self.deadline = None if config.time is None else self.start + config.time
+        self.limit = config.sims
+        self.sims = 0
+
+    def spend(self, k: int) -> bool:
+        """Count ``k`` more simulations; whether the budget is spent."""
+        self.sims += k
+        if self.limit is not None and self.sims >= self.limit:
+            return True
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+
 class _Node:
     """Statistics of one node: visits, summed value per seat, availability, children by
     action and by chance outcome; the state it stands for when nothing is hidden."""
@@ -389,22 +409,21 @@ class MCTSAgent:
         root = _Node(state.num_players)
         if not hidden:
             root.state = state
-        start = time.perf_counter()
-        deadline = None if config.time is None else start + config.time
-        sims = 0
+        budget = _Budget(config)
         while True:
             start_state = rules.sample_determinization(state, me, self.rng) if hidden else state
             self._simulate(rules, chance, root, start_state, not hidden, me)
-            sims += 1
-            if config.sims is not None and sims >= config.sims:
+            if budget.spend(1):
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        self.last_simulations = sims
-        self.simulations += sims
-        self.searches += 1
-        self.search_seconds += time.perf_counter() - start
+        self._account(budget)
         return root
+
+    def _account(self, budget: _Budget) -> None:
+        """Add a finished search's simulations and time to the agent's totals."""
+        self.last_simulations = budget.sims
+        self.simulations += budget.sims
+        self.searches += 1
+        self.search_seconds += time.perf_counter() - budget.start
 
     def _simulate(self, rules: Any, chance: ExplicitChance, root: _Node, state: Any,
                   cache: bool, me: int) -> None:
@@ -536,13 +555,11 @@ class MCTSAgent:
         root = _Node(num_players)
         if not hidden:
             root.state = state
-        start = time.perf_counter()
-        deadline = None if config.time is None else start + config.time
-        sims = 0
+        budget = _Budget(config)
         while True:
             k = 1 if root.priors is None else config.batch  # the root is valued first, alone
             if config.sims is not None:
-                k = min(k, config.sims - sims)
+                k = min(k, config.sims - budget.sims)
             pending: list[tuple[list[_Node], _Node, Any]] = []
             for _ in range(k):
                 start_state = (rules.sample_determinization(state, me, self.rng) if hidden
@@ -581,15 +598,9 @@ class MCTSAgent:
                         node.n -= 1
                         node.w = [w + 1.0 for w in node.w]
                     _backup(path, value_of[id(leaf)])
-            sims += k
-            if config.sims is not None and sims >= config.sims:
+            if budget.spend(k):
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        self.last_simulations = sims
-        self.simulations += sims
-        self.searches += 1
-        self.search_seconds += time.perf_counter() - start
+        self._account(budget)
         return root
 
     def _add_root_noise(self, root: _Node, mask: np.ndarray) -> None:
