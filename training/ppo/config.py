@@ -338,7 +338,7 @@ class TrainConfig:
     workers: int = 1
     """Processes that step the games with ``vec_env: vector`` (this one and ``workers - 1``
     worker processes, each stepping ``n_envs / workers`` games); more than 1 with
-    self-play opponents needs ``collect: rollout`` (see docs/learning.md, "Throughput")."""
+    self-play opponents needs ``collect: rollout`` (see docs/learning.md, "Training throughput")."""
     collect: str = "step"
     """How ``vec_env: vector`` collects a rollout: ``step`` (every step's actions from this
     process, the parts of the games stepped together: any ``workers`` trains the same
