@@ -155,12 +155,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise ValueError("--iterations, --num-env-runners and --address are for "
                          "--backend rllib")
     from primeval.training.ppo.config import load_config
-    from primeval.training.ppo.train import (
-        TrainingInterrupted,
-        resume_config,
-        summary_table,
-        train,
-    )
+    from primeval.training.ppo.records import summary_table
+    from primeval.training.ppo.train import TrainingInterrupted, resume_config, train
 
     overrides = _overrides(args, total_steps=args.total_steps, seed=args.seed)
 

@@ -42,7 +42,6 @@ game's number.
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import shutil
@@ -59,6 +58,7 @@ from primeval.training import config as loader
 from primeval.training.agents.checkpoint import CheckpointError, env_spec
 from primeval.training.config import ConfigError
 from primeval.training.expert.config import ALGO, ExpertConfig, load_expert_config
+from primeval.training.files import append_row, atomic_json
 from primeval.training.seeding import RunSeeds, Seeds, as_seeds
 
 __all__ = ["resume_expert_config", "summary_table", "train_expert"]
@@ -622,21 +622,6 @@ def summary_table(final: dict[str, Any]) -> str:
 # -- the run -------------------------------------------------------------------------------
 
 
-def _atomic_json(data: dict, path: Path) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def _append_metrics(path: Path, row: dict[str, Any]) -> None:
-    new = not path.exists()
-    with path.open("a", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=METRICS_FIELDS)
-        if new:
-            writer.writeheader()
-        writer.writerow(row)
-
-
 def _copy_network(src: Path, dst: Path) -> None:
     from primeval.training.expert.network import weights_path
 
@@ -801,7 +786,7 @@ def train_expert(
             state["train_seconds"] += report["seconds"]
             torch.save(optimizer.state_dict(), checkpoints / "optimizer.pt.tmp")
             os.replace(checkpoints / "optimizer.pt.tmp", checkpoints / "optimizer.pt")
-            _atomic_json(state, checkpoints / "progress.json")
+            atomic_json(state, checkpoints / "progress.json")
             writer.add_scalar("teacher/win_rate", report["teacher_win_rate"], 0)
             for key, value in report["train_losses"].items():
                 writer.add_scalar(f"teacher/train_{key}", value, 0)
@@ -832,7 +817,7 @@ def train_expert(
                 snap = run_dir / "snapshots" / f"iter_{it + 1}.json"
                 _copy_network(latest, snap)
                 state["snapshots"] = (state["snapshots"] + [str(snap)])[-config.league.keep :]
-            _atomic_json(state, checkpoints / "progress.json")
+            atomic_json(state, checkpoints / "progress.json")
             sims = sum(g["simulations"] for g in games)
             writer.add_scalar("loss/policy", losses["policy_loss"], it + 1)
             writer.add_scalar("loss/value", losses["value_loss"], it + 1)
@@ -861,7 +846,7 @@ def train_expert(
                     win_rate_vs_heuristic_hi=round(hi, 4),
                 )
                 writer.add_scalar("eval/win_rate_vs_heuristic", result["win_rate"], it + 1)
-            _append_metrics(run_dir / "metrics.csv", row)
+            append_row(run_dir / "metrics.csv", METRICS_FIELDS, row)
             writer.flush()
             if bar is not None:
                 bar.update(1)
@@ -915,7 +900,7 @@ def train_expert(
             pool.close()
             pool.join()
         writer.close()
-    _atomic_json(final, run_dir / "eval.json")
+    atomic_json(final, run_dir / "eval.json")
     (run_dir / "summary.md").write_text(summary_table(final) + "\n", encoding="utf-8")
     return final
 

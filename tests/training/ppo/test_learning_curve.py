@@ -8,7 +8,7 @@ import csv
 import pytest
 
 from primeval.training.ppo.config import load_config
-from primeval.training.ppo.train import (
+from primeval.training.ppo.records import (
     METRICS_FIELDS,
     algorithm_name,
     learning_curve_figure,
