@@ -12,7 +12,7 @@
    network with search, a past snapshot with search, or the heuristic bot. Every decision
    of a seat the current network plays (with more than one legal action) is recorded: the
    observation, the mask, the root's visit distribution (sharpened by
-   ``learn.target_temperature`` below 1: :func:`policy_target`) and, once the game is over,
+   ``learn.target_temperature`` below 1: :func:`~.learner.policy_target`) and, once the game is over,
    every seat's rank reward (ego-centric, as the value head gives it).
 2. **Learning.** ``learn.steps`` Adam steps on minibatches drawn from a replay buffer of
    the newest ``learn.buffer`` positions: cross-entropy of the masked policy towards the
@@ -24,7 +24,7 @@
    finished iteration (the replay buffer starts empty again; it is not saved).
 
 Before the first iteration, a run whose ``teacher.checkpoint`` names a trained PPO agent
-learns that agent's play (:func:`warm_start`): the agent's games against the heuristic bots,
+learns that agent's play (:func:`~.teacher.warm_start`): the agent's games against the heuristic bots,
 every seat's decisions with the agent's policy as the policy target and every seat's result
 as the value target, a share of the games held out to report the value's R^2;
 ``iterations: 0`` stops there. A resumed run never plays it again.
@@ -51,13 +51,17 @@ from typing import Any
 
 import numpy as np
 
-from primeval.envs.core.agents import turns
-from primeval.envs.core.rewards import rank_rewards
-from primeval.envs.games import make_raw_env
 from primeval.training import config as loader
 from primeval.training.agents.checkpoint import CheckpointError, env_spec
 from primeval.training.config import ConfigError
 from primeval.training.expert.config import ALGO, ExpertConfig, load_expert_config
+from primeval.training.expert.games import (
+    play_evaluation_game,
+    play_selfplay_game,
+    worker_init,
+)
+from primeval.training.expert.learner import ReplayBuffer, learn
+from primeval.training.expert.teacher import teacher_path, warm_start
 from primeval.training.files import append_row, atomic_json
 from primeval.training.seeding import RunSeeds, Seeds, as_seeds
 
@@ -80,451 +84,7 @@ def config_spec(config: ExpertConfig) -> dict[str, Any]:
     return env_spec(config.game, config.players, config.encoder, config.env)
 
 
-def search_config(config: ExpertConfig, net: str, sims: int | None = None) -> Any:
-    from primeval.training.agents.mcts import MCTSConfig
-
-    s = config.search
-    return MCTSConfig(sims=sims or s.sims, c=s.c, batch=s.batch, net=net)
-
-
-# -- self-play (in the workers) ------------------------------------------------------------
-
-_NETWORKS: dict[tuple[str, int], Any] = {}
-
-
-def _worker_init(threads: int) -> None:
-    import signal
-
-    import torch
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's
-    torch.set_num_threads(threads)
-
-
-def _network(path: str, version: int) -> Any:
-    """A network by path, loaded once per version (the checkpoint's iteration)."""
-    from primeval.training.expert.network import load_network
-
-    key = (path, version)
-    if key not in _NETWORKS:
-        for old in [k for k in _NETWORKS if k[0] == path]:
-            del _NETWORKS[old]
-        _NETWORKS[key] = load_network(path)
-    return _NETWORKS[key]
-
-
-def _decisions(env: Any):
-    """A game's decisions in turn: ``(seat, state, mask, legal actions)``, the caller stepping
-    the env with its action; the finished seats' ``None`` steps are taken here."""
-    for seat, name in turns(env):
-        mask = np.asarray(env.action_mask(name)).astype(bool)
-        yield seat, env.game_state, mask, np.flatnonzero(mask)
-
-
-def play_selfplay_game(task: dict[str, Any]) -> dict[str, Any]:
-    """One self-play game (see the module docstring); the recorded positions and figures.
-
-    ``task``: ``config`` (as a dict), ``iteration``, ``index``, ``game_seed``,
-    ``agent_seeds`` (per seat), ``lineup`` (per seat: ``current``, ``heuristic`` or a
-    snapshot's path) and ``network`` (the current network's path).
-    """
-    from primeval.training.agents import make_heuristic
-    from primeval.training.agents.mcts import MCTSAgent
-
-    config = loader.build(ExpertConfig, task["config"])
-    n = config.players
-    env = make_raw_env(config.game, n, obs_encoder=config.encoder, **config.env)
-    env.reset(seed=task["game_seed"])
-    rules = env.rules
-    current = _network(task["network"], task["iteration"])
-    num_actions = current.num_actions
-    agents: list[Any] = []
-    rngs = []
-    for seat, who in enumerate(task["lineup"]):
-        seed = task["agent_seeds"][seat]
-        rngs.append(np.random.default_rng(seed))
-        if who == "heuristic":
-            agents.append(make_heuristic(config.game, seed))
-            continue
-        net = current if who == "current" else _network(who, 0)
-        agent = MCTSAgent(
-            config.game, search_config(config, who), rules=rules, seed=seed, evaluator=net
-        )
-        if config.search.noise_fraction > 0:
-            agent.root_noise = (config.search.noise_alpha, config.search.noise_fraction)
-        agents.append(agent)
-    encoder = current.encoder_for(rules)
-    obs, masks, visits, seats = [], [], [], []
-    decisions = [0] * n
-    t0 = time.perf_counter()
-    for seat, state, mask, legal in _decisions(env):
-        agent = agents[seat]
-        if legal.size == 1:
-            action = int(legal[0])
-        elif isinstance(agent, MCTSAgent):
-            root = agent.search(rules, state, seat)
-            dist = MCTSAgent.visit_distribution(root, num_actions)
-            if not dist.any():  # sims=1 values the root alone: nothing visited, nothing learnt
-                env.step(MCTSAgent.best_action(root, legal.tolist(), seat))
-                continue
-            if decisions[seat] < config.search.sample_moves:
-                action = int(rngs[seat].choice(num_actions, p=dist / dist.sum()))
-            else:
-                action = MCTSAgent.best_action(root, legal.tolist(), seat)
-            decisions[seat] += 1
-            if task["lineup"][seat] == "current":
-                obs.append(encoder.encode(state, seat))
-                masks.append(mask)
-                visits.append(policy_target(dist, config.learn.target_temperature))
-                seats.append(seat)
-        else:
-            action = int(agent.act(None, mask, state=state, seat=seat))
-        env.step(action)
-    scores = [float(x) for x in rules.scores(env.game_state)]
-    result = np.asarray(rank_rewards(scores), dtype=np.float32)
-    values = (
-        np.stack([result[(s + np.arange(n)) % n] for s in seats])
-        if seats
-        else np.zeros((0, n), dtype=np.float32)
-    )
-    sims = sum(a.simulations for a in agents if isinstance(a, MCTSAgent))
-    return {
-        "index": task["index"],
-        "obs": np.asarray(obs, dtype=np.float32).reshape(len(seats), -1),
-        "masks": np.asarray(masks, dtype=bool).reshape(len(seats), num_actions),
-        "visits": np.asarray(visits, dtype=np.float32).reshape(len(seats), num_actions),
-        "values": values.astype(np.float32),
-        "scores": scores,
-        "lineup": task["lineup"],
-        "simulations": sims,
-        "seconds": time.perf_counter() - t0,
-    }
-
-
-# -- the learner ---------------------------------------------------------------------------
-
-
-def policy_target(visits: np.ndarray, temperature: float) -> np.ndarray:
-    """The policy target from a root's visit counts: ``visits ** (1 / temperature)``,
-    normalised (``learn.target_temperature``; 1 gives the visit distribution)."""
-    visits = np.asarray(visits, dtype=np.float64)
-    if temperature != 1.0:
-        # scaled by the maximum first, so that small temperatures cannot underflow to 0
-        visits = (visits / visits.max()) ** (1.0 / temperature)
-    return (visits / visits.sum()).astype(np.float32)
-
-
-class ReplayBuffer:
-    """The newest ``capacity`` positions (observations, masks, visit targets, value
-    targets)."""
-
-    def __init__(self, capacity: int) -> None:
-        self.capacity = capacity
-        self.parts: list[dict[str, np.ndarray]] = []
-
-    def __len__(self) -> int:
-        return sum(len(p["obs"]) for p in self.parts)
-
-    def add(self, game: dict[str, Any]) -> None:
-        if len(game["obs"]):
-            self.parts.append({k: game[k] for k in ("obs", "masks", "visits", "values")})
-        extra = len(self) - self.capacity
-        while extra > 0:
-            first = self.parts[0]
-            if len(first["obs"]) <= extra:
-                extra -= len(first["obs"])
-                self.parts.pop(0)
-            else:
-                self.parts[0] = {k: v[extra:] for k, v in first.items()}
-                extra = 0
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        return {
-            k: np.concatenate([p[k] for p in self.parts])
-            for k in ("obs", "masks", "visits", "values")
-        }
-
-
-def learn(
-    network: Any,
-    optimizer: Any,
-    buffer: ReplayBuffer | dict[str, np.ndarray],
-    config: ExpertConfig,
-    rng: np.random.Generator,
-    steps: int | None = None,
-) -> dict[str, float]:
-    """``steps`` (default ``learn.steps``) gradient steps on minibatches of the buffer (or
-    of arrays as :meth:`ReplayBuffer.arrays` gives them); the mean losses."""
-    import torch
-
-    data = buffer.arrays() if isinstance(buffer, ReplayBuffer) else buffer
-    size = len(data["obs"])
-    if size == 0:
-        return {"policy_loss": float("nan"), "value_loss": float("nan")}
-    tensors = {k: torch.as_tensor(v) for k, v in data.items()}
-    module = network.module
-    module.train()
-    totals = {"policy_loss": 0.0, "value_loss": 0.0}
-    steps = config.learn.steps if steps is None else steps
-    for _ in range(steps):
-        idx = torch.as_tensor(rng.integers(size, size=min(config.learn.batch_size, size)))
-        policy_loss, value_loss = _losses(module, {k: v[idx] for k, v in tensors.items()})
-        loss = policy_loss + config.learn.value_weight * value_loss
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        totals["policy_loss"] += policy_loss.item()
-        totals["value_loss"] += value_loss.item()
-    module.eval()
-    return {k: v / steps for k, v in totals.items()}
-
-
-def _losses(module: Any, batch: dict[str, Any]) -> tuple[Any, Any]:
-    """Cross-entropy of the masked policy towards ``visits``; mean squared error of the
-    value vector towards ``values``."""
-    import torch
-
-    from primeval.training.expert.network import masked_logits
-
-    logits, values = module(batch["obs"])
-    mask = batch["masks"]
-    logp = torch.log_softmax(masked_logits(logits, mask), dim=-1)
-    policy_loss = -(batch["visits"] * torch.where(mask, logp, 0.0)).sum(-1).mean()
-    value_loss = ((values - batch["values"]) ** 2).mean()
-    return policy_loss, value_loss
-
-
-def held_out_losses(network: Any, data: dict[str, np.ndarray],
-                    chunk: int = 1024) -> dict[str, float]:
-    """The losses on positions not learnt from, the value's R^2 there (1 - its mean squared
-    error over the results' variance, every seat's entry pooled) and how often the policy's
-    most likely action is the target's.
-
-    Positions go through the network ``chunk`` at a time (the structured network's
-    intermediates for 16,000 positions at once take about a gigabyte); the figures are the
-    means over all positions, as one pass would give them."""
-    import torch
-
-    n = len(data["obs"])
-    policy_sum = value_sum = 0.0
-    agree = 0
-    for start in range(0, n, chunk):
-        part = {k: v[start:start + chunk] for k, v in data.items()}
-        size = len(part["obs"])
-        tensors = {k: torch.as_tensor(v) for k, v in part.items()}
-        with torch.inference_mode():
-            policy_loss, value_loss = _losses(network.module, tensors)
-        policy_sum += float(policy_loss) * size
-        value_sum += float(value_loss) * size
-        probs, _values = network.forward(part["obs"], part["masks"])
-        agree += int(np.sum(probs.argmax(axis=1) == part["visits"].argmax(axis=1)))
-    value_loss = value_sum / n if n else float("nan")
-    variance = float(np.var(data["values"]))
-    return {
-        "policy_loss": policy_sum / n if n else float("nan"),
-        "value_loss": value_loss,
-        "value_r2": 1.0 - value_loss / variance if variance > 0 else float("nan"),
-        "policy_agreement": agree / n if n else float("nan"),
-    }
-
-
-# -- the teacher's warm start --------------------------------------------------------------
-
-_TEACHERS: dict[str, Any] = {}
-
-
-def teacher_path(checkpoint: str) -> str:
-    """``teacher.checkpoint`` as a file: a path as it is; a zoo member (``zoo:soup-4p/ppo``)
-    as the PPO checkpoint the package ships for it.
-
-    Raises:
-        ValueError: A zoo name that is no member, or a member that is no PPO checkpoint.
-    """
-    if not checkpoint.startswith("zoo:"):
-        return checkpoint
-    from primeval.training.benchmark.zoo import get_member
-
-    spec = get_member(checkpoint).agent_spec()
-    if not spec.startswith("ppo:"):
-        raise ValueError(f"teacher.checkpoint={checkpoint!r}: {spec!r} is no PPO checkpoint")
-    return spec[len("ppo:"):]
-
-
-def play_teacher_game(task: dict[str, Any]) -> dict[str, Any]:
-    """One game of the teacher (``teacher.checkpoint``, its most likely action) in seat
-    ``task["seat"]`` against heuristic bots; every seat's decisions with a choice recorded:
-    the network's observation, the mask, the teacher's policy there (the target) and, once
-    the game is over, every seat's rank reward (ego-centric); ``teacher.positions`` of them
-    drawn at random when it is set."""
-    from primeval.training.agents import make_heuristic
-    from primeval.training.expert.network import PPOEvaluator
-
-    config = loader.build(ExpertConfig, task["config"])
-    n = config.players
-    path = teacher_path(config.teacher.checkpoint)
-    if path not in _TEACHERS:
-        _TEACHERS.clear()
-        _TEACHERS[path] = PPOEvaluator(path)
-    teacher = _TEACHERS[path]
-    network = _network(task["network"], -1)  # its encoder only
-    env = make_raw_env(config.game, n, obs_encoder=config.encoder, **config.env)
-    env.reset(seed=task["game_seed"])
-    rules = env.rules
-    encoder = network.encoder_for(rules)
-    bots = [make_heuristic(config.game, seed) for seed in task["agent_seeds"]]
-    obs, masks, policies, seats = [], [], [], []
-    for seat, state, mask, legal in _decisions(env):
-        if legal.size == 1:
-            env.step(int(legal[0]))
-            continue
-        policy, _values = teacher.evaluate_states(rules, [state], [seat])
-        obs.append(encoder.encode(state, seat))
-        masks.append(mask)
-        policies.append(policy[0].astype(np.float32))
-        seats.append(seat)
-        if seat == task["seat"]:
-            action = int(np.argmax(np.where(mask, policy[0], -1.0)))
-        else:
-            action = int(bots[seat].act(None, mask, state=state, seat=seat))
-        env.step(action)
-    scores = [float(x) for x in rules.scores(env.game_state)]
-    result = np.asarray(rank_rewards(scores), dtype=np.float32)
-    keep = config.teacher.positions
-    if 0 < keep < len(seats):
-        rng = np.random.default_rng(task["sample_seed"])
-        chosen = np.sort(rng.choice(len(seats), size=keep, replace=False))
-        obs, masks, policies, seats = (
-            [part[i] for i in chosen] for part in (obs, masks, policies, seats)
-        )
-    k, num_actions = len(seats), network.num_actions
-    return {
-        "index": task["index"],
-        "obs": np.asarray(obs, dtype=np.float32).reshape(k, -1),
-        "masks": np.asarray(masks, dtype=bool).reshape(k, num_actions),
-        "visits": np.asarray(policies, dtype=np.float32).reshape(k, num_actions),
-        "values": np.asarray(
-            [result[(s + np.arange(n)) % n] for s in seats], dtype=np.float32
-        ).reshape(k, n),
-        "scores": scores,
-        "seat": task["seat"],
-    }
-
-
-def _teacher_tasks(config: ExpertConfig, network: Path) -> list[dict[str, Any]]:
-    seeds = RunSeeds(config.seed)
-    n = config.players
-    return [
-        {
-            "config": loader.to_dict(config),
-            "index": g,
-            "seat": g % n,
-            "game_seed": seeds.spawn("teacher", g),
-            "agent_seeds": [seeds.spawn("teacher", g, "seat", s) for s in range(n)],
-            "sample_seed": seeds.spawn("teacher", g, "positions"),
-            "network": str(network),
-        }
-        for g in range(config.teacher.games)
-    ]
-
-
-def warm_start(
-    config: ExpertConfig, network: Any, optimizer: Any, latest: Path, pool: Any, progress: bool
-) -> dict[str, Any]:
-    """The teacher's games, then ``teacher.steps`` Adam steps on the positions of all but
-    the held-out games; the figures (the teacher's win rate in its games, the losses on the
-    held-out games before and after, the seconds)."""
-    from primeval.training.evaluate import AgentResult
-
-    t0 = time.perf_counter()
-    tasks = _teacher_tasks(config, latest)
-    played = pool.imap(play_teacher_game, tasks) if pool is not None else map(
-        play_teacher_game, tasks
-    )
-    if progress:
-        from tqdm import tqdm
-
-        played = tqdm(played, total=len(tasks), desc="teacher", unit="game")
-    games = list(played)
-    games.sort(key=lambda g: g["index"])
-    play_seconds = time.perf_counter() - t0
-    held = int(round(config.teacher.holdout * len(games)))
-    keys = ("obs", "masks", "visits", "values")
-
-    def stack(part: list[dict[str, Any]]) -> dict[str, np.ndarray]:
-        return {k: np.concatenate([g[k] for g in part]) for k in keys}
-
-    train_part, test_part = games[held:], games[:held]
-    data = stack(train_part)
-    test = stack(test_part) if held else None
-    before = held_out_losses(network, test) if test is not None else None
-    losses = learn(
-        network, optimizer, data, config, RunSeeds(config.seed).rng("teacher", "learn"),
-        steps=config.teacher.steps,
-    )
-    after = held_out_losses(network, test) if test is not None else None
-    network.save(latest)
-    teacher = AgentResult("teacher", games=len(games))
-    teacher.wins = sum(
-        1.0 / g["scores"].count(max(g["scores"]))
-        for g in games
-        if g["scores"][g["seat"]] == max(g["scores"])
-    )
-    report = {
-        "checkpoint": config.teacher.checkpoint,
-        "games": len(games),
-        "held_out_games": held,
-        "positions": int(len(data["obs"])),
-        "teacher_win_rate": teacher.win_rate,
-        "teacher_win_rate_ci95": list(teacher.win_interval()),
-        "train_losses": losses,
-        "held_out_before": before,
-        "held_out_after": after,
-        "play_seconds": round(play_seconds, 1),
-        "seconds": round(time.perf_counter() - t0, 1),
-    }
-    if progress:
-        line = (
-            f"teacher: {len(games)} games ({report['positions']} positions learnt) in "
-            f"{play_seconds:.0f} s, its win rate {report['teacher_win_rate']:.3f}; "
-            f"train losses policy {losses['policy_loss']:.3f}, value {losses['value_loss']:.3f}"
-        )
-        if after is not None:
-            line += (
-                f"; held out: policy {after['policy_loss']:.3f}, value {after['value_loss']:.3f}"
-                f" (R^2 {after['value_r2']:.3f}), agreement {after['policy_agreement']:.3f}"
-            )
-        print(line, flush=True)
-    return report
-
-
 # -- evaluation ----------------------------------------------------------------------------
-
-
-def play_evaluation_game(task: dict[str, Any]) -> list[float]:
-    """One evaluation game (in a worker or here): the network (raw, or with ``sims``
-    simulations of search) in seat ``task["seat"]``, heuristic bots elsewhere, each agent
-    seeded for this game; the final scores by seat."""
-    from primeval.training.agents import make_heuristic
-    from primeval.training.agents.mcts import MCTSAgent
-    from primeval.training.evaluate import play_game
-    from primeval.training.expert.network import NetworkAgent
-
-    config = loader.build(ExpertConfig, task["config"])
-    n = config.players
-    network = _network(task["network"], task["version"])
-    env = make_raw_env(config.game, n, obs_encoder=config.encoder, **config.env)
-    seat_agents: list[Any] = [make_heuristic(config.game, seed) for seed in task["agent_seeds"]]
-    if task["sims"] is None:
-        seat_agents[task["seat"]] = NetworkAgent(network)
-    else:
-        seat_agents[task["seat"]] = MCTSAgent(
-            config.game,
-            search_config(config, task["network"], task["sims"]),
-            rules=env.rules,
-            seed=task["agent_seeds"][task["seat"]],
-            evaluator=network,
-        )
-    return [float(x) for x in play_game(env, seat_agents, seed=task["game_seed"])]
 
 
 def evaluate_network(
@@ -771,7 +331,7 @@ def train_expert(
     pool = None
     if config.workers > 0:
         pool = multiprocessing.get_context("spawn").Pool(
-            config.workers, initializer=_worker_init, initargs=(config.torch_threads,)
+            config.workers, initializer=worker_init, initargs=(config.torch_threads,)
         )
     start_wall = time.time()
     bar = None

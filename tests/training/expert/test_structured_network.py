@@ -176,7 +176,7 @@ def test_held_out_losses_in_chunks_equal_one_pass():
     """``held_out_losses`` runs the network over the held-out positions a chunk at a time (a
     structured network's intermediates for a whole set at once take a gigabyte); its figures
     are the same as one pass's."""
-    from primeval.training.expert.train import held_out_losses
+    from primeval.training.expert.learner import held_out_losses
 
     env = _position(seed=5)
     rng = np.random.default_rng(0)

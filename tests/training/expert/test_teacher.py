@@ -23,13 +23,8 @@ from primeval.training.expert.network import (
     PPOEvaluator,
     load_network,
 )
-from primeval.training.expert.train import (
-    _teacher_tasks,
-    config_spec,
-    play_teacher_game,
-    teacher_path,
-    train_expert,
-)
+from primeval.training.expert.teacher import _teacher_tasks, play_teacher_game, teacher_path
+from primeval.training.expert.train import config_spec, train_expert
 from primeval.training.seeding import RunSeeds
 
 SOUP = "training/benchmark/zoo_files/soup-4p-ppo.zip"

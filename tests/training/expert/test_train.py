@@ -14,14 +14,10 @@ from primeval.training.cli import main
 from primeval.training.config import ConfigError
 from primeval.training.evaluate import tournament
 from primeval.training.expert.config import ExpertConfig, load_expert_config
+from primeval.training.expert.games import play_selfplay_game
+from primeval.training.expert.learner import ReplayBuffer, policy_target
 from primeval.training.expert.network import load_network
-from primeval.training.expert.train import (
-    ReplayBuffer,
-    _tasks,
-    play_selfplay_game,
-    policy_target,
-    train_expert,
-)
+from primeval.training.expert.train import _tasks, train_expert
 
 TINY = {
     "players": 3,
