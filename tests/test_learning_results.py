@@ -1483,10 +1483,10 @@ def test_the_runs_collected_in_parts_are_the_default_so_and_quoted():
 
 
 def test_the_runs_collected_step_by_step_beside_them_are_the_default_and_quoted():
-    """Beside them, the default collected step by step on the same CPU at training seeds 0-5,
-    held out on the very games: seeds 2 to 5 trained for the comparison (their folders: the
+    """Beside them, the default collected step by step on the same CPU at training seeds 0-7,
+    held out on the very games: seeds 2 to 7 trained for the comparison (their folders: the
     shipped default config at the seed), seeds 0 and 1 the shipped 2M agents; each run's
-    figure and the pooled figure of the six are quoted."""
+    figure and the pooled figure of the eight are quoted."""
     learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
     agents = []
     for folder in sorted(COLLECT.glob("step-seed*")):
@@ -1503,7 +1503,7 @@ def test_the_runs_collected_step_by_step_beside_them_are_the_default_and_quoted(
         agent = held["agents"][0]
         assert agent["games"] == 1200 and _quoted(agent) in learning, folder
         agents.append(agent)
-    assert len(agents) == 6
+    assert len(agents) == 8
     assert _pooled(agents)[1] in learning
 
 
@@ -1550,11 +1550,37 @@ def test_the_comparison_of_the_two_ways_quoted_is_what_compare_py_computes():
     spec.loader.exec_module(compare)
     learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
     soup = compare.compare(COLLECT)
-    assert sorted(soup["pairs"]) == [0, 1, 2, 3, 4, 5]
-    assert f"six against six gives p = {soup['rank_p']:.2f}" in learning
-    assert f"six pairs p = {soup['pairs_p']:.2f}" in learning
+    flat = " ".join(learning.split())
+    assert sorted(soup["pairs"]) == list(range(8))
+    assert f"eight against eight gives p = {soup['rank_p']:.2f}" in flat
+    assert f"eight pairs p = {soup['pairs_p']:.2f}" in flat
     diffs = ", ".join(f"{d:+.2f}".replace("-", "−") for d in soup["pairs"].values())
-    assert f"(step minus parts\n{diffs};" in learning
+    assert f"(step minus parts {diffs};" in flat
     origin = compare.compare(COLLECT_ORIGIN)
     leads = " and ".join(f"{d:.3f}" for d in origin["pairs"].values())
     assert f"the runs\nin parts read {leads} below" in learning
+
+
+def test_the_training_statistics_quoted_are_the_runs_own():
+    """docs/learning.md's PPO statistics of the last two pairs (the policy's entropy over
+    the third tenth of each run's rollouts, the value loss over the last tenth) are what
+    ``collect-2026-12-07/stats.py`` reads from their saved ``train.csv``."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("stats", COLLECT / "stats.py")
+    stats = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(stats)
+    runs = stats.summary(COLLECT)
+    assert sorted(runs) == ["seed6", "seed7", "step-seed6", "step-seed7"]
+    flat = " ".join((ROOT / "docs" / "learning.md").read_text(encoding="utf-8").split())
+
+    def two(key: str, tenth: int, way: str) -> str:
+        values = [-runs[f"{way}seed{s}"][key][tenth] if key.endswith("entropy_loss")
+                  else runs[f"{way}seed{s}"][key][tenth] for s in (6, 7)]
+        return " and ".join(f"{v:.3f}" for v in values)
+
+    entropy, value = "train/entropy_loss", "train/value_loss"
+    assert (f"entropy over the third tenth of the rollouts {two(entropy, 1, '')} in parts "
+            f"against {two(entropy, 1, 'step-')} step by step") in flat
+    assert (f"value loss over the last tenth {two(value, 3, '')} against "
+            f"{two(value, 3, 'step-')}") in flat
