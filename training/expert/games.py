@@ -21,6 +21,8 @@ from primeval.training.expert.learner import policy_target
 
 
 def search_config(config: ExpertConfig, net: str, sims: int | None = None) -> Any:
+    """The run's search (``config.search``) guided by the network at ``net``, with ``sims``
+    simulations a move if given."""
     from primeval.training.agents.mcts import MCTSConfig
 
     s = config.search
