@@ -16,6 +16,21 @@ import pytest
 os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _sb3_log_folder(tmp_path_factory):
+    """SB3 makes a folder in the temp dir each time a model without ``tensorboard_log``
+    starts to learn (the package gives its own models a logger without one:
+    ``training.files.quiet_sb3_logger``); the tests' own models log into this session's
+    folder instead, so a test run leaves none behind."""
+    before = os.environ.get("SB3_LOGDIR")
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3"))
+    yield
+    if before is None:
+        os.environ.pop("SB3_LOGDIR", None)
+    else:
+        os.environ["SB3_LOGDIR"] = before
+
+
 @pytest.fixture(scope="session")
 def untrained_checkpoint(tmp_path_factory) -> Callable[..., Path]:
     """``make(policy="MlpPolicy", net_arch=(16,))``: the path of a real, untrained

@@ -30,3 +30,12 @@ def append_row(path: Path, fields: tuple[str, ...], row: dict[str, Any]) -> None
         if new:
             writer.writeheader()
         writer.writerow(row)
+
+
+def quiet_sb3_logger() -> Any:
+    """A logger for an SB3 model that keeps no files: SB3 otherwise makes a new folder in the
+    temporary directory (``SB3-<date>``) each time a model without ``tensorboard_log`` starts
+    to learn, and leaves it there. Give it with ``model.set_logger(quiet_sb3_logger())``."""
+    from stable_baselines3.common.logger import Logger
+
+    return Logger(folder=None, output_formats=[])

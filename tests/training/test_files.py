@@ -33,3 +33,30 @@ def test_append_row_refuses_a_column_it_does_not_have(tmp_path):
     with pytest.raises(ValueError, match="wins"):
         append_row(path, ("step",), {"step": 1, "wins": 3})
     assert path.read_bytes() == before
+
+
+def test_the_packages_models_leave_no_folder_in_the_temp_dir(tmp_path, monkeypatch):
+    """SB3 makes ``SB3-<date>`` in the temp dir for a model that learns without
+    ``tensorboard_log`` (the first half: it does); a model from ``new_model`` (the profile's,
+    the bench check's) learns without making one."""
+    import tempfile
+
+    from sb3_contrib import MaskablePPO
+
+    from primeval.training.ppo.config import load_config
+    from primeval.training.ppo.league import League
+    from primeval.training.ppo.train import make_vec_env, new_model
+
+    monkeypatch.delenv("SB3_LOGDIR", raising=False)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "temp"))
+    (tmp_path / "temp").mkdir()
+    config = load_config("primordial_soup/default", n_envs=2, **{
+        "ppo.n_steps": 16, "ppo.batch_size": 32, "network.net_arch": [8]})
+    vec = make_vec_env(config, League(config, tmp_path / "run"))
+    try:
+        MaskablePPO("MlpPolicy", vec, n_steps=16, batch_size=32, device="cpu").learn(32)
+        assert len(list((tmp_path / "temp").glob("SB3-*"))) == 1
+        new_model(config, vec).learn(32)
+        assert len(list((tmp_path / "temp").glob("SB3-*"))) == 1
+    finally:
+        vec.close()

@@ -26,6 +26,7 @@ import numpy as np
 
 from primeval.envs.games import get_game
 from primeval.envs.testing import bench as env_bench
+from primeval.training.files import quiet_sb3_logger
 from primeval.training.ppo.config import POLICY_NAMES, load_config
 from primeval.training.seeding import RunSeeds
 
@@ -114,6 +115,8 @@ def bench_ppo(game: str, players: int, encoder: str, steps: int, hparams: str = 
                         **kwargs)
     idle_model = MaskablePPO(POLICIES[policy], idle, seed=model_seed, verbose=0, device="cpu",
                              **kwargs)
+    for m in (model, idle_model):  # no folder in the temp dir for each
+        m.set_logger(quiet_sb3_logger())
     rollout = model.n_steps * n_envs
     total = max(steps, rollout)
     threads = phase_threads_callback(update_threads=torch_threads)

@@ -37,7 +37,7 @@ from primeval.training.agents.checkpoint import (
 )
 from primeval.training.agents.policy import PolicyAgent
 from primeval.training.evaluate import play_game, play_tournament, ranks_of
-from primeval.training.files import atomic_json
+from primeval.training.files import atomic_json, quiet_sb3_logger
 from primeval.training.ppo.config import TrainConfig, load_config, save_config
 from primeval.training.ppo.league import League
 from primeval.training.ppo.records import (
@@ -426,6 +426,8 @@ def new_model(config: Any, vec: Any, *, prior: bool = True,
         policy_kwargs=policy_kwargs, tensorboard_log=tensorboard_log,
         seed=RunSeeds(config.seed).spawn("model"), device="cpu", verbose=0,
     )
+    if tensorboard_log is None:  # no folder in the temp dir for a model that logs nowhere
+        model.set_logger(quiet_sb3_logger())
     set_unsaved_settings(model, config)
     return model
 
