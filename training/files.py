@@ -1,23 +1,33 @@
-"""Writing a run's files so that a killed run never leaves half of one: JSON written to a
-temporary ``*.tmp`` name and renamed over the old file, and CSV rows appended under a header
-written with the file's first row. Every trainer (``training.ppo``, ``training.expert``)
-writes its ``progress.json``, ``eval.json`` and ``metrics.csv`` through these."""
+"""Writing a run's files so that a killed run never leaves half of one: each file (JSON, a
+model, a network's weights, an optimiser's state) written to a temporary ``*.tmp`` name
+beside it and renamed over the old one, and CSV rows appended under a header written with
+the file's first row. Every trainer (``training.ppo``, ``training.expert``) writes its
+checkpoints, ``progress.json``, ``eval.json`` and ``metrics.csv`` through these. And a
+logger for SB3 models that keeps no files at all (:func:`quiet_sb3_logger`)."""
 
 from __future__ import annotations
 
 import csv
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 
-def atomic_json(data: Any, path: Path) -> None:
-    """Write ``data`` as indented JSON to ``path`` atomically (a temporary file, then a
-    rename), so that a reader sees the old file or the new, never a part."""
+def write_atomically(path: Path, write: Callable[[Path], object]) -> None:
+    """``write(tmp)`` writes the file at ``tmp`` (``path``'s name + ``.tmp``, beside it, so
+    that no pattern such as ``*.zip`` or ``*.json`` matches it), then it is renamed over
+    ``path``: a reader sees the old file or the new, never a part."""
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    write(tmp)
     os.replace(tmp, path)
+
+
+def atomic_json(data: Any, path: Path) -> None:
+    """Write ``data`` as indented JSON to ``path`` atomically (:func:`write_atomically`)."""
+    write_atomically(path, lambda tmp: tmp.write_text(json.dumps(data, indent=2),
+                                                      encoding="utf-8"))
 
 
 def append_row(path: Path, fields: tuple[str, ...], row: dict[str, Any]) -> None:

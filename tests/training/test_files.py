@@ -60,3 +60,20 @@ def test_the_packages_models_leave_no_folder_in_the_temp_dir(tmp_path, monkeypat
         assert len(list((tmp_path / "temp").glob("SB3-*"))) == 1
     finally:
         vec.close()
+
+
+def test_a_write_cut_short_leaves_the_old_file_whole(tmp_path):
+    from primeval.training.files import write_atomically
+
+    path = tmp_path / "model.zip"
+    path.write_bytes(b"old")
+
+    def cut_short(tmp):
+        tmp.write_bytes(b"ne")
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        write_atomically(path, cut_short)
+    assert path.read_bytes() == b"old"
+    write_atomically(path, lambda tmp: tmp.write_bytes(b"new"))
+    assert path.read_bytes() == b"new" and not (tmp_path / "model.zip.tmp").exists()

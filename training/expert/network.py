@@ -35,6 +35,7 @@ import numpy as np
 from primeval.envs.core.descriptor import resolve
 from primeval.envs.core.encoders import make_encoder
 from primeval.envs.games import get_game
+from primeval.training.files import atomic_json, write_atomically
 
 __all__ = [
     "FORMAT",
@@ -285,7 +286,6 @@ class PolicyValueNetwork:
 
     def save(self, path: str | Path) -> Path:
         """Write ``path`` (JSON) and its weights beside it (``.pt``), each atomically."""
-        import os
 
         import torch
 
@@ -293,13 +293,8 @@ class PolicyValueNetwork:
         if path.suffix != ".json":
             raise NetworkError(f"a network file ends in .json, got {path}")
         path.parent.mkdir(parents=True, exist_ok=True)
-        weights = weights_path(path)
-        tmp = weights.with_name(weights.name + ".tmp")
-        torch.save(self.module.state_dict(), tmp)
-        os.replace(tmp, weights)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=2), encoding="utf-8")
-        os.replace(tmp, path)
+        write_atomically(weights_path(path), lambda tmp: torch.save(self.module.state_dict(), tmp))
+        atomic_json(self.to_json(), path)
         return path
 
     @classmethod

@@ -43,7 +43,6 @@ game's number.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import time
 from pathlib import Path
@@ -62,7 +61,7 @@ from primeval.training.expert.games import (
 )
 from primeval.training.expert.learner import ReplayBuffer, learn
 from primeval.training.expert.teacher import teacher_path, warm_start
-from primeval.training.files import append_row, atomic_json
+from primeval.training.files import append_row, atomic_json, write_atomically
 from primeval.training.seeding import RunSeeds, Seeds, as_seeds
 
 __all__ = ["resume_expert_config", "summary_table", "train_expert"]
@@ -344,8 +343,8 @@ def train_expert(
             report = warm_start(config, network, optimizer, latest, pool, progress)
             state["teacher"] = report
             state["train_seconds"] += report["seconds"]
-            torch.save(optimizer.state_dict(), checkpoints / "optimizer.pt.tmp")
-            os.replace(checkpoints / "optimizer.pt.tmp", checkpoints / "optimizer.pt")
+            write_atomically(checkpoints / "optimizer.pt",
+                             lambda tmp: torch.save(optimizer.state_dict(), tmp))
             atomic_json(state, checkpoints / "progress.json")
             writer.add_scalar("teacher/win_rate", report["teacher_win_rate"], 0)
             for key, value in report["train_losses"].items():
@@ -371,8 +370,8 @@ def train_expert(
             state["positions"] += positions
             state["train_seconds"] += time.perf_counter() - t0
             network.save(latest)
-            torch.save(optimizer.state_dict(), checkpoints / "optimizer.pt.tmp")
-            os.replace(checkpoints / "optimizer.pt.tmp", checkpoints / "optimizer.pt")
+            write_atomically(checkpoints / "optimizer.pt",
+                             lambda tmp: torch.save(optimizer.state_dict(), tmp))
             if (it + 1) % config.league.snapshot_every == 0:
                 snap = run_dir / "snapshots" / f"iter_{it + 1}.json"
                 _copy_network(latest, snap)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ import numpy as np
 
 from primeval.training.agents import Agent, RandomAgent, make_heuristic
 from primeval.training.agents.policy import PolicyAgent
+from primeval.training.files import atomic_json
 
 #: The opponent kinds of the weights, in order.
 KINDS = ("random", "heuristic", "self_play")
@@ -307,9 +307,7 @@ class League:
     def save(self, path: str | Path | None = None) -> Path:
         """Write ``league.json`` (atomically: a temporary file, then a rename)."""
         path = Path(path) if path is not None else self.run_dir / "league.json"
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_dict(), indent=2), encoding="utf-8")
-        os.replace(tmp, path)
+        atomic_json(self.to_dict(), path)
         return path
 
     def load(self, path: str | Path | None = None) -> None:

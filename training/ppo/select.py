@@ -36,6 +36,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from primeval.training.files import write_atomically
 from primeval.training.seeding import RunSeeds
 
 __all__ = ["candidates", "mean_policy", "mean_weights", "select_policy", "summary_line"]
@@ -128,9 +129,7 @@ def mean_policy(config: Any, run_dir: str | Path, final: Any, final_step: int,
     base.policy.load_state_dict(mean)
     base.num_timesteps = final_step
     out = Path(run_dir) / "average.zip"
-    tmp = out.with_name(out.name + ".tmp")
-    save_model(base, tmp, read_env_spec(found[-1][1]))
-    tmp.replace(out)
+    write_atomically(out, lambda tmp: save_model(base, tmp, read_env_spec(found[-1][1])))
     return [step for step, _path in found] + [final_step], out
 
 

@@ -37,7 +37,7 @@ from primeval.training.agents.checkpoint import (
 )
 from primeval.training.agents.policy import PolicyAgent
 from primeval.training.evaluate import play_game, play_tournament, ranks_of
-from primeval.training.files import atomic_json, quiet_sb3_logger
+from primeval.training.files import atomic_json, quiet_sb3_logger, write_atomically
 from primeval.training.ppo.config import TrainConfig, load_config, save_config
 from primeval.training.ppo.league import League
 from primeval.training.ppo.records import (
@@ -234,12 +234,10 @@ def _atomic_save(model: Any, path: Path, spec: dict[str, Any] | None = None) -> 
     ends in ``.tmp``, so that no ``*.zip`` pattern (snapshots, checkpoints) matches it.
     ``spec``: the env it plays, saved in the zip with what loads it without unpickling
     (:func:`~primeval.training.agents.checkpoint.save_model`)."""
-    tmp = path.with_name(path.name + ".tmp")
     if spec is None:
-        model.save(tmp)
+        write_atomically(path, model.save)
     else:
-        save_model(model, tmp, spec)
-    os.replace(tmp, path)
+        write_atomically(path, lambda tmp: save_model(model, tmp, spec))
 
 
 def config_env_spec(config: TrainConfig) -> dict[str, Any]:
@@ -657,9 +655,7 @@ def select_finished_run(run_dir: str | Path, overrides: dict[str, Any] | None = 
                                   progress=progress and "select",
                                   trust_checkpoint=trust_checkpoint)
         chosen = final if selection["file"] is None else run / selection["file"]
-        tmp = run / "model.zip.tmp"
-        shutil.copyfile(chosen, tmp)
-        os.replace(tmp, run / "model.zip")
+        write_atomically(run / "model.zip", lambda tmp: shutil.copyfile(chosen, tmp))
         atomic_json(selection, run / "selection.json")
         if evaluate:
             evaluate_chosen(config, run, run / "model.zip", selection, progress=progress)
