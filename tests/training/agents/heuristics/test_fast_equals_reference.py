@@ -128,7 +128,7 @@ def test_origin_values_every_move_alike(players):
 def test_a_yellow_cards_trial_shares_only_with_its_own_position():
     """The fast agent's trial of a yellow card takes the turn's values over only when the
     trial's position is the turn's with that one card added to the turn's cards."""
-    from primeval.training.agents.heuristics.origin.fast import _fast, _inherit
+    from primeval.training.agents.heuristics.origin.fast_context import _fast, _inherit
 
     kinds = ("evolve", "migrate", "swap")
     for rules, state, _mask, _seat in record_positions("origin", 3, 1, seed=3):
