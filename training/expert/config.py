@@ -241,7 +241,7 @@ class ExpertConfig:
         if self.workers < 0:
             raise ConfigError(f"workers={self.workers!r}: must be >= 0")
         if self.network.policy == "structured":  # the encoder must describe its rows
-            from primeval.training.ppo.train import env_structure
+            from primeval.training.ppo.model import env_structure
 
             env_structure(self)
         if self.init and self.teacher.checkpoint:

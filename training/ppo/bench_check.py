@@ -206,7 +206,7 @@ class _Training:
         config = self.config
         space = (self.vec.observation_space, self.vec.action_space)
         self.idle = DummyVecEnv([lambda: IdleEnv(*space)] * config.n_envs)
-        from primeval.training.ppo.train import new_model
+        from primeval.training.ppo.model import new_model
 
         self.idle_model = new_model(config, self.idle, prior=False)
         self.rollout = config.n_envs * config.ppo.n_steps

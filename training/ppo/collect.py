@@ -187,7 +187,7 @@ class RolloutPartsPPO(MaskablePPO):
     """``MaskablePPO`` whose rollouts are collected in parts when its env is a
     :class:`~primeval.training.ppo.vec_env.GamesVecEnv` with ``collect="rollout"``
     (otherwise MaskablePPO's own ``collect_rollouts``). Training sets a model's class to it
-    for ``collect: rollout`` (``training.ppo.train.set_unsaved_settings``); it adds no state,
+    for ``collect: rollout`` (``training.ppo.model.set_unsaved_settings``); it adds no state,
     so its checkpoints are MaskablePPO's."""
 
     def collect_rollouts(self, env: Any, callback: Any, rollout_buffer: Any,

@@ -220,7 +220,7 @@ class SelectConfig:
 POLICY_NAMES = ("primeval", "sb3")
 #: What ``network.policy`` accepts: those, and ``structured``
 #: (:class:`~primeval.training.ppo.structured.StructuredActorCriticPolicy`, which
-#: ``train.new_model`` builds from the encoder's structure; not one of ``bench --ppo-policy``)
+#: ``model.new_model`` builds from the encoder's structure; not one of ``bench --ppo-policy``)
 NETWORK_POLICIES = (*POLICY_NAMES, "structured")
 
 

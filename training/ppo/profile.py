@@ -184,7 +184,7 @@ def build_run(game: str, run_dir: str, at_step: int | None = None, config_path: 
     schedule = config.league.schedule
     league.step = at_step if at_step is not None else (schedule[-1].from_step if schedule else 0)
     vec = VecMonitor(make_vec_env(config, league))
-    from primeval.training.ppo.train import new_model
+    from primeval.training.ppo.model import new_model
 
     model = new_model(config, vec)
     from primeval.training.agents.policy import PolicyAgent

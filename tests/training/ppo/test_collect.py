@@ -294,7 +294,7 @@ def test_a_rollout_collected_run_is_reproducible(tmp_path):
     """Two runs of one config with ``collect: rollout`` on two processes train byte-equal
     weights, not those of ``collect: step`` (another run); its model loads as MaskablePPO's,
     which the run's settings make collect in parts again (as ``--resume`` does)."""
-    from primeval.training.ppo.train import set_unsaved_settings
+    from primeval.training.ppo.model import set_unsaved_settings
 
     for name, config in (("run0", _tiny(2)), ("run1", _tiny(2)),
                          ("step", _tiny(2, collect="step"))):

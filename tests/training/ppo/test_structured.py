@@ -25,11 +25,12 @@ from primeval.training.agents.checkpoint import (  # noqa: E402
 )
 from primeval.training.agents.policy import PolicyAgent  # noqa: E402
 from primeval.training.ppo.config import ConfigError, load_config  # noqa: E402
+from primeval.training.ppo.model import env_structure, new_model  # noqa: E402
 from primeval.training.ppo.structured import (  # noqa: E402
     StructuredActorCriticPolicy,
     check_structure,
 )
-from primeval.training.ppo.train import env_structure, new_model, train  # noqa: E402
+from primeval.training.ppo.train import train  # noqa: E402
 from primeval.wrappers.single_agent import SingleAgentEnv  # noqa: E402
 
 KWARGS = {

@@ -27,7 +27,11 @@ TENTHS = (0, 2, 4, 9)
 def export(run_dir: Path, out: Path) -> None:
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
-    (events,) = sorted(run_dir.glob("tb/**/events.out.tfevents.*"))
+    found = sorted(run_dir.glob("tb/**/events.out.tfevents.*"))
+    if len(found) != 1:  # a resumed run writes one file a session: which to read is not clear
+        raise SystemExit(f"{run_dir}/tb: expected one TensorBoard events file, found "
+                         f"{len(found)}{': ' + ', '.join(map(str, found)) if found else ''}")
+    (events,) = found
     acc = EventAccumulator(str(events), size_guidance={"scalars": 0})
     acc.Reload()
     columns = {tag: {e.step: e.value for e in acc.Scalars(tag)} for tag in SCALARS}
