@@ -88,8 +88,8 @@ from primeval.envs.primordial_soup.position_frames import (
     starts_left,
     write_named_frame,
 )
-from primeval.envs.primordial_soup.rules import PrimordialSoupRules, checks
-from primeval.envs.primordial_soup.rules.checks import QUEUE_KINDS
+from primeval.envs.primordial_soup.rules import PrimordialSoupRules
+from primeval.envs.primordial_soup.rules.checks_stack import LATER_PHASES, QUEUE_KINDS
 from primeval.envs.primordial_soup.rules.common import death_threshold
 from primeval.envs.primordial_soup.rules.genes import SUCCESSORS
 from primeval.envs.primordial_soup.rules.registry import REGISTRY
@@ -598,7 +598,7 @@ def _turn_frames(state: GameState) -> list[dict[str, Any]]:
     stack = state.stack
     if state.phase == "setup":
         return stack[1:] if stack[0]["kind"] == "setup_amoebas" else stack[-1:]
-    rest = stack[len(checks.LATER_PHASES[state.phase]):]
+    rest = stack[len(LATER_PHASES[state.phase]):]
     queued = 0
     while queued < len(rest) and rest[queued]["kind"] in QUEUE_KINDS[state.phase]:
         queued += 1
