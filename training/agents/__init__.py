@@ -16,7 +16,7 @@ spec, as the CLI and the YAML configs name them:
   paired heuristic rollouts (:class:`~.rollouts.RolloutSearchAgent`; keys ``k``, ``n``,
   ``depth``, ``z``);
 * ``net:PATH``: a policy-value network's policy alone, no search
-  (:class:`~primeval.training.expert.network.NetworkAgent`; ``primeval train`` with
+  (:class:`~primeval.training.expert.play.NetworkAgent`; ``primeval train`` with
   ``algo: expert`` writes them).
 
 :mod:`.pool` draws an opponent per seat and episode for training; :func:`suggest`
@@ -96,7 +96,7 @@ def make_agent(spec: str, game: str, seed: int | None = None,
 
         return RolloutSearchAgent(game, spec, seed=seed, trust_checkpoint=trust_checkpoint)
     if isinstance(spec, str) and spec.startswith("net:"):
-        from primeval.training.expert.network import NetworkAgent
+        from primeval.training.expert.play import NetworkAgent
 
         agent = NetworkAgent(spec[4:], seed=seed)
         agent.network.check_env(game, agent.network.spec["players"])

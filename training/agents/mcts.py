@@ -151,7 +151,7 @@ class MCTSAgent:
         self.config = parse_mcts_spec(config) if isinstance(config, str) else config
         self.evaluator = evaluator
         if evaluator is None and self.config.net is not None:
-            from primeval.training.expert.network import load_evaluator
+            from primeval.training.expert.play import load_evaluator
 
             self.evaluator = load_evaluator(self.config.net, trust_checkpoint=trust_checkpoint)
         if self.evaluator is not None and getattr(self.evaluator, "spec", None) is not None \

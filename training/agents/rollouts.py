@@ -187,7 +187,7 @@ class RolloutSearchAgent:
             raise ValueError(f"rollouts: game {self.game!r} has no heuristic agent to roll "
                              "out with (its descriptor names none)")
         if evaluator is None:
-            from primeval.training.expert.network import load_evaluator
+            from primeval.training.expert.play import load_evaluator
 
             evaluator = load_evaluator(self.config.net, trust_checkpoint=trust_checkpoint)
         if getattr(evaluator, "spec", None) is not None and evaluator.spec["game"] != self.game:

@@ -45,7 +45,8 @@ def measure(spec: str, game: str, rules, states, evaluator=None) -> float:
 def main(argv: list[str] | None = None) -> int:
     import torch
 
-    from primeval.training.expert.network import PolicyValueNetwork, load_evaluator
+    from primeval.training.expert.network import PolicyValueNetwork
+    from primeval.training.expert.play import load_evaluator
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", choices=list(GAMES), default="primordial_soup")

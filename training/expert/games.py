@@ -150,7 +150,7 @@ def play_evaluation_game(task: dict[str, Any]) -> list[float]:
     from primeval.training.agents import make_heuristic
     from primeval.training.agents.mcts import MCTSAgent
     from primeval.training.evaluate import play_game
-    from primeval.training.expert.network import NetworkAgent
+    from primeval.training.expert.play import NetworkAgent
 
     config = loader.build(ExpertConfig, task["config"])
     n = config.players

@@ -47,7 +47,7 @@ def play_teacher_game(task: dict[str, Any]) -> dict[str, Any]:
     the game is over, every seat's rank reward (ego-centric); ``teacher.positions`` of them
     drawn at random when it is set."""
     from primeval.training.agents import make_heuristic
-    from primeval.training.expert.network import PPOEvaluator
+    from primeval.training.expert.play import PPOEvaluator
 
     config = loader.build(ExpertConfig, task["config"])
     n = config.players

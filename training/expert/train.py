@@ -268,7 +268,7 @@ def train_expert(
     spec = config_spec(config)
     initial = initial_network(config, spec) if config.init and not resume else None
     if config.teacher.checkpoint:  # refused by name before anything is written
-        from primeval.training.expert.network import PPOEvaluator
+        from primeval.training.expert.play import PPOEvaluator
 
         PPOEvaluator(teacher_path(config.teacher.checkpoint)).check_env(
             config.game, config.players

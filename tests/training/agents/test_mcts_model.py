@@ -176,7 +176,7 @@ def test_a_residual_ppo_checkpoint_serves_as_the_network():
 
     from primeval.training.agents.policy import PolicyAgent
     from primeval.training.agents.prior import prior_hint, with_hint
-    from primeval.training.expert.network import PPOEvaluator
+    from primeval.training.expert.play import PPOEvaluator
 
     path = "training/benchmark/zoo_files/origin-3p-ppo.zip"
     evaluator = PPOEvaluator(path)

@@ -13,13 +13,13 @@ import torch
 from primeval.training.agents import make_agent
 from primeval.training.agents.checkpoint import env_spec
 from primeval.training.expert.network import (
-    NetworkAgent,
     NetworkError,
     PolicyValueNetwork,
     load_network,
     rotate_to_absolute,
     weights_path,
 )
+from primeval.training.expert.play import NetworkAgent
 from tests.helpers import mid_game
 
 

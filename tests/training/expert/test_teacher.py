@@ -20,9 +20,9 @@ from primeval.training.expert.config import load_expert_config
 from primeval.training.expert.network import (
     NetworkError,
     PolicyValueNetwork,
-    PPOEvaluator,
     load_network,
 )
+from primeval.training.expert.play import PPOEvaluator
 from primeval.training.expert.teacher import _teacher_tasks, play_teacher_game, teacher_path
 from primeval.training.expert.train import config_spec, train_expert
 from primeval.training.seeding import RunSeeds

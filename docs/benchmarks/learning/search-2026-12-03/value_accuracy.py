@@ -23,7 +23,7 @@ import numpy as np
 from primeval.envs.core.rewards import rank_rewards
 from primeval.envs.games import GAMES
 from primeval.training.agents.heuristics import heuristic_class
-from primeval.training.expert.network import load_evaluator
+from primeval.training.expert.play import load_evaluator
 
 
 def records(game: str, players: int, checkpoint: str, games: int, seed: int) -> np.ndarray:

@@ -26,7 +26,8 @@ from primeval.envs.core.rewards import rank_rewards
 from primeval.envs.games import make_raw_env
 from primeval.training.agents import make_heuristic, turns
 from primeval.training.agents.mcts import MCTSAgent
-from primeval.training.expert.network import NetworkAgent, load_network
+from primeval.training.expert.network import load_network
+from primeval.training.expert.play import NetworkAgent
 
 
 def play_out(rules, state, mask, action, me, policy, bots, rng) -> float:
