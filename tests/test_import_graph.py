@@ -27,7 +27,7 @@ FOLDERS = {"primeval": "envs/_package", "primeval.envs": "envs",
 GAMES = tuple(GAMES_CATALOGUE)
 #: Descriptor fields naming a higher layer that loads the game, not one the game imports.
 DESCRIPTOR_UPWARD_FIELDS = ("env_module", "heuristic")
-TOP = ("primeval", "primeval.registration", "primeval.training.cli")
+TOP = ("primeval", "primeval.registration", "primeval.training.cli", "primeval.training.commands")
 
 
 def layer(module: str) -> int:
