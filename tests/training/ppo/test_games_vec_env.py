@@ -267,7 +267,7 @@ def test_batched_and_vector_train_the_same_weights(tmp_path):
     """vec_env only chooses how the games are stepped: Origin's default config (heuristic
     opponents, self-play answered in one forward pass) trains byte-equal weights with
     ``batched`` (the default the saved learning runs used) and ``vector`` (today's default),
-    which is why tests/test_learning_results.py compares configs without vec_env and workers."""
+    which is why tests/learning/ compares configs without vec_env and workers."""
     overrides = {
         "total_steps": 512,
         "n_envs": 4,

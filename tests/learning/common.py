@@ -1,0 +1,243 @@
+"""What the learning-results tests share: where the saved runs are, and how a figure is
+quoted."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from primeval.training.ppo.config import load_config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+RUNS = sorted((ROOT / "docs" / "benchmarks" / "learning").glob("*/eval.json"))
+
+
+HELD_OUT = sorted((ROOT / "docs" / "benchmarks" / "learning").glob("heldout-*/*/heldout.json"))
+
+
+def figure(result: dict, key: str) -> str:
+    """A win rate and its interval as the run's summary table prints them."""
+    return (f"{result[f'win_rate_{key}']:.3f} [{result[f'win_rate_{key}_lo']:.3f}, "
+            f"{result[f'win_rate_{key}_hi']:.3f}]")
+
+
+#: How long a run trains and how often it looks: what an earlier default of a game had
+#: otherwise (Primordial Soup's trained 1M steps, evaluating every 250k, until 2026-12-05).
+LENGTH = {"total_steps", "eval"}
+
+
+def _same_config(folder: Path, run: dict, *, length: bool = True) -> None:
+    """The folder's run is of the shipped default config (at the run's seed), and with
+    ``length=False`` maybe shorter (an earlier default's run). ``vec_env`` and ``workers``
+    choose how the games are stepped, not which: batched (the older runs') and vector
+    (today's default) train the same weights, as do one and two workers
+    (tests/training/ppo/test_games_vec_env.py). ``select`` chooses among the run's
+    policies after training, so a run without ``selection.json`` (trained before it) is the
+    shipped config's training; its ``model.zip`` is its final policy, what
+    ``select.snapshots: 0`` ships."""
+    saved = load_config(folder / "config.yaml").to_dict()
+    shipped = load_config(ROOT / "configs" / run["game"] / "default.yaml",
+                          seed=run["seed"]).to_dict()
+    ignored = {"vec_env", "workers"} | (set() if length else LENGTH)
+    if (folder / "selection.json").is_file():
+        selection = json.loads((folder / "selection.json").read_text())
+        assert run["selection"] == selection
+        assert saved["select"] == shipped["select"]
+        assert len(selection["candidates"]) == shipped["select"]["snapshots"] + 1
+    else:
+        ignored.add("select")
+    assert ({k: v for k, v in saved.items() if k not in ignored}
+            == {k: v for k, v in shipped.items() if k not in ignored})
+
+
+def _quoted(result: dict) -> str:
+    lo, hi = result["win_rate_ci95"]
+    return f"{result['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def _pooled(agents: list[dict]) -> tuple[int, str]:
+    """Several runs' results of one agent pooled: their games, and the win rate with the
+    Wilson interval of the summed games, as the docs quote it."""
+    from primeval.training.evaluate import AgentResult
+
+    both = AgentResult("pooled", games=sum(a["games"] for a in agents),
+                       wins=sum(a["win_rate"] * a["games"] for a in agents))
+    lo, hi = both.win_interval()
+    return both.games, f"{both.win_rate:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def _newest_held_out() -> dict[tuple[str, int], Path]:
+    """Per game and training seed, the heldout.json of the newest folder."""
+    newest: dict[tuple[str, int], Path] = {}
+    for path in HELD_OUT:  # sorted: a later date (or a suffix) sorts later
+        run = json.loads((path.parent / "eval.json").read_text())
+        newest[(run["game"], run["seed"])] = path
+    return newest
+
+
+LONGER = ROOT / "docs" / "benchmarks" / "learning" / "longer-2026-12-04"
+
+
+def _plays_a_legal_move(zip_path: Path) -> None:
+    """A shipped float16 Primordial Soup agent loads without unpickling and plays a legal
+    move."""
+    import numpy as np
+
+    from primeval.envs.games import make_raw_env
+    from primeval.training.agents import make_agent
+
+    player = make_agent(f"ppo:{zip_path}", "primordial_soup", seed=0)
+    env = make_raw_env("primordial_soup", 4, obs_encoder="flat")
+    env.reset(seed=1)
+    observation = env.observe(env.agent_selection)
+    action = player.act(observation["observation"], observation["action_mask"])
+    assert np.asarray(observation["action_mask"])[action]
+
+
+ROLLOUTS = ROOT / "docs" / "benchmarks" / "learning" / "search-2026-12-04" / "rollouts-origin"
+
+
+def _rollout_rows(folder: Path = ROLLOUTS) -> dict[str, str]:
+    """run.sh's rows: file stem -> the agent spec it plays (its shell variables expanded)."""
+    import re
+
+    script = (folder / "run.sh").read_text(encoding="utf-8")
+    zip_path = re.search(r"^ZIP=(\S+)$", script, flags=re.M).group(1)
+    net = re.search(r'^NET="(.+)"$', script, flags=re.M)
+    net = net.group(1).replace("$ZIP", zip_path) if net else None
+    rows, seeds = {}, ["2026120440", "2027120440"]
+    for line in script.splitlines():
+        loop = re.match(r"^\s+for seed in (?:\$\{SEEDS:-)?([\d ]+)\}?; do", line)
+        if loop:  # a stage's loop over seeds (SEEDS may name some of them)
+            seeds = loop.group(1).split()
+        found = re.match(r'^\s+row (\S+) "?([^"\s]+)"?', line)
+        if not found:
+            continue
+        name, spec = found.groups()
+        spec = spec.replace("$NET", str(net)).replace("$ZIP", zip_path)
+        for seed in seeds if "$seed" in name else [None]:
+            rows[name.replace("$seed", seed) if seed else name] = spec
+    return rows
+
+
+PAIRED = ROOT / "docs" / "benchmarks" / "learning" / "search-2026-12-05" / "rollout-search-origin"
+
+
+DIAGNOSES = ("pairing", "horizon", "switches")
+
+
+PAIRED_ROWS = sorted(p for p in PAIRED.glob("*.json") if p.stem not in DIAGNOSES)
+
+
+EXIT = ROOT / "docs" / "benchmarks" / "learning" / "exit-2026-12-05" / "rollout-exit-origin"
+
+
+EXIT_ROWS = sorted(p for p in EXIT.glob("*.json")
+                   if not p.stem.startswith(("repeat", "finetune-", "labels-")))
+
+
+APPRENTICE = EXIT / "agents" / "origin-3p-exit-rollouts-lr1e-3.zip"
+
+
+def _exit_rows() -> dict[str, str]:
+    """The expert-iteration run.sh's rows: file stem -> agent spec (variables expanded)."""
+    import re
+
+    script = (EXIT / "run.sh").read_text(encoding="utf-8")
+    variables = dict(re.findall(r"^(HERE|ZIP)=(\S+)$", script, flags=re.M))
+    rows = {}
+    for name, spec in re.findall(r'^\s+row (\S+) "([^"]+)"', script, flags=re.M):
+        for key, value in variables.items():
+            spec = spec.replace(f"${key}", value)
+        if "$seed" in name:  # a row of a loop over seeds
+            loop = script[:script.index(f"row {name} ")].rsplit("for seed in ", 1)[1]
+            for seed in loop.split(";")[0].split():
+                rows[name.replace("$seed", seed)] = spec
+        else:
+            rows[name] = spec
+    return rows
+
+
+SCRATCH = ROOT / "docs" / "benchmarks" / "learning" / "scratch-2026-12-05" / "origin-mlp-3m"
+
+
+HELD_2M = ROOT / "docs" / "benchmarks" / "learning" / "heldout-2026-12-05-2m"
+
+
+SCRATCH_LONG = ROOT / "docs" / "benchmarks" / "learning" / "scratch-2026-12-06"
+
+
+ABLATIONS = [  # ablate.sh's runs: the name, the override, docs/learning.md's row label
+    ("entropy", {"ppo": {"ent_coef": 0.001}}, "entropy bonus 0.001"),
+    ("win", {"env": {"reward_mode": "win"}}, "reward: win or lose"),
+    ("tiles", {"shaping_sources": {"tiles": 2}}, "tiles weigh twice"),
+    ("own", {"shaping_others": 0.0}, "shaping on own score"),
+    ("prospects", {"shaping_prospects": 0.5}, "objectives in prospect"),
+    ("hunting", {"shaping_sources": {"hunting_tokens": 3}}, "hunting tokens weigh three times"),
+]
+
+
+def _with(config: dict, override: dict) -> dict:
+    out = dict(config)
+    for key, value in override.items():
+        out[key] = {**config[key], **value} if isinstance(value, dict) and config[key] else value
+    return out
+
+
+LATER_ABLATIONS = [  # ablate.sh's runs of the afternoon, held out at 2045120440
+    ("selfplay", {"league": {"schedule": [{"from_step": 30000, "random": 0.1, "heuristic": 0.5,
+                                            "self_play": 0.4}]}}, "self-play opponents"),
+    ("batch", {"n_envs": 32, "ppo": {"batch_size": 1024}}, "bigger batches"),
+]
+
+
+OBJECTIVES = ROOT / "docs" / "benchmarks" / "learning" / "objectives-2026-12-06"
+
+
+STRUCTURED = ROOT / "docs" / "benchmarks" / "learning" / "structured-2026-12-06"
+
+
+def _row(text: str, start: str) -> list[str]:
+    """The cells after the first of the table row of docs/learning.md that starts so."""
+    line = next(ln for ln in text.splitlines() if ln.startswith(start))
+    return [c.strip().strip("*") for c in line.split("|")[2:-1]]
+
+
+LONG = ROOT / "docs" / "benchmarks" / "learning" / "long-2026-12-06"
+
+
+def _one_knob_run(folder: Path, label: str, steps: int, fresh_name: str,
+                  fresh_seeds: list[int], **override) -> str:
+    """A one-knob run of the shaped MLP in ``folder``: its config is the shaped MLP's at
+    ``steps`` with ``override``; docs/learning.md's curve row and final-table row (own
+    evaluation, the long run's snapshot games, the fresh games) are its files. Returns
+    docs/learning.md's text."""
+
+    assert load_config(folder / "config.yaml") == load_config(
+        SCRATCH_LONG / "origin-mlp-shaping" / "config.yaml", total_steps=steps, **override)
+    text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    rows = [r for r in csv.DictReader((folder / "metrics.csv").open())
+            if int(r["step"]) % 250_000 == 0]
+    line = next(ln for ln in text.splitlines() if ln.startswith(f"| {label} | 0"))
+    assert [float(q) for q in line.split("|")[2:-1] if q.strip()] == [
+        float(r["win_rate_vs_heuristic"]) for r in rows] and len(rows) == steps // 250_000 + 1
+    result = json.loads((folder / "eval.json").read_text())
+    snap = json.loads((folder / "snapshot-seeds.json").read_text())
+    fresh = json.loads((folder / fresh_name).read_text())
+    assert [p["seed"] for p in snap["per_seed"]] == [2049120440, 2050120440]
+    assert [p["seed"] for p in fresh["per_seed"]] == fresh_seeds
+    assert snap["games"] == fresh["games"] == 800
+    table = next(ln for ln in text.splitlines()
+                 if ln.startswith(f"| {label} | {figure(result, 'vs_heuristic')}"))
+    assert [c.strip().strip("*") for c in table.split("|")[2:5]] == [
+        figure(result, "vs_heuristic"), _quoted(snap["agents"][0]), _quoted(fresh["agents"][0])]
+    return text
+
+
+COLLECT = ROOT / "docs" / "benchmarks" / "learning" / "collect-2026-12-07"
+
+
+COLLECT_ORIGIN = ROOT / "docs" / "benchmarks" / "learning" / "collect-origin-2026-12-07"
