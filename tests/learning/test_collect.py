@@ -136,3 +136,19 @@ def test_the_training_statistics_quoted_are_the_runs_own():
             f"against {two(entropy, 1, 'step-')} step by step") in flat
     assert (f"value loss over the last tenth {two(value, 3, '')} against "
             f"{two(value, 3, 'step-')}") in flat
+
+
+def test_the_power_quoted_is_what_power_py_simulates():
+    """docs/learning.md's chances that a rank test finds the collect gap at eight and sixteen
+    runs a way are ``collect-2026-12-07/power.py``'s at its own seed and trials."""
+    import importlib.util
+
+    import numpy as np
+
+    spec = importlib.util.spec_from_file_location("power", COLLECT / "power.py")
+    power = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(power)
+    rng = np.random.default_rng(0)
+    shares = {runs: power.power(runs, 2000, rng) for runs in power.RUNS}
+    learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    assert (f"simulated: {shares[8]:.2f} at\neight, {shares[16]:.2f} at sixteen" in learning)
