@@ -1,8 +1,9 @@
-"""Twice the entropy bonus against the default, over the saved runs: each training seed's
-held-out win rate both ways (``seed*/heldout.json`` here, the default's
-``../collect-2026-12-07/step-seed*/heldout.json``), the pairs' differences, both ways' pooled
-rates over the same seeds with Wilson intervals, and PPO's entropy and value loss by tenths
-of the run for the seeds whose default run kept its statistics (``train.csv``).
+"""Other entropy bonuses against the default, over the saved runs: each training seed's
+held-out win rate with the bonus (``seed*/heldout.json`` here: ``ent_coef`` 0.02;
+``half-seed*/``: 0.005) and the default's at the same seed
+(``../collect-2026-12-07/step-seed*/heldout.json``: 0.01), the pairs' differences, the pooled
+rates over the same seeds with Wilson intervals, and PPO's entropy and value loss by tenths of
+the run where both runs kept their statistics (``train.csv``).
 
     python docs/benchmarks/learning/entropy-2026-12-07/compare.py
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -20,6 +22,8 @@ from primeval.training.evaluate import AgentResult
 
 HERE = Path(__file__).resolve().parent
 DEFAULT = HERE.parent / "collect-2026-12-07"
+#: The folders' prefix -> the bonus their runs trained with.
+WAYS = {"seed": 0.02, "half-seed": 0.005}
 TENTHS = (0, 2, 4, 9)
 SCALARS = ("train/entropy_loss", "train/value_loss")
 
@@ -44,41 +48,45 @@ def tenths(path: Path) -> dict[str, list[float]]:
                   for k in TENTHS] for tag in SCALARS}
 
 
-def compare() -> dict:
-    """Per training seed run both ways: the two rates and their difference; the pooled rates;
-    the statistics by tenths where both runs kept them."""
-    seeds = sorted(int(p.name[4:]) for p in HERE.glob("seed*") if (p / "heldout.json").exists())
-    bonus = {s: held_out(HERE / f"seed{s}") for s in seeds}
+def compare(prefix: str) -> dict:
+    """For the runs ``PREFIX<seed>``: per training seed the rate with the bonus, the
+    default's and their difference; both pooled; the statistics by tenths."""
+    seeds = sorted(int(m.group(1)) for p in HERE.iterdir()
+                   if (m := re.fullmatch(re.escape(prefix) + r"(\d+)", p.name))
+                   and (p / "heldout.json").exists())
+    bonus = {s: held_out(HERE / f"{prefix}{s}") for s in seeds}
     default = {s: held_out(DEFAULT / f"step-seed{s}") for s in seeds}
     stats = {}
     for s in seeds:
-        mine, theirs = HERE / f"seed{s}" / "train.csv", DEFAULT / f"step-seed{s}" / "train.csv"
+        mine = HERE / f"{prefix}{s}" / "train.csv"
+        theirs = DEFAULT / f"step-seed{s}" / "train.csv"
         if mine.exists() and theirs.exists():
-            stats[s] = {"ent_coef 0.02": tenths(mine), "default": tenths(theirs)}
+            stats[s] = {"bonus": tenths(mine), "default": tenths(theirs)}
     return {
         "rates": {s: (bonus[s]["win_rate"], default[s]["win_rate"]) for s in seeds},
         "pairs": {s: bonus[s]["win_rate"] - default[s]["win_rate"] for s in seeds},
-        "pooled": {"ent_coef 0.02": pooled(list(bonus.values())),
-                   "default": pooled(list(default.values()))},
+        "pooled": {"bonus": pooled(list(bonus.values())) if bonus else None,
+                   "default": pooled(list(default.values())) if default else None},
         "stats": stats,
     }
 
 
 def main() -> int:
-    result = compare()
-    for s, (mine, theirs) in result["rates"].items():
-        print(f"seed {s}: ent_coef 0.02 {mine:.3f}, default {theirs:.3f}, "
-              f"difference {result['pairs'][s]:+.3f}")
-    diffs = list(result["pairs"].values())
-    if diffs:
-        print(f"mean difference {sum(diffs) / len(diffs):+.3f} over {len(diffs)} pairs")
-    for way, text in result["pooled"].items():
-        print(f"pooled, {way}: {text}")
-    for s, ways in result["stats"].items():
-        for way, by_tag in ways.items():
-            for tag, values in by_tag.items():
-                print(f"seed {s} {way:14s} {tag:20s} "
-                      + "  ".join(f"{v:8.4f}" for v in values))
+    for prefix, coef in WAYS.items():
+        result = compare(prefix)
+        if not result["rates"]:
+            continue
+        print(f"ent_coef {coef} ({prefix}*) against the default's 0.01:")
+        for s, (mine, theirs) in result["rates"].items():
+            print(f"  seed {s}: {mine:.3f} against {theirs:.3f}, {result['pairs'][s]:+.3f}")
+        diffs = list(result["pairs"].values())
+        print(f"  mean difference {sum(diffs) / len(diffs):+.3f} over {len(diffs)} pairs")
+        print(f"  pooled: {result['pooled']['bonus']} against {result['pooled']['default']}")
+        for s, ways in result["stats"].items():
+            for way, by_tag in ways.items():
+                for tag, values in by_tag.items():
+                    print(f"  seed {s} {way:8s} {tag:20s} "
+                          + "  ".join(f"{v:8.4f}" for v in values))
     return 0
 
 
