@@ -241,3 +241,26 @@ COLLECT = ROOT / "docs" / "benchmarks" / "learning" / "collect-2026-12-07"
 
 
 COLLECT_ORIGIN = ROOT / "docs" / "benchmarks" / "learning" / "collect-origin-2026-12-07"
+
+
+#: The evaluation seeds the collect and entropy runs are held out on (3 x 400 games).
+PAIRED_HELD_OUT = [2075120440, 2076120440, 2077120440]
+
+
+def _held_out_run(folder: Path, learning: str, game: str = "primordial_soup",
+                  **overrides) -> dict:
+    """A run folder of the collect or entropy comparisons: its config is the shipped
+    default's at its seed with ``overrides`` (dotted keys), it is held out on
+    :data:`PAIRED_HELD_OUT` and ``learning`` quotes its figure; its held-out agent row."""
+    from primeval.training.ppo.config import load_config
+
+    run = json.loads((folder / "eval.json").read_text())
+    saved = load_config(folder / "config.yaml").to_dict()
+    shipped = load_config(ROOT / "configs" / game / "default.yaml",
+                          **{"seed": run["seed"], **overrides}).to_dict()
+    assert saved == shipped, folder
+    held = json.loads((folder / "heldout.json").read_text())
+    assert held["seeds"] == PAIRED_HELD_OUT, folder
+    agent = held["agents"][0]
+    assert agent["games"] == 1200 and _quoted(agent) in learning, folder
+    return agent

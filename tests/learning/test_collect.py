@@ -10,6 +10,7 @@ from tests.learning.common import (
     COLLECT,
     COLLECT_ORIGIN,
     ROOT,
+    _held_out_run,
     _pooled,
     _quoted,
 )
@@ -24,16 +25,7 @@ def test_the_runs_collected_in_parts_are_the_default_so_and_quoted():
     folders = sorted(COLLECT.glob("seed*"))
     assert len(folders) >= 2
     for folder in folders:
-        run = json.loads((folder / "eval.json").read_text())
-        saved = load_config(folder / "config.yaml").to_dict()
-        shipped = load_config(ROOT / "configs" / "primordial_soup" / "default.yaml",
-                              seed=run["seed"], workers=2, collect="rollout").to_dict()
-        assert saved == shipped
-        held = json.loads((folder / "heldout.json").read_text())
-        assert held["seeds"] == [2075120440, 2076120440, 2077120440]
-        agent = held["agents"][0]
-        assert agent["games"] == 1200 and _quoted(agent) in learning, folder
-        agents.append(agent)
+        agents.append(_held_out_run(folder, learning, workers=2, collect="rollout"))
     assert _pooled(agents)[1] in learning
 
 

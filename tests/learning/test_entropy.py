@@ -6,12 +6,11 @@ folder's compare.py computes from the saved files."""
 from __future__ import annotations
 
 import importlib.util
-import json
 
 import pytest
 
 from primeval.training.ppo.config import load_config
-from tests.learning.common import ROOT, _pooled, _quoted
+from tests.learning.common import ROOT, _held_out_run, _pooled
 
 ENTROPY = ROOT / "docs" / "benchmarks" / "learning" / "entropy-2026-12-07"
 
@@ -30,16 +29,7 @@ def test_each_run_is_the_default_but_its_entropy_bonus_and_is_quoted(prefix, coe
     assert len(folders) >= 2
     agents = []
     for folder in folders:
-        run = json.loads((folder / "eval.json").read_text())
-        saved = load_config(folder / "config.yaml").to_dict()
-        shipped = load_config(ROOT / "configs" / "primordial_soup" / "default.yaml",
-                              **{"seed": run["seed"], "ppo.ent_coef": coef}).to_dict()
-        assert saved == shipped, folder
-        held = json.loads((folder / "heldout.json").read_text())
-        assert held["seeds"] == [2075120440, 2076120440, 2077120440]
-        agent = held["agents"][0]
-        assert agent["games"] == 1200 and _quoted(agent) in learning, folder
-        agents.append(agent)
+        agents.append(_held_out_run(folder, learning, **{"ppo.ent_coef": coef}))
     assert _pooled(agents)[1] in learning
 
 
