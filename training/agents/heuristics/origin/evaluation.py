@@ -32,6 +32,30 @@ from primeval.training.agents.heuristics.origin.context import (
 CARD_DRAW = {"yellow": 1.3, "orange": 1.25, "purple": 1.35}
 
 
+def pawn_groups(st, terrs: list[int], same_continent: bool) -> list[set[int]]:
+    """The connected groups of the pawns on ``terrs`` (neighbours on the map; with
+    ``same_continent``, within one continent), in the order of each group's first territory
+    in ``terrs``: one walk per group."""
+    mine = set(terrs)
+    seen: set[int] = set()
+    groups = []
+    for start in terrs:
+        if start in seen:
+            continue
+        group, frontier = {start}, [start]
+        cont = st.continent[start]
+        while frontier:
+            t = frontier.pop()
+            for u in st.neighbours[t]:
+                if (u in mine and u not in group
+                        and (not same_continent or st.continent[u] == cont)):
+                    group.add(u)
+                    frontier.append(u)
+        seen |= group
+        groups.append(group)
+    return groups
+
+
 class _Evaluation:
     """Weights and value functions of the Origin heuristic (a mixin of the agent)."""
 
@@ -210,21 +234,8 @@ class _Evaluation:
         if kind == "connected_group":
             same = cond.get("same_continent", False)
             need_cont = cond.get("min_continents", 1)
-            mine = set(terrs)
-            seen: set[int] = set()
             need = cond["count"] + need_cont - 1
-            for start in terrs:
-                if start in seen:
-                    continue
-                group, frontier = {start}, [start]
-                cont = st.continent[start]
-                while frontier:
-                    t = frontier.pop()
-                    for u in st.neighbours[t]:
-                        if u in mine and u not in group and (not same or st.continent[u] == cont):
-                            group.add(u)
-                            frontier.append(u)
-                seen |= group
+            for group in pawn_groups(st, terrs, same):
                 short = max(0, need_cont - len({st.continent[t] for t in group}))
                 need = min(need, max(0, cond["count"] - len(group)) + short)
             return float(need)

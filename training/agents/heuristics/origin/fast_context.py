@@ -15,7 +15,7 @@ from operator import attrgetter
 from primeval.envs.origin.rules.scoring import all_points
 from primeval.envs.origin.state import OriginState
 from primeval.training.agents.heuristics.origin.context import _Ctx
-from primeval.training.agents.heuristics.origin.evaluation import _Evaluation
+from primeval.training.agents.heuristics.origin.evaluation import _Evaluation, pawn_groups
 
 _PAWN_COUNT_KINDS = ("pawns_on_colour", "pawns_on_continent")
 _TYPE_KINDS = ("pawns_with_trait", "colour_set")
@@ -242,6 +242,7 @@ def objective_table(ctx: _Ctx) -> list:
     fast.objectives = table
     return table
 
+
 def connected_groups(ctx: _Ctx, cond: dict, extra: dict, src: int | None) -> list:
     """The connected groups of the own pawns but ``src`` (as the reference's walk finds
     them): per group (members, size, continents, its need)."""
@@ -252,21 +253,8 @@ def connected_groups(ctx: _Ctx, cond: dict, extra: dict, src: int | None) -> lis
     same = cond.get("same_continent", False)
     need_cont = cond.get("min_continents", 1)
     terrs = [t for t in ctx.mine if t != src]
-    mine = set(terrs)
-    seen: set[int] = set()
     groups = []
-    for start in terrs:
-        if start in seen:
-            continue
-        group, frontier = {start}, [start]
-        cont = st.continent[start]
-        while frontier:
-            t = frontier.pop()
-            for u in st.neighbours[t]:
-                if u in mine and u not in group and (not same or st.continent[u] == cont):
-                    group.add(u)
-                    frontier.append(u)
-        seen |= group
+    for group in pawn_groups(st, terrs, same):
         continents = {st.continent[t] for t in group}
         short = max(0, need_cont - len(continents))
         groups.append(
@@ -274,6 +262,7 @@ def connected_groups(ctx: _Ctx, cond: dict, extra: dict, src: int | None) -> lis
         )
     extra[src] = groups
     return groups
+
 
 def group_effort(agent, ctx: _Ctx, cond: dict, extra: dict, src: int | None, dst: int) -> float:
     """The reference's connected-group effort for the pawns after the move: the groups
@@ -301,6 +290,7 @@ def group_effort(agent, ctx: _Ctx, cond: dict, extra: dict, src: int | None, dst
         need = merged
     return float(need)
 
+
 def moved_pawns(ctx: _Ctx, src: int | None, dst: int, ptype: int):
     terrs = list(ctx.mine)
     types = list(ctx.mine_types)
@@ -324,6 +314,7 @@ def hunt_table(ctx: _Ctx):
                 before = max(before, v)
         fast.hunt = (items, before)
     return fast.hunt
+
 
 def threat_table(ctx: _Ctx) -> list[int]:
     """``ctx.threat`` (the reference's table), from per-rules lists of the territories
