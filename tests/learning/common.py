@@ -29,7 +29,7 @@ def figure(result: dict, key: str) -> str:
 LENGTH = {"total_steps", "eval"}
 
 
-def _same_config(folder: Path, run: dict, *, length: bool = True) -> None:
+def same_config(folder: Path, run: dict, *, length: bool = True) -> None:
     """The folder's run is of the shipped default config (at the run's seed), and with
     ``length=False`` maybe shorter (an earlier default's run). ``vec_env`` and ``workers``
     choose how the games are stepped, not which: batched (the older runs') and vector
@@ -53,12 +53,12 @@ def _same_config(folder: Path, run: dict, *, length: bool = True) -> None:
             == {k: v for k, v in shipped.items() if k not in ignored})
 
 
-def _quoted(result: dict) -> str:
+def quote_rate(result: dict) -> str:
     lo, hi = result["win_rate_ci95"]
     return f"{result['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]"
 
 
-def _pooled(agents: list[dict]) -> tuple[int, str]:
+def pool_rates(agents: list[dict]) -> tuple[int, str]:
     """Several runs' results of one agent pooled: their games, and the win rate with the
     Wilson interval of the summed games, as the docs quote it."""
     from primeval.training.evaluate import AgentResult
@@ -69,7 +69,7 @@ def _pooled(agents: list[dict]) -> tuple[int, str]:
     return both.games, f"{both.win_rate:.3f} [{lo:.3f}, {hi:.3f}]"
 
 
-def _newest_held_out() -> dict[tuple[str, int], Path]:
+def newest_held_out() -> dict[tuple[str, int], Path]:
     """Per game and training seed, the heldout.json of the newest folder."""
     newest: dict[tuple[str, int], Path] = {}
     for path in HELD_OUT:  # sorted: a later date (or a suffix) sorts later
@@ -81,7 +81,7 @@ def _newest_held_out() -> dict[tuple[str, int], Path]:
 LONGER = ROOT / "docs" / "benchmarks" / "learning" / "longer-2026-12-04"
 
 
-def _plays_a_legal_move(zip_path: Path) -> None:
+def plays_a_legal_move(zip_path: Path) -> None:
     """A shipped float16 Primordial Soup agent loads without unpickling and plays a legal
     move."""
     import numpy as np
@@ -100,7 +100,7 @@ def _plays_a_legal_move(zip_path: Path) -> None:
 ROLLOUTS = ROOT / "docs" / "benchmarks" / "learning" / "search-2026-12-04" / "rollouts-origin"
 
 
-def _rollout_rows(folder: Path = ROLLOUTS) -> dict[str, str]:
+def rollout_rows(folder: Path = ROLLOUTS) -> dict[str, str]:
     """run.sh's rows: file stem -> the agent spec it plays (its shell variables expanded)."""
     import re
 
@@ -142,7 +142,7 @@ EXIT_ROWS = sorted(p for p in EXIT.glob("*.json")
 APPRENTICE = EXIT / "agents" / "origin-3p-exit-rollouts-lr1e-3.zip"
 
 
-def _exit_rows() -> dict[str, str]:
+def exit_rows() -> dict[str, str]:
     """The expert-iteration run.sh's rows: file stem -> agent spec (variables expanded)."""
     import re
 
@@ -180,7 +180,7 @@ ABLATIONS = [  # ablate.sh's runs: the name, the override, docs/learning.md's ro
 ]
 
 
-def _with(config: dict, override: dict) -> dict:
+def with_override(config: dict, override: dict) -> dict:
     out = dict(config)
     for key, value in override.items():
         out[key] = {**config[key], **value} if isinstance(value, dict) and config[key] else value
@@ -200,7 +200,7 @@ OBJECTIVES = ROOT / "docs" / "benchmarks" / "learning" / "objectives-2026-12-06"
 STRUCTURED = ROOT / "docs" / "benchmarks" / "learning" / "structured-2026-12-06"
 
 
-def _row(text: str, start: str) -> list[str]:
+def table_row(text: str, start: str) -> list[str]:
     """The cells after the first of the table row of docs/learning.md that starts so."""
     line = next(ln for ln in text.splitlines() if ln.startswith(start))
     return [c.strip().strip("*") for c in line.split("|")[2:-1]]
@@ -209,7 +209,7 @@ def _row(text: str, start: str) -> list[str]:
 LONG = ROOT / "docs" / "benchmarks" / "learning" / "long-2026-12-06"
 
 
-def _one_knob_run(folder: Path, label: str, steps: int, fresh_name: str,
+def one_knob_run(folder: Path, label: str, steps: int, fresh_name: str,
                   fresh_seeds: list[int], **override) -> str:
     """A one-knob run of the shaped MLP in ``folder``: its config is the shaped MLP's at
     ``steps`` with ``override``; docs/learning.md's curve row and final-table row (own
@@ -233,7 +233,7 @@ def _one_knob_run(folder: Path, label: str, steps: int, fresh_name: str,
     table = next(ln for ln in text.splitlines()
                  if ln.startswith(f"| {label} | {figure(result, 'vs_heuristic')}"))
     assert [c.strip().strip("*") for c in table.split("|")[2:5]] == [
-        figure(result, "vs_heuristic"), _quoted(snap["agents"][0]), _quoted(fresh["agents"][0])]
+        figure(result, "vs_heuristic"), quote_rate(snap["agents"][0]), quote_rate(fresh["agents"][0])]
     return text
 
 
@@ -247,7 +247,7 @@ COLLECT_ORIGIN = ROOT / "docs" / "benchmarks" / "learning" / "collect-origin-202
 PAIRED_HELD_OUT = [2075120440, 2076120440, 2077120440]
 
 
-def _held_out_run(folder: Path, learning: str, game: str = "primordial_soup",
+def held_out_run(folder: Path, learning: str, game: str = "primordial_soup",
                   **overrides) -> dict:
     """A run folder of the collect or entropy comparisons: its config is the shipped
     default's at its seed with ``overrides`` (dotted keys), it is held out on
@@ -262,5 +262,5 @@ def _held_out_run(folder: Path, learning: str, game: str = "primordial_soup",
     held = json.loads((folder / "heldout.json").read_text())
     assert held["seeds"] == PAIRED_HELD_OUT, folder
     agent = held["agents"][0]
-    assert agent["games"] == 1200 and _quoted(agent) in learning, folder
+    assert agent["games"] == 1200 and quote_rate(agent) in learning, folder
     return agent

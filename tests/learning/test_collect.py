@@ -10,9 +10,9 @@ from tests.learning.common import (
     COLLECT,
     COLLECT_ORIGIN,
     ROOT,
-    _held_out_run,
-    _pooled,
-    _quoted,
+    held_out_run,
+    pool_rates,
+    quote_rate,
 )
 
 
@@ -25,8 +25,8 @@ def test_the_runs_collected_in_parts_are_the_default_so_and_quoted():
     folders = sorted(COLLECT.glob("seed*"))
     assert len(folders) >= 2
     for folder in folders:
-        agents.append(_held_out_run(folder, learning, workers=2, collect="rollout"))
-    assert _pooled(agents)[1] in learning
+        agents.append(held_out_run(folder, learning, workers=2, collect="rollout"))
+    assert pool_rates(agents)[1] in learning
 
 
 def test_the_runs_collected_step_by_step_beside_them_are_the_default_and_quoted():
@@ -48,10 +48,10 @@ def test_the_runs_collected_step_by_step_beside_them_are_the_default_and_quoted(
             held = json.loads(folder.read_text())
         assert held["seeds"] == [2075120440, 2076120440, 2077120440]
         agent = held["agents"][0]
-        assert agent["games"] == 1200 and _quoted(agent) in learning, folder
+        assert agent["games"] == 1200 and quote_rate(agent) in learning, folder
         agents.append(agent)
     assert len(agents) == 8
-    assert _pooled(agents)[1] in learning
+    assert pool_rates(agents)[1] in learning
 
 
 def test_origins_default_collected_in_parts_and_step_by_step_is_quoted():
@@ -72,14 +72,14 @@ def test_origins_default_collected_in_parts_and_step_by_step_is_quoted():
             held = json.loads((folder / "heldout.json").read_text())
             assert held["seeds"] == [2078120440, 2079120440, 2080120440]
             agent = held["agents"][0]
-            assert agent["games"] == 1200 and _quoted(agent) in learning, folder
+            assert agent["games"] == 1200 and quote_rate(agent) in learning, folder
             agents.append(agent)
         assert len(agents) == 2, way
-        assert _pooled(agents)[1] in learning
+        assert pool_rates(agents)[1] in learning
     heuristic = json.loads((COLLECT_ORIGIN / "heuristic-heldout.json").read_text())
     assert heuristic["seeds"] == [2078120440, 2079120440, 2080120440]
     assert heuristic["agents"][0]["agent"] == "heuristic#1"
-    assert f"| the heuristic in its seats | | | | | {_quoted(heuristic['agents'][0])} |" in learning
+    assert f"| the heuristic in its seats | | | | | {quote_rate(heuristic['agents'][0])} |" in learning
 
 
 def test_the_comparison_of_the_two_ways_quoted_is_what_compare_py_computes():

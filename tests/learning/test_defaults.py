@@ -14,12 +14,12 @@ from tests.learning.common import (
     LONGER,
     ROOT,
     RUNS,
-    _newest_held_out,
-    _plays_a_legal_move,
-    _pooled,
-    _quoted,
-    _same_config,
     figure,
+    newest_held_out,
+    plays_a_legal_move,
+    pool_rates,
+    quote_rate,
+    same_config,
 )
 
 
@@ -47,7 +47,7 @@ def test_the_quoted_figures_are_the_saved_runs(path):
 def test_the_saved_runs_are_of_the_shipped_default_configs(path):
     """The first saved runs are of the shipped config, at the length of their day."""
     result = json.loads(path.read_text())
-    _same_config(path.parent, result, length=False)
+    same_config(path.parent, result, length=False)
     saved = load_config(path.parent / "config.yaml")
     assert result["total_steps"] >= saved.total_steps
 
@@ -69,16 +69,16 @@ def test_the_held_out_figures_are_quoted_and_of_the_shipped_configs(path):
     assert all(a["agent"].startswith("heuristic") for a in held["agents"][1:])
     assert len(held["seeds"]) == 3 and held["seed"] not in (0, 123456)
     assert agent["games"] == sum(p["agents"][0]["games"] for p in held["per_seed"]) >= 1200
-    assert _quoted(agent) in (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    assert quote_rate(agent) in (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
     run = json.loads((path.parent / "eval.json").read_text())
-    _same_config(path.parent, run, length=path in _newest_held_out().values())
+    same_config(path.parent, run, length=path in newest_held_out().values())
     assert run["game"] == held["game"]
 
 
-@pytest.mark.parametrize("key", sorted(_newest_held_out()), ids=str)
+@pytest.mark.parametrize("key", sorted(newest_held_out()), ids=str)
 def test_the_readme_quotes_the_newest_held_out_figures(key):
-    path = _newest_held_out()[key]
-    quoted = _quoted(json.loads(path.read_text())["agents"][0])
+    path = newest_held_out()[key]
+    quoted = quote_rate(json.loads(path.read_text())["agents"][0])
     assert quoted in (ROOT / "README.md").read_text(encoding="utf-8"), (path, quoted)
 
 
@@ -86,12 +86,12 @@ def test_pooled_over_training_seeds_is_quoted_as_computed():
     """Where a game has held-out runs of two training seeds in its newest folder, the
     README's pooled figure over both is the Wilson interval of their summed games."""
     by_folder: dict[tuple[str, str], list[dict]] = {}
-    for path in _newest_held_out().values():
+    for path in newest_held_out().values():
         held = json.loads(path.read_text())
         by_folder.setdefault((path.parent.parent.name, held["game"]), []).append(held)
     pooled = [h for h in by_folder.values() if len(h) > 1]
     for runs in pooled:
-        _games, quoted = _pooled([h["agents"][0] for h in runs])
+        _games, quoted = pool_rates([h["agents"][0] for h in runs])
         for page in ("README.md", "docs/learning.md"):
             assert quoted in (ROOT / page).read_text(encoding="utf-8"), (page, quoted)
 
@@ -115,12 +115,12 @@ def test_the_longer_runs_held_out_figures_are_its_files_and_its_agent_loads_as_d
         assert agent["games"] == games and len(bots) == 3
         assert agent["agent"].endswith(agent_file) or name.startswith("zoo-")
         assert all(re.fullmatch(r"heuristic#\d", b["agent"]) for b in bots)
-        assert _quoted(agent) in learning, name
-    _plays_a_legal_move(folder / agent_file)
+        assert quote_rate(agent) in learning, name
+    plays_a_legal_move(folder / agent_file)
 
 
 def test_the_two_2m_seeds_pooled_are_quoted_as_computed():
-    games, quoted = _pooled([json.loads((LONGER / f / "heldout-fresh.json").read_text())
+    games, quoted = pool_rates([json.loads((LONGER / f / "heldout-fresh.json").read_text())
                              ["agents"][0] for f in ("soup-2m", "soup-2m-s1")])
     assert games == 1600
     assert quoted in (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")

@@ -10,7 +10,7 @@ import importlib.util
 import pytest
 
 from primeval.training.ppo.config import load_config
-from tests.learning.common import ROOT, _held_out_run, _pooled
+from tests.learning.common import ROOT, held_out_run, pool_rates
 
 ENTROPY = ROOT / "docs" / "benchmarks" / "learning" / "entropy-2026-12-07"
 
@@ -29,8 +29,8 @@ def test_each_run_is_the_default_but_its_entropy_bonus_and_is_quoted(prefix, coe
     assert len(folders) >= 2
     agents = []
     for folder in folders:
-        agents.append(_held_out_run(folder, learning, **{"ppo.ent_coef": coef}))
-    assert _pooled(agents)[1] in learning
+        agents.append(held_out_run(folder, learning, **{"ppo.ent_coef": coef}))
+    assert pool_rates(agents)[1] in learning
 
 
 @pytest.mark.parametrize("prefix, coef", [("seed", 0.02), ("half-seed", 0.005)])

@@ -13,9 +13,9 @@ from tests.learning.common import (
     EXIT,
     EXIT_ROWS,
     ROOT,
-    _exit_rows,
-    _pooled,
-    _quoted,
+    exit_rows,
+    pool_rates,
+    quote_rate,
 )
 
 
@@ -23,7 +23,7 @@ def test_the_expert_iteration_files_are_run_sh_s_rows():
     import re
 
     script = (EXIT / "run.sh").read_text(encoding="utf-8")
-    assert set(_exit_rows()) == {p.stem for p in EXIT_ROWS}
+    assert set(exit_rows()) == {p.stem for p in EXIT_ROWS}
     fits = set(re.findall(r"^\s+(?:LABELS=\S+ )?fit (\S+) ", script, flags=re.M))
     assert fits == {p.stem.removeprefix("finetune-") for p in EXIT.glob("finetune-*.json")}
     for path in sorted(EXIT.glob("repeat*.json")):
@@ -43,7 +43,7 @@ def test_the_expert_iteration_figures_are_their_files(path):
     agent, *bots = result["agents"]
     assert result["game"] == "origin" and len(bots) == 2
     assert all(b["agent"].startswith("heuristic#") for b in bots)
-    assert agent["agent"] == _exit_rows()[path.stem]
+    assert agent["agent"] == exit_rows()[path.stem]
     assert result["seed"] == int(path.stem[-10:])
     # 400 probe games; 200 a held-out seed at first, 400 at the confirmed labels' seeds; the
     # plain search at the labelling seeds, the first 40 games of each
@@ -52,7 +52,7 @@ def test_the_expert_iteration_figures_are_their_files(path):
     search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
     line = next((ln for ln in search.splitlines() if f"`{path.name}`" in ln), None)
     assert line is not None, f"no line of docs/search.md names {path.name}"
-    assert _quoted(agent) in line, (line, path.name)
+    assert quote_rate(agent) in line, (line, path.name)
 
 
 def test_the_expert_iteration_pooled_figures_curves_and_diagnosis_are_quoted():
@@ -63,11 +63,11 @@ def test_the_expert_iteration_pooled_figures_curves_and_diagnosis_are_quoted():
         return json.loads((EXIT / f"{stem}.json").read_text())["agents"][0]
 
     for who in ("start", "apprentice"):
-        games, quoted = _pooled([row(f"heldout-{who}-s{s}") for s in (2030120440, 2031120440)])
+        games, quoted = pool_rates([row(f"heldout-{who}-s{s}") for s in (2030120440, 2031120440)])
         assert games == 400 and f"| **{quoted}** |" in search, who
         assert quoted in learning, who
         probe = "start" if who == "start" else "apprentice-lr1e-3"
-        games, quoted = _pooled([row(f"probe-{probe}-s2026140000")]
+        games, quoted = pool_rates([row(f"probe-{probe}-s2026140000")]
                                 + [row(f"heldout-{who}-s{s}") for s in (2030120440, 2031120440)])
         assert games == 800 and quoted in search and quoted in learning, who
     for path in sorted(EXIT.glob("finetune-*.json")):
@@ -102,10 +102,10 @@ def test_the_confirmed_labels_figures_are_quoted():
 
     new = (2034120440, 2035120440)
     for who in ("start", "apprentice", "confirmed"):
-        games, quoted = _pooled([row(f"heldout-{who}-s{s}") for s in new])
+        games, quoted = pool_rates([row(f"heldout-{who}-s{s}") for s in new])
         assert games == 800 and f"| **{quoted}** |" in search and quoted in learning, who
     for who in ("start", "apprentice"):
-        games, quoted = _pooled([row(f"heldout-{who}-s{s}")
+        games, quoted = pool_rates([row(f"heldout-{who}-s{s}")
                                  for s in (2030120440, 2031120440, *new)])
         assert games == 1200 and quoted in search, who
     assert (EXIT / "agents" / "origin-3p-exit-rollouts-confirmed-lr1e-3.zip").is_file()
@@ -127,7 +127,7 @@ def test_the_confirmed_labels_figures_are_quoted():
 
     assert rate([x for f in files for x in f["first"]]) in search  # all 200
     early = [x for f in files for x in f["first"][:40]]
-    plain = _pooled([json.loads((EXIT / f"plain-search-s{f['seed']}.json").read_text())
+    plain = pool_rates([json.loads((EXIT / f"plain-search-s{f['seed']}.json").read_text())
                      ["agents"][0] for f in files])
     assert plain[0] == 80 and f"| {rate(early)} | {plain[1]} |" in search
 

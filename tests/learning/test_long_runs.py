@@ -16,11 +16,11 @@ from tests.learning.common import (
     ROOT,
     SCRATCH_LONG,
     STRUCTURED,
-    _one_knob_run,
-    _pooled,
-    _quoted,
-    _row,
     figure,
+    one_knob_run,
+    pool_rates,
+    quote_rate,
+    table_row,
 )
 
 
@@ -49,7 +49,7 @@ def test_the_structured_soup_runs_are_the_default_but_their_network_and_are_quot
             rows = [r for r in csv.DictReader((folder / "metrics.csv").open())
                     if int(r["step"]) % 500_000 == 0]
             selection = json.loads((folder / "selection.json").read_text())
-            assert _row(text, start) == [
+            assert table_row(text, start) == [
                 f"{float(r['win_rate_vs_heuristic']):.2f}" for r in rows] + [
                 " / ".join(f"{c['win_rate']:.3f}" for c in selection["candidates"])]
         for name in ("structured", "mlp"):
@@ -58,8 +58,8 @@ def test_the_structured_soup_runs_are_the_default_but_their_network_and_are_quot
                 2043120440, 2044120440]
             held.setdefault(name, []).append(result["agents"][0])
     for name, start in (("structured", "| structured |"), ("mlp", "| MLP (the default) |")):
-        assert _row(text, start) == [_quoted(a) for a in held[name]] + [
-            _pooled(held[name][:2])[1], _pooled(held[name])[1]]
+        assert table_row(text, start) == [quote_rate(a) for a in held[name]] + [
+            pool_rates(held[name][:2])[1], pool_rates(held[name])[1]]
 
 
 def test_the_structured_origin_run_with_the_heavier_shaping_is_its_twin_and_quoted():
@@ -74,15 +74,15 @@ def test_the_structured_origin_run_with_the_heavier_shaping_is_its_twin_and_quot
     text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
     rows = [r for r in csv.DictReader((run / "metrics.csv").open())
             if int(r["step"]) % 250_000 == 0]
-    assert [float(q) for q in _row(text, "| structured, shaping 0.25 | 0")] == [
+    assert [float(q) for q in table_row(text, "| structured, shaping 0.25 | 0")] == [
         float(r["win_rate_vs_heuristic"]) for r in rows] and len(rows) == 13
     result = json.loads((run / "eval.json").read_text())
     held = json.loads((run / "heldout.json").read_text())
     assert held["games"] == 800 and [p["seed"] for p in held["per_seed"]] == [
         2037120440, 2038120440]
     assert result["total_steps"] >= 3_000_000
-    assert _row(text, "| structured, shaping 0.25 (below) |")[:2] == [
-        figure(result, "vs_heuristic"), _quoted(held["agents"][0])]
+    assert table_row(text, "| structured, shaping 0.25 (below) |")[:2] == [
+        figure(result, "vs_heuristic"), quote_rate(held["agents"][0])]
 
 
 def test_the_long_run_is_the_shaped_mlp_trained_on_and_its_figures_are_quoted():
@@ -114,9 +114,9 @@ def test_the_long_run_is_the_shaped_mlp_trained_on_and_its_figures_are_quoted():
             label = f"{step:,}"
         else:
             label = f"{step / 1e6:g}M" if step >= 1_000_000 else f"{step // 1000}k"
-        cells = _row(text, f"| {label} | ")
+        cells = table_row(text, f"| {label} | ")
         assert float(cells[0]) == float(own[step])
-        assert cells[1] == _quoted(result["agents"][0])
+        assert cells[1] == quote_rate(result["agents"][0])
 
 
 def test_the_search_over_the_shaped_mlp_is_quoted():
@@ -133,19 +133,19 @@ def test_the_search_over_the_shaped_mlp_is_quoted():
         result = json.loads((search / f"{name}.json").read_text())
         assert [p["seed"] for p in result["per_seed"]] == [2047120440, 2048120440]
         assert net in result["agents"][0]["agent"]
-        assert _row(text, start)[:2] == ["400", _quoted(result["agents"][0])]
+        assert table_row(text, start)[:2] == ["400", quote_rate(result["agents"][0])]
     runs = [json.loads((search / f"mcts-100-{s}.json").read_text()) for s in (2047, 2048)]
     assert [r["seed"] for r in runs] == [2047120440, 2048120440]
     assert all(r["agents"][0]["agent"] == f"mcts:sims=100,net={net},batch=8" for r in runs)
-    games, pooled = _pooled([r["agents"][0] for r in runs])
-    assert _row(text, "| PUCT, 100 simulations (two runs")[:2] == [str(games), pooled]
+    games, pooled = pool_rates([r["agents"][0] for r in runs])
+    assert table_row(text, "| PUCT, 100 simulations (two runs")[:2] == [str(games), pooled]
     m200 = json.loads((search / "mcts-200.json").read_text())
     assert m200["seed"] == 2047120440 and m200["games"] == 200
     assert m200["agents"][0]["agent"] == f"mcts:sims=200,net={net},batch=8"
-    assert _row(text, "| PUCT, 200 simulations")[:2] == ["200", _quoted(m200["agents"][0])]
-    first = _row(text, "| the first seed's 200 games")
-    assert first[1] == "; ".join([_quoted(raw["per_seed"][0]["agents"][0]),
-                                 _quoted(runs[0]["agents"][0])])
+    assert table_row(text, "| PUCT, 200 simulations")[:2] == ["200", quote_rate(m200["agents"][0])]
+    first = table_row(text, "| the first seed's 200 games")
+    assert first[1] == "; ".join([quote_rate(raw["per_seed"][0]["agents"][0]),
+                                 quote_rate(runs[0]["agents"][0])])
 
 
 def test_the_snapshot_average_is_the_mean_of_the_weights_and_plays(tmp_path):
@@ -200,12 +200,12 @@ def test_the_search_over_the_7m_network_is_quoted():
         assert all(r["games"] == 200 and r["agents"][0]["agent"] == spec for r in runs)
     for runs, start in ((raw, "| the network alone (`ppo:`), two runs of 200 |"),
                         (mcts, "| PUCT, 100 simulations, the same games |")):
-        games, pooled = _pooled([r["agents"][0] for r in runs])
-        assert _row(text, start)[:2] == [str(games), pooled]
+        games, pooled = pool_rates([r["agents"][0] for r in runs])
+        assert table_row(text, start)[:2] == [str(games), pooled]
     for i, start in enumerate(("| the first seed: the network alone;",
                                "| the second seed: the network alone;")):
-        assert _row(text, start)[1] == "; ".join(
-            [_quoted(raw[i]["agents"][0]), _quoted(mcts[i]["agents"][0])])
+        assert table_row(text, start)[1] == "; ".join(
+            [quote_rate(raw[i]["agents"][0]), quote_rate(mcts[i]["agents"][0])])
 
 
 def test_the_snapshot_means_are_chosen_on_one_set_of_seeds_and_quoted_on_another():
@@ -231,15 +231,15 @@ def test_the_snapshot_means_are_chosen_on_one_set_of_seeds_and_quoted_on_another
     for name, choice, start in (("final", last, "| the last policy (12,500,992 steps) |"),
                                 ("last5", select["last5"], "| the mean of the last five"),
                                 ("all12", select["all12"], "| **the mean of all twelve")):
-        assert _row(text, start)[:2] == [_quoted(choice["agents"][0]),
-                                         _quoted(report[name]["agents"][0])]
-    figure = _quoted(report["all12"]["agents"][0])
+        assert table_row(text, start)[:2] == [quote_rate(choice["agents"][0]),
+                                         quote_rate(report[name]["agents"][0])]
+    figure = quote_rate(report["all12"]["agents"][0])
     assert f"**{figure}**" in text
     stored = json.loads((avg / "zoo-float16-report.json").read_text())
     assert stored["agents"][0]["agent"] == "zoo:origin-3p/ppo-alone"  # the member then
     assert [p["seed"] for p in stored["per_seed"]] == [p["seed"] for p in
                                                        report["all12"]["per_seed"]]
-    assert _quoted(stored["agents"][0]) == figure  # float16 plays these games as float32 did
+    assert quote_rate(stored["agents"][0]) == figure  # float16 plays these games as float32 did
 
 
 def test_the_second_resumptions_means_are_chosen_on_one_set_of_seeds_and_quoted_on_another():
@@ -273,9 +273,9 @@ def test_the_second_resumptions_means_are_chosen_on_one_set_of_seeds_and_quoted_
             ("last12", select["last12"], "| the mean of the last twelve (here"),
             ("all", select["all"], "| **the mean of every policy of the stretch"),
             ("zoo", before, "| the zoo's member until now")):
-        assert _row(text, start)[:2] == [_quoted(choice["agents"][0]),
-                                         _quoted(report[name]["agents"][0])]
-    figure = _quoted(report["all"]["agents"][0])
+        assert table_row(text, start)[:2] == [quote_rate(choice["agents"][0]),
+                                         quote_rate(report[name]["agents"][0])]
+    figure = quote_rate(report["all"]["agents"][0])
     assert f"**{figure}**" in readme
     from primeval.training.benchmark.zoo import manifest
     from primeval.training.config import build
@@ -287,7 +287,7 @@ def test_the_second_resumptions_means_are_chosen_on_one_set_of_seeds_and_quoted_
     assert stored["agents"][0]["agent"] == "zoo:origin-3p/ppo-alone"
     assert [p["seed"] for p in stored["per_seed"]] == [p["seed"] for p in
                                                        report["all"]["per_seed"]]
-    assert _quoted(stored["agents"][0]) == figure  # float16 plays these games as float32 did
+    assert quote_rate(stored["agents"][0]) == figure  # float16 plays these games as float32 did
     # the run's config, as the member's (a field added since takes its default)
     assert build(TrainConfig, entry["config"], "") == load_config(LONG / "run" / "config.yaml")
 
@@ -313,7 +313,7 @@ def test_select_average_on_the_soup_default_is_its_files():
         report = json.loads((folder / f"{name}-report.json").read_text())
         assert report["games"] == 1600 and [p["seed"] for p in report["per_seed"]] == [
             2063120440, 2064120440, 2065120440, 2066120440]
-        assert f"{words} **{_quoted(report['agents'][0])}**" in text
+        assert f"{words} **{quote_rate(report['agents'][0])}**" in text
 
 
 def test_the_shipped_learned_alone_config_is_the_zoo_members_run():
@@ -340,18 +340,18 @@ def test_the_falling_step_size_runs_are_the_shaped_mlp_but_one_knob_and_quoted(
     here = ROOT / "docs" / "benchmarks" / "learning" / "lr-2026-12-06"
     assert load_config(SCRATCH_LONG / "origin-mlp-shaping" / "config.yaml").ppo.lr_schedule == (
         "constant")
-    text = _one_knob_run(here / name, label, steps, "heldout-2067.json",
+    text = one_knob_run(here / name, label, steps, "heldout-2067.json",
                          [2067120440, 2068120440], **{"ppo.lr_schedule": "linear"})
     long = ROOT / "docs" / "benchmarks" / "learning" / "long-2026-12-06" / "heldout"
     constant = json.loads((long / f"step_{steps}.json").read_text())
     assert [p["seed"] for p in constant["per_seed"]] == [2049120440, 2050120440]
     row = next(ln for ln in text.splitlines()
                if ln.startswith(f"| constant, {steps / 1e6:g}M steps"))
-    assert _quoted(constant["agents"][0]) in row
+    assert quote_rate(constant["agents"][0]) in row
     if steps == 3_000_000:  # the shaped MLP's own agent on the fresh games
         base_fresh = json.loads((here / "base" / "heldout-2067.json").read_text())
         assert [p["seed"] for p in base_fresh["per_seed"]] == [2067120440, 2068120440]
-        assert _quoted(base_fresh["agents"][0]) in row
+        assert quote_rate(base_fresh["agents"][0]) in row
 
 
 @pytest.mark.parametrize("name, override, label", [
@@ -362,7 +362,7 @@ def test_the_1_5m_sample_efficiency_runs_are_the_shaped_mlp_but_one_knob_and_quo
     """sample-2026-12-07/run.sh: the shaped MLP's config at 1.5M steps with one PPO knob,
     quoted as its files."""
     here = ROOT / "docs" / "benchmarks" / "learning" / "sample-2026-12-07"
-    _one_knob_run(here / name, label, 1_500_000, "heldout-2069.json",
+    one_knob_run(here / name, label, 1_500_000, "heldout-2069.json",
                   [2069120440, 2070120440], **override)
 
 
@@ -377,7 +377,7 @@ def test_the_horizon_and_network_size_runs_are_the_shaped_mlp_but_one_knob_and_q
     """knobs-2026-12-07/run.sh: the shaped MLP's config at 1.5M steps with a shorter horizon,
     a smaller network or an update in bfloat16, quoted as its files."""
     here = ROOT / "docs" / "benchmarks" / "learning" / "knobs-2026-12-07"
-    _one_knob_run(here / name, label, 1_500_000, "heldout-2071.json",
+    one_knob_run(here / name, label, 1_500_000, "heldout-2071.json",
                   [2071120440, 2072120440], **override)
 
 
@@ -414,10 +414,10 @@ def test_the_scratch_config_is_its_runs_and_quoted():
             assert [p["seed"] for p in report["per_seed"]] == seeds
             assert report["games"] == 800
             agents.append(report["agents"][0])
-            quoted.append(_quoted(report["agents"][0]))
+            quoted.append(quote_rate(report["agents"][0]))
         assert f"| `origin/scratch`{',' if seed else ''} {label} | {quoted[0]} | {quoted[1]} |" \
             in text
-    pooled = [_pooled(agents) for _seeds, agents in held.values()]
+    pooled = [pool_rates(agents) for _seeds, agents in held.values()]
     assert [games for games, _ in pooled] == [1600, 1600]
     assert (f"| both training seeds (1,600 games) | {pooled[0][1]} | **{pooled[1][1]}** |"
             in text)

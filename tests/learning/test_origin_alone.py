@@ -18,12 +18,12 @@ from tests.learning.common import (
     ROOT,
     SCRATCH,
     SCRATCH_LONG,
-    _plays_a_legal_move,
-    _pooled,
-    _quoted,
-    _row,
-    _with,
     figure,
+    plays_a_legal_move,
+    pool_rates,
+    quote_rate,
+    table_row,
+    with_override,
 )
 
 
@@ -54,7 +54,7 @@ def test_the_2m_default_agents_ship_and_load_as_data(seed):
     the figures can be checked without training again (a seed trains another draw on
     another CPU); each loads without unpickling and plays a legal move."""
     zip_path = HELD_2M / f"primordial_soup_seed{seed}" / f"soup-4p-ppo-2m-seed{seed}.zip"
-    _plays_a_legal_move(zip_path)
+    plays_a_legal_move(zip_path)
     assert zip_path.name in (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
 
 
@@ -81,7 +81,7 @@ def test_the_zoos_2m_member_is_the_seed_0_agent_whose_figures_are_quoted():
     assert recorded == saved == default
     benchmark = (ROOT / "docs" / "benchmark.md").read_text(encoding="utf-8")
     rating = entry.info["rating"]
-    assert _quoted(rating) in benchmark
+    assert quote_rate(rating) in benchmark
     assert rating["task"] == "soup-4p@1" and rating["games"] == 400
 
 
@@ -108,7 +108,7 @@ def test_the_2m_defaults_figure_at_the_seed_that_chose_nothing_is_quoted():
     agents = [next(p for p in json.loads((HELD_2M / f"primordial_soup_seed{s}" / "heldout.json")
                                          .read_text())["per_seed"] if p["seed"] == 2028120440)
               ["agents"][0] for s in (0, 1)]
-    games, quoted = _pooled(agents)
+    games, quoted = pool_rates(agents)
     assert games == 800
     assert f"(2028120440, which chose\nnothing) the two runs read {quoted}" in (
         ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
@@ -147,13 +147,13 @@ def test_the_3m_origin_runs_of_2026_12_06_are_their_twins_and_their_files(folder
     held = json.loads((run / "heldout.json").read_text())
     assert held["games"] == 800 and [p["seed"] for p in held["per_seed"]] == [
         2037120440, 2038120440]
-    assert _quoted(held["agents"][0]) in learning and held["agents"][0]["games"] == 800
+    assert quote_rate(held["agents"][0]) in learning and held["agents"][0]["games"] == 800
     ladder = json.loads((run / "ladder-seed.json").read_text())
-    assert ladder["seed"] == 2026120340 and _quoted(ladder["agents"][0]) in learning
+    assert ladder["seed"] == 2026120340 and quote_rate(ladder["agents"][0]) in learning
 
 
 def test_the_shaped_mlps_two_seeds_pooled_are_quoted():
-    games, quoted = _pooled([json.loads((SCRATCH_LONG / f / "heldout.json").read_text())
+    games, quoted = pool_rates([json.loads((SCRATCH_LONG / f / "heldout.json").read_text())
                              ["agents"][0] for f in ("origin-mlp-shaping",
                                                      "origin-mlp-shaping-s1")])
     assert games == 1600 and quoted == "0.179 [0.161, 0.199]"
@@ -200,7 +200,7 @@ def test_the_ablations_are_the_shaped_mlp_but_one_knob_and_their_figures_are_quo
 
     run = SCRATCH_LONG / f"origin-mlp-shaping-{name}"
     base = load_config(SCRATCH_LONG / "origin-mlp-shaping" / "config.yaml").to_dict()
-    assert load_config(run / "config.yaml").to_dict() == _with(base, override)
+    assert load_config(run / "config.yaml").to_dict() == with_override(base, override)
     text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
     learning = " ".join(text.split())
     rows = [r for r in csv.DictReader((run / "metrics.csv").open())
@@ -217,8 +217,8 @@ def test_the_ablations_are_the_shaped_mlp_but_one_knob_and_their_figures_are_quo
     assert ladder["seed"] == 2026120340 and ladder["agents"][0]["games"] == 400
     table = next(ln for ln in text.splitlines() if ln.startswith(f"| {label} ("))
     assert [c.strip().strip("*") for c in table.split("|")[2:5]] == [
-        figure(result, "vs_heuristic"), _quoted(held["agents"][0]),
-        _quoted(ladder["agents"][0])]
+        figure(result, "vs_heuristic"), quote_rate(held["agents"][0]),
+        quote_rate(ladder["agents"][0])]
     assert label in learning
 
 
@@ -238,26 +238,26 @@ def test_the_later_ablations_are_the_shaped_mlp_but_one_knob_and_their_figures_a
     spec.loader.exec_module(plot)
     run = SCRATCH_LONG / f"origin-mlp-shaping-{name}"
     base = load_config(SCRATCH_LONG / "origin-mlp-shaping" / "config.yaml").to_dict()
-    assert load_config(run / "config.yaml").to_dict() == _with(base, override)
+    assert load_config(run / "config.yaml").to_dict() == with_override(base, override)
     text = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
     rows = plot.every_250k(run)
     assert len(rows) == 13 and [int(r["step"]) // 250_000 for r in rows] == list(range(13))
-    assert [float(q) for q in _row(text, f"| {label} | 0")] == [
+    assert [float(q) for q in table_row(text, f"| {label} | 0")] == [
         float(r["win_rate_vs_heuristic"]) for r in rows]
     result = json.loads((run / "eval.json").read_text())
     assert result["total_steps"] >= 3_000_000
-    cells = _row(text, f"| {label} (")
+    cells = table_row(text, f"| {label} (")
     for folder, row in ((run, cells), (SCRATCH_LONG / "origin-mlp-shaping",
-                                       _row(text, "| the shaped MLP, on these 800 games |"))):
+                                       table_row(text, "| the shaped MLP, on these 800 games |"))):
         held = json.loads((folder / "heldout-2045.json").read_text())
         assert held["games"] == 800 and [p["seed"] for p in held["per_seed"]] == [
             2045120440, 2046120440]
-        assert row[1] == _quoted(held["agents"][0])
+        assert row[1] == quote_rate(held["agents"][0])
         assert row[3] == "; ".join([f"{held['agents'][0]['mean_score']:.1f}", ", ".join(
             f"{a['mean_score']:.1f}" for a in held["agents"][1:])])
     ladder = json.loads((run / "ladder-seed.json").read_text())
     assert ladder["seed"] == 2026120340 and ladder["agents"][0]["games"] == 400
-    assert cells[:3:2] == [figure(result, "vs_heuristic"), _quoted(ladder["agents"][0])]
+    assert cells[:3:2] == [figure(result, "vs_heuristic"), quote_rate(ladder["agents"][0])]
     points = json.loads((SCRATCH_LONG / "later-ablations-points.json").read_text())
     assert set(points) == {"base", "batch", "selfplay"}
     assert points[name]["agent"]["seats"] == 400
@@ -317,7 +317,7 @@ def test_the_objectives_run_is_the_shaped_mlp_but_its_encoder_and_its_figures_ar
             2041120440, 2042120440]
         ladder = json.loads((OBJECTIVES / name / "ladder-seed.json").read_text())
         assert ladder["seed"] == 2026120340 and ladder["agents"][0]["games"] == 400
-        cells[name] = [_quoted(held["agents"][0]), _quoted(ladder["agents"][0])]
+        cells[name] = [quote_rate(held["agents"][0]), quote_rate(ladder["agents"][0])]
     mine = next(ln for ln in text.splitlines() if ln.startswith("| objectives as features ("))
     assert [c.strip().strip("*") for c in mine.split("|")[2:5]] == [
         figure(result, "vs_heuristic"), *cells["origin-mlp-objectives-s0"]]

@@ -15,9 +15,9 @@ from tests.learning.common import (
     PAIRED_ROWS,
     ROLLOUTS,
     ROOT,
-    _pooled,
-    _quoted,
-    _rollout_rows,
+    pool_rates,
+    quote_rate,
+    rollout_rows,
 )
 
 
@@ -42,7 +42,7 @@ def test_the_stronger_networks_search_figures_are_their_files():
         agent = result["agents"][0]
         assert agent["agent"] == spec and agent["games"] == 800
         assert result["seeds"] == [2026120440, 2027120440]
-        assert _quoted(agent) in search, path.name
+        assert quote_rate(agent) in search, path.name
     network = load_network(distilled / "soup-4p-distilled-2m.json",
                            expect={"game": "primordial_soup", "players": 4})
     assert network.hidden == [256, 256] and network.structured is None
@@ -64,14 +64,14 @@ def test_the_structured_origin_students_figure_is_its_file():
     agent, *bots = result["agents"]
     assert agent["games"] == 800 and len(bots) == 2
     assert result["seeds"] == [2026120440, 2027120440]
-    assert _quoted(agent) in (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
+    assert quote_rate(agent) in (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
     network = load_network(folder / "origin-3p-distilled-structured.json",
                            expect={"game": "origin", "players": 3})
     assert network.structured == {"entity_hidden": 64, "rounds": 3, "head_hidden": 32}
 
 
 def test_the_origin_rollout_search_files_are_run_sh_s_rows():
-    assert set(_rollout_rows()) == {p.stem for p in ROLLOUTS.glob("*.json")}
+    assert set(rollout_rows()) == {p.stem for p in ROLLOUTS.glob("*.json")}
 
 
 @pytest.mark.parametrize("path", sorted(ROLLOUTS.glob("*.json")), ids=lambda p: p.stem)
@@ -83,7 +83,7 @@ def test_the_origin_rollout_search_figures_are_their_files(path):
     agent, *bots = result["agents"]
     assert result["game"] == "origin" and len(bots) == 2
     assert all(b["agent"].startswith("heuristic#") for b in bots)
-    assert agent["agent"] == _rollout_rows()[path.stem]
+    assert agent["agent"] == rollout_rows()[path.stem]
     if path.stem.startswith("probe-"):
         assert result["seed"] == 2026120360 and agent["games"] == 100
     elif "-s20" in path.stem:
@@ -93,7 +93,7 @@ def test_the_origin_rollout_search_figures_are_their_files(path):
     search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
     line = next((ln for ln in search.splitlines() if f"`{path.name}`" in ln), None)
     assert line is not None, f"no row of docs/search.md names {path.name}"
-    assert _quoted(agent) in line, (line, path.name)
+    assert quote_rate(agent) in line, (line, path.name)
 
 
 def test_the_origin_rollout_searchs_pooled_100_simulation_figure():
@@ -101,14 +101,14 @@ def test_the_origin_rollout_searchs_pooled_100_simulation_figure():
     alone on the same games, as docs/search.md quotes them."""
     search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
     for stem in ("heldout-net-mcts-100-rollouts", "heldout-residual-100"):
-        games, quoted = _pooled([json.loads((ROLLOUTS / f"{stem}-s{s}.json").read_text())
+        games, quoted = pool_rates([json.loads((ROLLOUTS / f"{stem}-s{s}.json").read_text())
                                  ["agents"][0] for s in (2026120440, 2027120440)])
         assert games == 200
         assert quoted in search, stem
 
 
 def test_the_origin_paired_rollout_files_are_run_sh_s_rows():
-    assert set(_rollout_rows(PAIRED)) == {p.stem for p in PAIRED_ROWS}
+    assert set(rollout_rows(PAIRED)) == {p.stem for p in PAIRED_ROWS}
     script = (PAIRED / "run.sh").read_text()
     for name in DIAGNOSES:
         result = json.loads((PAIRED / f"{name}.json").read_text())
@@ -144,7 +144,7 @@ def test_the_origin_paired_rollout_figures_are_their_files(path):
     agent, *bots = result["agents"]
     assert result["game"] == "origin" and len(bots) == 2
     assert all(b["agent"].startswith("heuristic#") for b in bots)
-    assert agent["agent"] == _rollout_rows(PAIRED)[path.stem]
+    assert agent["agent"] == rollout_rows(PAIRED)[path.stem]
     assert result["seed"] == int(path.stem[-10:])
     assert agent["games"] == (50 if path.stem.startswith("probe-")
                               else 100 if "-d80-" in path.stem
@@ -153,7 +153,7 @@ def test_the_origin_paired_rollout_figures_are_their_files(path):
     search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
     line = next((ln for ln in search.splitlines() if f"`{path.name}`" in ln), None)
     assert line is not None, f"no row of docs/search.md names {path.name}"
-    assert _quoted(agent) in line, (line, path.name)
+    assert quote_rate(agent) in line, (line, path.name)
 
 
 def test_the_origin_paired_rollout_searchs_pooled_figures():
@@ -168,7 +168,7 @@ def test_the_origin_paired_rollout_searchs_pooled_figures():
                                ("second-rollouts-confirm64", (2026120440, 2027120440), 200),
                                ("probe-rollouts", (2026120360, 2026120410), 100),
                                ("probe-residual", (2026120360, 2026120410), 100)):
-        games, quoted = _pooled([json.loads((PAIRED / f"{stem}-s{s}.json").read_text())
+        games, quoted = pool_rates([json.loads((PAIRED / f"{stem}-s{s}.json").read_text())
                                  ["agents"][0] for s in seeds])
         assert games == count
         assert quoted in search, stem
@@ -186,8 +186,8 @@ def test_the_origin_rollout_searchs_400_held_out_games():
               for s in seeds[:2]]
              + [json.loads((PAIRED / f"confirm-residual-s{s}.json").read_text())["agents"][0]
                 for s in seeds[2:]])
-    games, quoted = _pooled(search_rows)
-    alone_games, alone_quoted = _pooled(alone)
+    games, quoted = pool_rates(search_rows)
+    alone_games, alone_quoted = pool_rates(alone)
     assert games == alone_games == 400
     assert f"**{quoted}**; its network alone on the same 400 games {alone_quoted}" in search
     rate = sum(r["win_rate"] * r["games"] for r in search_rows) / games
