@@ -99,6 +99,14 @@ def _train_algo(args: argparse.Namespace) -> str:
     return (config_algo(args.config) or "ppo") if args.config else "ppo"
 
 
+def _closing(table: str, run_dir: Path, also: str) -> int:
+    """A finished run's last lines: its final table, where the table is kept and ``also``."""
+    print()
+    print(table)
+    print(f"\n(also in {run_dir / 'summary.md'}; {also})")
+    return 0
+
+
 def cmd_train_expert(args: argparse.Namespace) -> int:
     """``train`` with ``algo: expert``: expert iteration (:mod:`primeval.training.expert`)."""
     from primeval.training.expert.config import load_expert_config
@@ -126,10 +134,8 @@ def cmd_train_expert(args: argparse.Namespace) -> int:
         print("primeval train: aborted; `--resume` continues after the last finished "
               "iteration", file=sys.stderr)
         return 130
-    print()
-    print(summary_table(final))
-    print(f"\n(also in {run_dir / 'summary.md'}; the network: mcts:net={run_dir}/network.json)")
-    return 0
+    return _closing(summary_table(final), run_dir,
+                    f"the network: mcts:net={run_dir}/network.json")
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -184,11 +190,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         print("primeval train: aborted; `--resume` continues from the last checkpoint, if any",
               file=sys.stderr)
         return 130
-    print()
-    print(summary_table(final))
-    print(f"\n(also in {run_dir / 'summary.md'}; the learning curve in "
-          f"{run_dir / 'learning_curve.png'})")
-    return 0
+    return _closing(summary_table(final), run_dir,
+                    f"the learning curve in {run_dir / 'learning_curve.png'}")
 
 
 def cmd_select(args: argparse.Namespace) -> int:

@@ -78,6 +78,11 @@ def test_a_trial_run_shows_its_evaluation_and_ends_its_bar_at_the_steps_run(tmp_
         f"eval:\n  every: {every}\n  games: 3\n  final_games: 3"
         in (out / "config.yaml").read_text()
     )
+    # the closing lines: the final table as summary.md keeps it, and where both files are
+    summary = (out / "summary.md").read_text()
+    assert summary.strip() in captured.out
+    assert captured.out.rstrip().endswith(
+        f"(also in {out / 'summary.md'}; the learning curve in {out / 'learning_curve.png'})")
     # and the choice of the shipped policy too; with no snapshot before the end here, the
     # final policy is chosen without a selection game
     assert "select:\n  snapshots: 2\n  games: 3" in (out / "config.yaml").read_text()
