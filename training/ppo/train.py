@@ -581,8 +581,6 @@ def evaluate_chosen(config: TrainConfig, run_dir: Path, model_path: Path,
 
 
 @contextlib.contextmanager
-
-
 def _stop_on_sigint(callback: Any):
     """While training: the first Ctrl-C asks the callback to stop (training then ends at the
     next environment step); a second one raises KeyboardInterrupt as usual."""
