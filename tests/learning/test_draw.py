@@ -1,0 +1,80 @@
+"""Primordial Soup's default at four new training seeds and two more runs in parts
+(docs/benchmarks/learning/draw-2026-12-07/): each run is the shipped default (or the default
+in parts) at its seed, held out on the games of the collect and entropy runs, and
+docs/learning.md quotes what the folder's compare.py computes from the saved files."""
+
+from __future__ import annotations
+
+import importlib.util
+
+from tests.learning.common import ROOT, held_out_run, pool_rates
+
+DRAW = ROOT / "docs" / "benchmarks" / "learning" / "draw-2026-12-07"
+
+
+def _compare():
+    spec = importlib.util.spec_from_file_location("draw_compare", DRAW / "compare.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_new_default_runs_are_the_default_and_quoted():
+    learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    folders = sorted(p for p in DRAW.glob("seed[0-9]*") if p.is_dir())
+    assert [p.name for p in folders] == ["seed10", "seed11", "seed8", "seed9"]
+    agents = [held_out_run(folder, learning) for folder in folders]
+    assert pool_rates(agents)[1] in learning
+
+
+def test_the_new_runs_in_parts_are_the_default_in_parts_and_quoted():
+    learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    folders = sorted(p for p in DRAW.glob("parts-seed[0-9]*") if p.is_dir())
+    assert [p.name for p in folders] == ["parts-seed8", "parts-seed9"]
+    for folder in folders:
+        held_out_run(folder, learning, workers=2, collect="rollout")
+
+
+def test_the_groups_and_tests_quoted_are_what_compare_py_computes():
+    """Every group's runs, mean, SD and pooled rate, each rank test's p and the simulated
+    power, as compare.py prints them, are in docs/learning.md; the groups hold the runs they
+    should."""
+    learning = " ".join((ROOT / "docs" / "learning.md").read_text(encoding="utf-8").split())
+    result = _compare().compare()
+    counts = {name: len(rates) for name, rates in result["rates"].items()}
+    assert counts == {"earlier default": 8, "new default": 4, "in parts": 10, "entropy": 6}
+    for name, spread in result["spread"].items():
+        assert f"{spread}; pooled {result['pooled'][name]}" in learning, name
+    every = result["every default"]
+    assert f"{every['spread']}; pooled {every['pooled']}" in learning
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "twelve runs (training seeds 0-11" in readme and every["pooled"] in readme
+    for what, p in result["p"].items():
+        assert f"{what} (Mann-Whitney U, two-sided): p = {p:.3f}" in learning, what
+    power = ", ".join(f"{share:.2f} at {n} runs a way" for n, share in result["power"].items())
+    assert power in learning, power
+
+
+def test_the_new_runs_tree_trains_what_the_earlier_default_runs_trained():
+    """The default config at training seed 6 from the probe's clone, stopped in its final
+    evaluation after 520k steps: its rows at steps 0 and 500k equal those of the earlier
+    default run at seed 6 (all but the wall time and speed), so the new runs and the earlier
+    eight are draws of one recipe from trees that train alike."""
+    import csv
+
+    from primeval.training.ppo.config import load_config
+
+    def rows(path):
+        return [{k: v for k, v in row.items()
+                 if k not in ("wall_seconds", "env_steps_per_second")}
+                for row in csv.DictReader(path.open(encoding="utf-8"))]
+
+    repro = rows(DRAW / "repro" / "seed6-metrics.csv")
+    earlier = rows(ROOT / "docs" / "benchmarks" / "learning" / "collect-2026-12-07"
+                   / "step-seed6" / "metrics.csv")
+    assert [r["step"] for r in repro[:2]] == ["0", "500000"]
+    assert repro[:2] == earlier[:2]
+    saved = load_config(DRAW / "repro" / "seed6-config.yaml").to_dict()
+    shipped = load_config(ROOT / "configs" / "primordial_soup" / "default.yaml",
+                          **{"seed": 6, "total_steps": 520000}).to_dict()
+    assert saved == shipped
