@@ -18,6 +18,17 @@ RUNS = sorted((ROOT / "docs" / "benchmarks" / "learning").glob("*/eval.json"))
 HELD_OUT = sorted((ROOT / "docs" / "benchmarks" / "learning").glob("heldout-*/*/heldout.json"))
 
 
+def load_script(path: Path):
+    """A committed benchmark script (``docs/benchmarks/...*.py``) imported as a module, so a
+    test can call what it computes."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def figure(result: dict, key: str) -> str:
     """A win rate and its interval as the run's summary table prints them."""
     return (f"{result[f'win_rate_{key}']:.3f} [{result[f'win_rate_{key}_lo']:.3f}, "

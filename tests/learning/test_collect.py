@@ -11,6 +11,7 @@ from tests.learning.common import (
     COLLECT_ORIGIN,
     ROOT,
     held_out_run,
+    load_script,
     pool_rates,
     quote_rate,
 )
@@ -87,11 +88,7 @@ def test_the_comparison_of_the_two_ways_quoted_is_what_compare_py_computes():
     signed-rank test of the pairs, each pair's difference) are what
     ``collect-2026-12-07/compare.py`` computes from the saved runs; for Origin the step
     runs' lead over the runs in parts at each seed."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("compare", COLLECT / "compare.py")
-    compare = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(compare)
+    compare = load_script(COLLECT / "compare.py")
     learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
     soup = compare.compare(COLLECT)
     flat = " ".join(learning.split())
@@ -109,11 +106,7 @@ def test_the_training_statistics_quoted_are_the_runs_own():
     """docs/learning.md's PPO statistics of the last two pairs (the policy's entropy over
     the third tenth of each run's rollouts, the value loss over the last tenth) are what
     ``collect-2026-12-07/stats.py`` reads from their saved ``train.csv``."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("stats", COLLECT / "stats.py")
-    stats = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(stats)
+    stats = load_script(COLLECT / "stats.py")
     runs = stats.summary(COLLECT)
     assert sorted(runs) == ["seed6", "seed7", "step-seed6", "step-seed7"]
     flat = " ".join((ROOT / "docs" / "learning.md").read_text(encoding="utf-8").split())
@@ -133,13 +126,10 @@ def test_the_training_statistics_quoted_are_the_runs_own():
 def test_the_power_quoted_is_what_power_py_simulates():
     """docs/learning.md's chances that a rank test finds the collect gap at eight and sixteen
     runs a way are ``collect-2026-12-07/power.py``'s at its own seed and trials."""
-    import importlib.util
 
     import numpy as np
 
-    spec = importlib.util.spec_from_file_location("power", COLLECT / "power.py")
-    power = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(power)
+    power = load_script(COLLECT / "power.py")
     rng = np.random.default_rng(0)
     shares = {runs: power.power(runs, 2000, rng) for runs in power.RUNS}
     learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")

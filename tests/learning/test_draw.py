@@ -5,18 +5,13 @@ docs/learning.md quotes what the folder's compare.py computes from the saved fil
 
 from __future__ import annotations
 
-import importlib.util
-
-from tests.learning.common import ROOT, held_out_run, pool_rates
+from tests.learning.common import ROOT, held_out_run, load_script, pool_rates
 
 DRAW = ROOT / "docs" / "benchmarks" / "learning" / "draw-2026-12-07"
 
 
 def _compare():
-    spec = importlib.util.spec_from_file_location("draw_compare", DRAW / "compare.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(DRAW / "compare.py")
 
 
 def test_the_new_default_runs_are_the_default_and_quoted():

@@ -5,21 +5,16 @@ folder's compare.py computes from the saved files."""
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
 from primeval.training.ppo.config import load_config
-from tests.learning.common import ROOT, held_out_run, pool_rates
+from tests.learning.common import ROOT, held_out_run, load_script, pool_rates
 
 ENTROPY = ROOT / "docs" / "benchmarks" / "learning" / "entropy-2026-12-07"
 
 
 def _compare():
-    spec = importlib.util.spec_from_file_location("entropy_compare", ENTROPY / "compare.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ENTROPY / "compare.py")
 
 
 @pytest.mark.parametrize("prefix, coef", [("seed", 0.02), ("half-seed", 0.005)])

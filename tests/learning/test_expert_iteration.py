@@ -14,6 +14,7 @@ from tests.learning.common import (
     EXIT_ROWS,
     ROOT,
     exit_rows,
+    load_script,
     pool_rates,
     quote_rate,
 )
@@ -188,11 +189,8 @@ def test_the_expert_iteration_scripts_run_at_this_code(tmp_path):
     (made,) = json.loads(summary.read_text())["files"]
     assert (made["seed"], made["games"], made["decisions"]) == (19, 2, rows)
     assert made["first_switches"] == int(confirmed.sum()) and made["first"] == list(data["top"])
-    import importlib.util
 
-    spec = importlib.util.spec_from_file_location("finetune", EXIT / "finetune.py")
-    finetune = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(finetune)
+    finetune = load_script(EXIT / "finetune.py")
     # relabelled at the search's own threshold, the labels are the search's moves
     assert (finetune.load([str(labels)], 1.0)["actions"] == data["actions"]).all()
     sure = finetune.load([str(labels)], 1e9)  # only gains without spread switch now

@@ -17,6 +17,7 @@ from tests.learning.common import (
     SCRATCH_LONG,
     STRUCTURED,
     figure,
+    load_script,
     one_knob_run,
     pool_rates,
     quote_rate,
@@ -152,7 +153,6 @@ def test_the_snapshot_average_is_the_mean_of_the_weights_and_plays(tmp_path):
     """long-2026-12-06/average.py: the mean of two of the long run's policies (its resumable
     checkpoint in float32 and a float16 snapshot) is each float tensor's mean, loads through
     the package's loader and plays; a single snapshot or another network is refused."""
-    import importlib.util
     import io
     import zipfile
 
@@ -160,9 +160,7 @@ def test_the_snapshot_average_is_the_mean_of_the_weights_and_plays(tmp_path):
 
     from primeval.training.evaluate import tournament
 
-    spec = importlib.util.spec_from_file_location("average", LONG / "average.py")
-    average = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(average)
+    average = load_script(LONG / "average.py")
     a = str(LONG / "run" / "checkpoints" / "latest.zip")
     b = str(LONG / "origin-3p-mlp-shaping-7m.zip")
     out = tmp_path / "mean.zip"

@@ -19,6 +19,7 @@ from tests.learning.common import (
     SCRATCH,
     SCRATCH_LONG,
     figure,
+    load_script,
     plays_a_legal_move,
     pool_rates,
     quote_rate,
@@ -231,11 +232,7 @@ def test_the_later_ablations_are_the_shaped_mlp_but_one_knob_and_their_figures_a
     plot.py's every_250k), the final table at the run's own seed, the 800 held-out games
     (seeds 2045120440 + 2046120440, the shaped MLP on the same games), the ladder's seed and
     the mean scores are its files."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("plot", SCRATCH_LONG / "plot.py")
-    plot = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(plot)
+    plot = load_script(SCRATCH_LONG / "plot.py")
     run = SCRATCH_LONG / f"origin-mlp-shaping-{name}"
     base = load_config(SCRATCH_LONG / "origin-mlp-shaping" / "config.yaml").to_dict()
     assert load_config(run / "config.yaml").to_dict() == with_override(base, override)
