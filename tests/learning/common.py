@@ -260,7 +260,7 @@ PAIRED_HELD_OUT = [2075120440, 2076120440, 2077120440]
 
 def held_out_run(folder: Path, learning: str, game: str = "primordial_soup",
                   **overrides) -> dict:
-    """A run folder of the collect or entropy comparisons: its config is the shipped
+    """A run folder of the collect, entropy or draw comparisons: its config is the shipped
     default's at its seed with ``overrides`` (dotted keys), it is held out on
     :data:`PAIRED_HELD_OUT` and ``learning`` quotes its figure; its held-out agent row."""
     from primeval.training.ppo.config import load_config
@@ -275,3 +275,29 @@ def held_out_run(folder: Path, learning: str, game: str = "primordial_soup",
     agent = held["agents"][0]
     assert agent["games"] == 1200 and quote_rate(agent) in learning, folder
     return agent
+
+
+def metrics_rows(path: Path) -> list[dict]:
+    """A run's ``metrics.csv`` rows without the fields the machine's speed sets (wall time,
+    env steps per second): what the same config and seed reproduce on the same CPU."""
+    with path.open(encoding="utf-8") as f:
+        return [{k: v for k, v in row.items() if k not in ("wall_seconds", "env_steps_per_second")}
+                for row in csv.DictReader(f)]
+
+
+def reproduces_default_run(metrics: Path, config: Path, seed: int) -> list[dict]:
+    """A short run of Primordial Soup's default at ``seed`` (``config``: the shipped default at
+    the seed with ``total_steps`` 520000) from a probe's clone, whose rows at steps 0 and 500k
+    (``metrics``) equal those of the collect runs' default at the seed
+    (``COLLECT/step-seed<seed>``): the probe's tree trains what the earlier runs' trained.
+    Its rows."""
+    from primeval.training.ppo.config import load_config
+
+    repro = metrics_rows(metrics)
+    assert [r["step"] for r in repro[:2]] == ["0", "500000"], metrics
+    assert repro[:2] == metrics_rows(COLLECT / f"step-seed{seed}" / "metrics.csv")[:2], metrics
+    saved = load_config(config).to_dict()
+    shipped = load_config(ROOT / "configs" / "primordial_soup" / "default.yaml",
+                          **{"seed": seed, "total_steps": 520000}).to_dict()
+    assert saved == shipped, config
+    return repro

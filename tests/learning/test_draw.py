@@ -5,13 +5,15 @@ docs/learning.md quotes what the folder's compare.py computes from the saved fil
 
 from __future__ import annotations
 
-from tests.learning.common import ROOT, held_out_run, load_script, pool_rates
+from tests.learning.common import (
+    ROOT,
+    held_out_run,
+    load_script,
+    pool_rates,
+    reproduces_default_run,
+)
 
 DRAW = ROOT / "docs" / "benchmarks" / "learning" / "draw-2026-12-07"
-
-
-def _compare():
-    return load_script(DRAW / "compare.py")
 
 
 def test_the_new_default_runs_are_the_default_and_quoted():
@@ -35,7 +37,7 @@ def test_the_groups_and_tests_quoted_are_what_compare_py_computes():
     power, as compare.py prints them, are in docs/learning.md; the groups hold the runs they
     should."""
     learning = " ".join((ROOT / "docs" / "learning.md").read_text(encoding="utf-8").split())
-    result = _compare().compare()
+    result = load_script(DRAW / "compare.py").compare()
     counts = {name: len(rates) for name, rates in result["rates"].items()}
     assert counts == {"earlier default": 8, "new default": 4, "in parts": 10, "entropy": 6}
     for name, spread in result["spread"].items():
@@ -55,21 +57,5 @@ def test_the_new_runs_tree_trains_what_the_earlier_default_runs_trained():
     evaluation after 520k steps: its rows at steps 0 and 500k equal those of the earlier
     default run at seed 6 (all but the wall time and speed), so the new runs and the earlier
     eight are draws of one recipe from trees that train alike."""
-    import csv
-
-    from primeval.training.ppo.config import load_config
-
-    def rows(path):
-        return [{k: v for k, v in row.items()
-                 if k not in ("wall_seconds", "env_steps_per_second")}
-                for row in csv.DictReader(path.open(encoding="utf-8"))]
-
-    repro = rows(DRAW / "repro" / "seed6-metrics.csv")
-    earlier = rows(ROOT / "docs" / "benchmarks" / "learning" / "collect-2026-12-07"
-                   / "step-seed6" / "metrics.csv")
-    assert [r["step"] for r in repro[:2]] == ["0", "500000"]
-    assert repro[:2] == earlier[:2]
-    saved = load_config(DRAW / "repro" / "seed6-config.yaml").to_dict()
-    shipped = load_config(ROOT / "configs" / "primordial_soup" / "default.yaml",
-                          **{"seed": 6, "total_steps": 520000}).to_dict()
-    assert saved == shipped
+    reproduces_default_run(DRAW / "repro" / "seed6-metrics.csv",
+                           DRAW / "repro" / "seed6-config.yaml", 6)

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from primeval.training.ppo.config import load_config
-from tests.learning.common import ROOT, held_out_run, load_script, pool_rates
+from tests.learning.common import (
+    ROOT,
+    held_out_run,
+    load_script,
+    pool_rates,
+    reproduces_default_run,
+)
 
 ENTROPY = ROOT / "docs" / "benchmarks" / "learning" / "entropy-2026-12-07"
-
-
-def _compare():
-    return load_script(ENTROPY / "compare.py")
 
 
 @pytest.mark.parametrize("prefix, coef", [("seed", 0.02), ("half-seed", 0.005)])
@@ -35,7 +36,7 @@ def test_the_pairs_and_statistics_quoted_are_what_compare_py_computes(prefix, co
     compare.py's, for the bonus's runs and the default's at the same seeds."""
     learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
     flat = " ".join(learning.split())
-    result = _compare().compare(prefix)
+    result = load_script(ENTROPY / "compare.py").compare(prefix)
     assert len(result["pairs"]) >= 2
     pairs = ", ".join(f"{d:+.2f}" for d in result["pairs"].values()).replace("-", "\u2212")
     assert pairs in flat, pairs
@@ -55,19 +56,6 @@ def test_the_default_runs_compared_with_are_what_the_probes_tree_trains(seed):
     """The default config at the seed, from the probe's clone, stopped after 500k steps:
     its evaluation rows equal the default run's (all but the wall time and speed), so the
     pairs compare recipes, not trees."""
-    import csv
-
-    def rows(path):
-        return [{k: v for k, v in row.items()
-                 if k not in ("wall_seconds", "env_steps_per_second")}
-                for row in csv.DictReader(path.open(encoding="utf-8"))]
-
-    repro = rows(ENTROPY / "repro" / f"seed{seed}-metrics.csv")
-    default = rows(ROOT / "docs" / "benchmarks" / "learning" / "collect-2026-12-07"
-                   / f"step-seed{seed}" / "metrics.csv")
+    repro = reproduces_default_run(ENTROPY / "repro" / f"seed{seed}-metrics.csv",
+                                   ENTROPY / "repro" / f"seed{seed}-config.yaml", seed)
     assert [r["step"] for r in repro] == ["0", "500000"]
-    assert repro == default[:2]
-    saved = load_config(ENTROPY / "repro" / f"seed{seed}-config.yaml").to_dict()
-    shipped = load_config(ROOT / "configs" / "primordial_soup" / "default.yaml",
-                          **{"seed": seed, "total_steps": 520000}).to_dict()
-    assert saved == shipped
