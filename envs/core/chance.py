@@ -292,6 +292,27 @@ class _Pending(Exception):  # noqa: N818  (a control-flow signal, not an error)
         self.event = event
 
 
+class _Sampling(ChanceSource):
+    """Gives the fixed outcomes, then draws every later event by its probabilities from
+    ``rng``, recording each such event and its outcome."""
+
+    def __init__(self, outcomes: tuple[int, ...], rng: np.random.Generator) -> None:
+        self.outcomes = outcomes
+        self.used = 0
+        self.rng = rng
+        self.events: list[ChanceEvent] = []
+        self.drawn: list[int] = []
+
+    def draw(self, event: ChanceEvent) -> int:
+        if self.used < len(self.outcomes):
+            self.used += 1
+            return self.outcomes[self.used - 1]
+        outcome = event.sample(self.rng)
+        self.events.append(event)
+        self.drawn.append(outcome)
+        return outcome
+
+
 class _Replay(ChanceSource):
     """Gives the fixed outcomes, then stops the transition at the next event."""
 
@@ -355,15 +376,64 @@ class ExplicitChance:
         outcome = node.event.check(outcome)
         return self._run(node.state, node.action, (*node.outcomes, outcome))
 
+    def apply_sampled(self, state: Any, action: int,
+                      rng: np.random.Generator) -> list[tuple[int | None, Any]]:
+        """``apply(state, action)``, then, while that gives a chance node, an outcome of its
+        event drawn with ``event.sample(rng)`` and ``apply_chance`` of it, and so on: the list
+        ``[(None, what apply gave), (outcome, what apply_chance gave), ...]``, the last
+        one's state a player decides in (or the game's end).
+
+        The same list, and ``rng`` left in the same state, as those calls (the events are
+        sampled in the order they are met), in one run of the rules' transition where the
+        calls run it once to the first event and again once per event: a shuffle of ``n``
+        cards is ``n - 1`` events, so a planner that samples its way through chance pays one
+        transition instead of ``n + 1`` (``tests/envs/core/test_chance_sampled.py`` checks
+        it against those calls). ``IllegalActionError`` as ``rules.apply``."""
+        if isinstance(state, ChanceNode):
+            raise ValueError("apply_sampled: chance moves at this node; use "
+                             "apply_chance_sampled")
+        return self._sampled_run(state, action, (), None, rng)
+
+    def apply_chance_sampled(self, node: ChanceNode, outcome: int,
+                             rng: np.random.Generator) -> list[tuple[int, Any]]:
+        """``apply_chance(node, outcome)``, then, while that gives a chance node, an outcome
+        of its event drawn with ``event.sample(rng)`` and ``apply_chance`` of it, and so on:
+        the list of ``(outcome, what apply_chance gave)``, the first pair ``outcome``'s, the
+        last one's state a player decides in (or the game's end); in one run of the
+        transition, as :meth:`apply_sampled`."""
+        self._need_node(node, "apply_chance_sampled")
+        return self._sampled_run(node.state, node.action,
+                                 (*node.outcomes, node.event.check(outcome)), outcome, rng)
+
+    def _sampled_run(self, state: Any, action: int | None, fixed: tuple[int, ...],
+                     first: int | None, rng: np.random.Generator) -> list[tuple[Any, Any]]:
+        """One run of the transition from ``state`` by ``action`` (the setup when ``None``)
+        with ``fixed`` outcomes, then every later event sampled from ``rng``: ``(first,
+        the first node or state reached)`` and ``(outcome, the next)`` for each event
+        sampled, each chance node the one :meth:`apply_chance` would give there."""
+        source = _Sampling(fixed, rng)
+        if action is None:
+            end = self.rules.initial_state(source)
+        else:
+            end = self.rules.apply(state, action, source)
+        outcomes, reached = fixed, []
+        for event, drawn in zip(source.events, source.drawn, strict=True):
+            reached.append(ChanceNode(state, action, outcomes, event))
+            outcomes = (*outcomes, drawn)
+        reached.append(end)
+        return list(zip((first, *source.drawn), reached, strict=True))
+
     def sample_chance(self, node: ChanceNode, rng: np.random.Generator) -> int:
         """An outcome of the pending event, drawn with its probabilities."""
         self._need_node(node, "sample_chance")
         return node.event.sample(rng)
 
     def resolve(self, state: Any, rng: np.random.Generator) -> Any:
-        """Sample chance nodes until a player decides (or the game is over)."""
-        while isinstance(state, ChanceNode):
-            state = self.apply_chance(state, state.event.sample(rng))
+        """Sample chance nodes until a player decides (or the game is over): each outcome
+        drawn with ``event.sample(rng)``, the transition run once
+        (:meth:`apply_chance_sampled`)."""
+        if isinstance(state, ChanceNode):
+            state = self.apply_chance_sampled(state, state.event.sample(rng), rng)[-1][1]
         return state
 
     # internals

@@ -175,6 +175,10 @@ class MCTSAgent:
             self.config = replace(self.config, prior=0.0)
         self.name = self.config.spec()
         self._given_rules = rules
+        #: Whether a chance transition is run once with its outcomes sampled inside it
+        #: (:meth:`ExplicitChance.apply_sampled`), or, as the plain reference the tests hold
+        #: it to, once per chance node met: the same searches either way.
+        self.sampled_chance = True
         self.seed(seed)
         self.last_simulations = 0
         self.simulations = 0
@@ -281,8 +285,9 @@ class MCTSAgent:
         node = root
         path = [root]
         expanded = False
+        walk: list[tuple[int, Any]] = []
         while True:
-            node, state = self._through_chance(chance, node, state, path, cache)
+            node, state = self._through_chance(chance, node, state, path, cache, walk)
             if expanded or rules.is_terminal(state):
                 break
             mask = None
@@ -307,44 +312,75 @@ class MCTSAgent:
                     node.actions[action] = _Node(len(root.w))
                     node.actions[action].avail = 1
                     expanded = True
-            node, state = self._child(chance, node, state, action, path, cache)
+            node, state, walk = self._child(chance, node, state, action, path, cache)
         _backup(path, self._rollout(rules, state))
 
     def _through_chance(self, chance: ExplicitChance, node: _Node, state: Any,
-                        path: list[_Node], cache: bool) -> tuple[_Node, Any]:
+                        path: list[_Node], cache: bool,
+                        walk: list[tuple[int, Any]] = ()) -> tuple[_Node, Any]:
         """Walk the chance nodes from ``state`` (an outcome sampled by its probability at
-        each), adding their tree nodes to ``path``; the first decision or end reached."""
+        each), adding their tree nodes to ``path``; the first decision or end reached.
+        ``walk``: the outcomes :meth:`_child` drew already and what each reached.
+
+        Where the tree keeps no state for an outcome's node, the rest of the transition is
+        sampled in one run of the rules (:meth:`ExplicitChance.apply_chance_sampled`): the
+        same outcomes, nodes and states as the plain walk (``sampled_chance = False``: one
+        ``apply_chance`` per chance node, the rules' transition run again for each), with
+        ``self.rng`` drawn alike."""
+        for outcome, reached in walk:
+            node, state = self._outcome(node, outcome, reached, path, cache)
         while isinstance(state, ChanceNode):
             outcome = state.event.sample(self.rng)
             child = node.outcomes.get(outcome)
-            if child is None:
-                child = node.outcomes[outcome] = _Node(len(node.w))
-            if cache and child.state is not None:
-                state = child.state
+            if cache and child is not None and child.state is not None:
+                node, state = self._outcome(node, outcome, child.state, path, cache)
+            elif not self.sampled_chance:
+                node, state = self._outcome(node, outcome, chance.apply_chance(state, outcome),
+                                            path, cache)
             else:
-                state = chance.apply_chance(state, outcome)
-                if cache:
-                    child.state = state
-            node = child
-            path.append(node)
+                for drawn, reached in chance.apply_chance_sampled(state, outcome, self.rng):
+                    node, state = self._outcome(node, drawn, reached, path, cache)
         return node, state
 
     @staticmethod
-    def _child(chance: ExplicitChance, node: _Node, state: Any, action: int,
-               path: list[_Node], cache: bool) -> tuple[_Node, Any]:
-        """Take ``action``: its tree node (made if new, added to ``path``) and its state
-        (kept on the node when the tree caches states)."""
+    def _outcome(node: _Node, outcome: int, reached: Any, path: list[_Node],
+                 cache: bool) -> tuple[_Node, Any]:
+        """The tree node of ``outcome`` under ``node`` (made if new, added to ``path``) and
+        its state: ``reached``, kept on the node when the tree keeps states (a state kept
+        already is the same one, and is what the walk goes on from)."""
+        child = node.outcomes.get(outcome)
+        if child is None:
+            child = node.outcomes[outcome] = _Node(len(node.w))
+        if cache:
+            if child.state is None:
+                child.state = reached
+            else:
+                reached = child.state
+        path.append(child)
+        return child, reached
+
+    def _child(self, chance: ExplicitChance, node: _Node, state: Any, action: int,
+               path: list[_Node], cache: bool) -> tuple[_Node, Any, list[tuple[int, Any]]]:
+        """Take ``action``: its tree node (made if new, added to ``path``), its state (kept
+        on the node when the tree keeps states), and, if that is a chance node, the outcomes
+        drawn and states reached on to the next decision, for :meth:`_through_chance`
+        (one run of the transition, :meth:`ExplicitChance.apply_sampled`; nothing drawn
+        with ``sampled_chance = False``)."""
         child = node.actions.get(action)
         if child is None:
             child = node.actions[action] = _Node(len(node.w))
+        walk: list[tuple[int, Any]] = []
         if cache and child.state is not None:
             state = child.state
         else:
-            state = chance.apply(state, action)
+            if self.sampled_chance:
+                (_, state), *walk = chance.apply_sampled(state, action, self.rng)
+            else:
+                state = chance.apply(state, action)
             if cache:
                 child.state = state
         path.append(child)
-        return child, state
+        return child, state, walk
 
     def _model_action(self, rules: Any, node: _Node, state: Any, mask: np.ndarray | None,
                       cache: bool) -> int:
@@ -472,8 +508,9 @@ class MCTSAgent:
         modelled = self.config.model == "heuristic"
         node = root
         path = [root]
+        walk: list[tuple[int, Any]] = []
         while True:
-            node, state = self._through_chance(chance, node, state, path, cache)
+            node, state = self._through_chance(chance, node, state, path, cache, walk)
             if rules.is_terminal(state):
                 return path, node, state, rank_rewards(rules.scores(state))
             mask = None
@@ -492,7 +529,7 @@ class MCTSAgent:
                 return path, node, state, None
             else:
                 action = self._select_puct(node, legal, rules.current_player(state))
-            node, state = self._child(chance, node, state, action, path, cache)
+            node, state, walk = self._child(chance, node, state, action, path, cache)
 
     def _select_puct(self, node: _Node, legal: list[int], player: int) -> int:
         """The legal action with the best ``Q + c * P * sqrt(N) / (1 + n)`` for ``player``:
