@@ -104,7 +104,9 @@ class PlaceStart:
         view = rules.layout.segment_view(mask, "place_amoeba")
         free_numbers = [i for i, sp in enumerate(ps.amoeba_space) if sp < 0]
         free_spaces = [s for s in range(rules.board.num_spaces) if s not in occupied]
-        view[np.ix_(free_numbers, free_spaces)] = True  # every free number on every free space
+        # every free number on every free space (as ``np.ix_``, without its checks' cost)
+        view[np.asarray(free_numbers, dtype=np.intp)[:, None],
+             np.asarray(free_spaces, dtype=np.intp)] = True
 
     @staticmethod
     def apply(rules, state, frame, segment, index, rng) -> None:
