@@ -93,10 +93,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="default: every game (repeatable)")
     parser.add_argument("--runners", type=int, nargs="+", default=[0, 1, 2],
                         help="EnvRunner counts to measure (default 0 1 2)")
+    parser.add_argument("--envs", type=int, nargs="+", default=[1],
+                        help="games per EnvRunner (num_envs_per_env_runner) to measure at "
+                             "each EnvRunner count (default 1)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--iterations", type=int, default=3,
-                        help="timed RLlib iterations of 1,024 env steps each")
+                        help="timed RLlib iterations (of --train-batch env steps each)")
     parser.add_argument("--sb3-steps", type=int, default=4096)
+    parser.add_argument("--train-batch", type=int, default=1024,
+                        help="RLlib env steps per iteration (default 1,024; the shipped "
+                             "configs: 4,096)")
+    parser.add_argument("--net-arch", type=int, nargs="+", default=[64, 64],
+                        help="RLlib hidden layers (default 64 64, SB3's default; the shipped "
+                             "configs: 256 256)")
     parser.add_argument("--json", help="also write every measurement to this file")
     args = parser.parse_args(argv)
     from primeval.training.rllib.train import init_ray
@@ -106,25 +115,33 @@ def main(argv: list[str] | None = None) -> int:
     for round_ in range(args.rounds):
         for name in args.game or list(GAMES):
             players = GAMES[name].default_players
-            variants = [("sb3", None)] + [("rllib", n) for n in args.runners]
-            for backend, n in variants:
+            variants = [("sb3", None, None)] + [("rllib", n, e) for n in args.runners
+                                                 for e in args.envs]
+            for backend, n, envs in variants:
                 run = (bench_sb3(name, players, args.sb3_steps) if backend == "sb3" else
-                       bench_rllib(name, players, n, iterations=args.iterations))
+                       bench_rllib(name, players, n, iterations=args.iterations,
+                                   train_batch_size=args.train_batch,
+                                   net_arch=tuple(args.net_arch),
+                                   num_envs_per_env_runner=envs))
                 run["round"] = round_
                 runs.append(run)
                 print(json.dumps(run), flush=True)
     print(f"\n{date.today()}, {_cpu()}, "
           f"Python {platform.python_version()}; median of {args.rounds} rounds, env steps/s")
+    cells = [(n, e) for n in args.runners for e in args.envs]
     print("| game | SB3 MaskablePPO (4 envs) | "
-          + " | ".join(f"RLlib, {n} EnvRunners" for n in args.runners) + " |")
-    print("|---" * (2 + len(args.runners)) + "|")
+          + " | ".join(f"RLlib, {n} EnvRunners" + (
+            f", {e} game{'s' if e > 1 else ''} each" if len(args.envs) > 1 else "") for n, e in cells) + " |")
+    print("|---" * (2 + len(cells)) + "|")
     for name in args.game or list(GAMES):
-        def med(backend: str, n: int | None = None, game: str = name) -> str:
+        def med(backend: str, n: int | None = None, envs: int | None = None,
+                game: str = name) -> str:
             rates = [r["env_steps_per_second"] for r in runs if r["game"] == game
-                     and r["backend"] == backend and r.get("num_env_runners") == n]
+                     and r["backend"] == backend and r.get("num_env_runners") == n
+                     and r.get("num_envs_per_env_runner") == envs]
             return f"{statistics.median(rates):,.0f}" if rates else "-"
         print(f"| {name} | {med('sb3')} | "
-              + " | ".join(med("rllib", n) for n in args.runners) + " |")
+              + " | ".join(med("rllib", n, e) for n, e in cells) + " |")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"date": str(date.today()), "runs": runs}, f, indent=2)
