@@ -151,3 +151,26 @@ def test_forward_py_times_the_network_of_primordial_soups_default():
     assert forward.timed(policy, obs, mask, None, 3) > 0
     assert forward.timed(policy, obs, mask, flush, 3) > 0
     assert flush[0] == 53  # touched before each of the 50 untimed and 3 timed passes
+
+
+def test_the_search_runs_of_2026_12_08_searched_alike_and_are_quoted():
+    """docs/benchmarks/chance-2026-12-08 and determinize-2026-12-08: every tree's searches
+    chose the same actions (one hash per game and bench), and history.md quotes the
+    determinize runs' summary.py."""
+    bench = ROOT / "docs" / "benchmarks"
+    files = [*(bench / "chance-2026-12-08").glob("*.txt"),
+             *(bench / "determinize-2026-12-08").glob("mcts*-run*.txt")]
+    assert len(files) == 6
+    for path in files:
+        hashes: dict[str, set[str]] = {}
+        trees = set()
+        for line in path.read_text(encoding="utf-8").splitlines():
+            tree, data = line.split(" ", 1)
+            trees.add(tree)
+            for game, row in json.loads(data).items():
+                hashes.setdefault(game, set()).add(row["actions"])
+        assert len(trees) == 3 and all(len(h) == 1 for h in hashes.values()), path
+    out = subprocess.run([sys.executable, str(bench / "determinize-2026-12-08" / "summary.py")],
+                         cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    history = (bench / "history.md").read_text(encoding="utf-8")
+    assert out.strip() and out.strip() in history

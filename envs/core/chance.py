@@ -392,7 +392,18 @@ class ExplicitChance:
         if isinstance(state, ChanceNode):
             raise ValueError("apply_sampled: chance moves at this node; use "
                              "apply_chance_sampled")
-        return self._sampled_run(state, action, (), None, rng)
+        return self._sampled_run(state, action, (), None, rng)[0]
+
+    def transition_sampled(self, state: Any, action: int, rng: np.random.Generator,
+                           mask: np.ndarray) -> tuple[list[tuple[int | None, Any]], Any]:
+        """:meth:`apply_sampled` for a caller that has ``state``'s legal mask and keeps the
+        masks itself (as ``rules.transition`` is for ``rules.apply``): the walk, and the
+        legal mask of its last state (``None`` when the rules have no ``transition``). The
+        states carry no mask of their own."""
+        if isinstance(state, ChanceNode):
+            raise ValueError("transition_sampled: chance moves at this node; use "
+                             "apply_chance_sampled")
+        return self._sampled_run(state, action, (), None, rng, mask)
 
     def apply_chance_sampled(self, node: ChanceNode, outcome: int,
                              rng: np.random.Generator) -> list[tuple[int, Any]]:
@@ -403,17 +414,22 @@ class ExplicitChance:
         transition, as :meth:`apply_sampled`."""
         self._need_node(node, "apply_chance_sampled")
         return self._sampled_run(node.state, node.action,
-                                 (*node.outcomes, node.event.check(outcome)), outcome, rng)
+                                 (*node.outcomes, node.event.check(outcome)), outcome, rng)[0]
 
     def _sampled_run(self, state: Any, action: int | None, fixed: tuple[int, ...],
-                     first: int | None, rng: np.random.Generator) -> list[tuple[Any, Any]]:
+                     first: int | None, rng: np.random.Generator,
+                     mask: np.ndarray | None = None) -> tuple[list[tuple[Any, Any]], Any]:
         """One run of the transition from ``state`` by ``action`` (the setup when ``None``)
         with ``fixed`` outcomes, then every later event sampled from ``rng``: ``(first,
         the first node or state reached)`` and ``(outcome, the next)`` for each event
-        sampled, each chance node the one :meth:`apply_chance` would give there."""
+        sampled, each chance node the one :meth:`apply_chance` would give there; and, given
+        ``state``'s ``mask``, the last state's (by ``rules.transition``), else ``None``."""
         source = _Sampling(fixed, rng)
+        end_mask = None
         if action is None:
             end = self.rules.initial_state(source)
+        elif mask is not None and hasattr(self.rules, "transition"):
+            end, end_mask = self.rules.transition(state, action, source, mask)
         else:
             end = self.rules.apply(state, action, source)
         outcomes, reached = fixed, []
@@ -421,7 +437,7 @@ class ExplicitChance:
             reached.append(ChanceNode(state, action, outcomes, event))
             outcomes = (*outcomes, drawn)
         reached.append(end)
-        return list(zip((first, *source.drawn), reached, strict=True))
+        return list(zip((first, *source.drawn), reached, strict=True)), end_mask
 
     def sample_chance(self, node: ChanceNode, rng: np.random.Generator) -> int:
         """An outcome of the pending event, drawn with its probabilities."""

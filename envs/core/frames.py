@@ -170,6 +170,13 @@ class FrameRules:
         overrides it."""
         return state.copy()
 
+    def determinizer(self, state, observer: int):
+        """:meth:`sample_determinization` of ``state`` for ``observer`` as a function of the
+        ``rng``, for a planner that draws many from one state (a game may work out once
+        what the draws share); ``state`` must not change while it is in use. Here: that
+        call."""
+        return lambda rng: self.sample_determinization(state, observer, rng)
+
     def action_to_str(self, state, action: int) -> str:
         """The action's plain name from the layout (the same in every state)."""
         return self.layout.describe(action)

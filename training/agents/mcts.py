@@ -253,7 +253,7 @@ class MCTSAgent:
         """Run the budget's simulations from ``state`` for the acting seat ``me``; the root.
 
         In a game with hidden information only ``rules.sample_determinization(state, me,
-        rng)`` reads ``state``."""
+        rng)`` (or the ``determinizer`` that gives the same) reads ``state``."""
         if self.evaluator is not None:
             return self._search_net(rules, state, me)
         config = self.config
@@ -263,8 +263,9 @@ class MCTSAgent:
         if not hidden:
             root.state = state
         budget = _Budget(config)
+        deal = _determinizer(rules, state, me) if hidden else None
         while True:
-            start_state = rules.sample_determinization(state, me, self.rng) if hidden else state
+            start_state = deal(self.rng) if hidden else state
             self._simulate(rules, chance, root, start_state, not hidden, me)
             if budget.spend(1):
                 break
@@ -286,15 +287,16 @@ class MCTSAgent:
         path = [root]
         expanded = False
         walk: list[tuple[int, Any]] = []
+        mask = None  # the legal mask of the state the walk stops at, when the step gave it
         while True:
             node, state = self._through_chance(chance, node, state, path, cache, walk)
             if expanded or rules.is_terminal(state):
                 break
-            mask = None
             if cache and node.legal is not None:
                 legal = node.legal
             else:
-                mask = rules.legal_mask(state)
+                if mask is None:
+                    mask = rules.legal_mask(state)
                 legal = np.flatnonzero(mask).tolist()
                 if cache:
                     node.legal = legal
@@ -312,8 +314,9 @@ class MCTSAgent:
                     node.actions[action] = _Node(len(root.w))
                     node.actions[action].avail = 1
                     expanded = True
-            node, state, walk = self._child(chance, node, state, action, path, cache)
-        _backup(path, self._rollout(rules, state))
+            node, state, walk, mask = self._child(chance, node, state, action, path, cache,
+                                                  mask)
+        _backup(path, self._rollout(rules, state, mask))
 
     def _through_chance(self, chance: ExplicitChance, node: _Node, state: Any,
                         path: list[_Node], cache: bool,
@@ -360,27 +363,34 @@ class MCTSAgent:
         return child, reached
 
     def _child(self, chance: ExplicitChance, node: _Node, state: Any, action: int,
-               path: list[_Node], cache: bool) -> tuple[_Node, Any, list[tuple[int, Any]]]:
+               path: list[_Node], cache: bool, mask: np.ndarray | None = None
+               ) -> tuple[_Node, Any, list[tuple[int, Any]], np.ndarray | None]:
         """Take ``action``: its tree node (made if new, added to ``path``), its state (kept
         on the node when the tree keeps states), and, if that is a chance node, the outcomes
         drawn and states reached on to the next decision, for :meth:`_through_chance`
         (one run of the transition, :meth:`ExplicitChance.apply_sampled`; nothing drawn
-        with ``sampled_chance = False``)."""
+        with ``sampled_chance = False``); given ``state``'s legal ``mask``, the legal mask
+        of the decision reached too (:meth:`ExplicitChance.transition_sampled`: no mask
+        carried on the states, nor compared), else ``None``."""
         child = node.actions.get(action)
         if child is None:
             child = node.actions[action] = _Node(len(node.w))
         walk: list[tuple[int, Any]] = []
+        end_mask = None
         if cache and child.state is not None:
             state = child.state
         else:
-            if self.sampled_chance:
-                (_, state), *walk = chance.apply_sampled(state, action, self.rng)
-            else:
+            if not self.sampled_chance:
                 state = chance.apply(state, action)
+            elif mask is not None:
+                ((_, state), *walk), end_mask = chance.transition_sampled(
+                    state, action, self.rng, mask)
+            else:
+                (_, state), *walk = chance.apply_sampled(state, action, self.rng)
             if cache:
                 child.state = state
         path.append(child)
-        return child, state, walk
+        return child, state, walk, end_mask
 
     def _model_action(self, rules: Any, node: _Node, state: Any, mask: np.ndarray | None,
                       cache: bool) -> int:
@@ -441,14 +451,14 @@ class MCTSAgent:
         if not hidden:
             root.state = state
         budget = _Budget(config)
+        deal = _determinizer(rules, state, me) if hidden else None
         while True:
             k = 1 if root.priors is None else config.batch  # the root is valued first, alone
             if config.sims is not None:
                 k = min(k, config.sims - budget.sims)
             pending: list[tuple[list[_Node], _Node, Any]] = []
             for _ in range(k):
-                start_state = (rules.sample_determinization(state, me, self.rng) if hidden
-                               else state)
+                start_state = deal(self.rng) if hidden else state
                 path, leaf, leaf_state, value = self._descend_net(rules, chance, root,
                                                                   start_state, not hidden, me)
                 if value is None:
@@ -529,7 +539,7 @@ class MCTSAgent:
                 return path, node, state, None
             else:
                 action = self._select_puct(node, legal, rules.current_player(state))
-            node, state, walk = self._child(chance, node, state, action, path, cache)
+            node, state, walk, _ = self._child(chance, node, state, action, path, cache)
 
     def _select_puct(self, node: _Node, legal: list[int], player: int) -> int:
         """The legal action with the best ``Q + c * P * sqrt(N) / (1 + n)`` for ``player``:
@@ -565,13 +575,15 @@ class MCTSAgent:
         total = visits.sum()
         return visits / total if total else visits
 
-    def _rollout(self, rules: Any, state: Any) -> list[float]:
-        """Play on from ``state`` with the rollout policy; the value vector."""
+    def _rollout(self, rules: Any, state: Any, mask: np.ndarray | None = None) -> list[float]:
+        """Play on from ``state`` (its legal ``mask``, when the caller has it) with the
+        rollout policy; the value vector."""
         rng = self.rng
         depth = self.config.depth
         steps = 0
         if not rules.is_terminal(state):
-            mask = rules.legal_mask(state)
+            if mask is None:
+                mask = rules.legal_mask(state)
             bot = self._rollout_bot(rules) if self.config.rollout == "heuristic" else None
             while depth is None or steps < depth:
                 if bot is None:
@@ -630,6 +642,16 @@ def score_margin(scores: list[float]) -> list[float]:
         return [0.0] * len(scores)
     mean = sum(scores) / len(scores)
     return [(s - mean) / spread for s in scores]
+
+
+def _determinizer(rules: Any, state: Any, me: int):
+    """``rules.sample_determinization(state, me, rng)`` as a function of ``rng``: the rules'
+    ``determinizer`` where they have one (what every draw shares worked out once a search),
+    else that call."""
+    make = getattr(rules, "determinizer", None)
+    if make is not None:
+        return make(state, me)
+    return lambda rng: rules.sample_determinization(state, me, rng)
 
 
 def _has_hidden_information(rules: Any) -> bool:

@@ -80,6 +80,12 @@ class OriginRules(FrameRules):
         ``observer`` cannot see (:func:`~primeval.envs.origin.rules.hidden.sample_determinization`)."""
         return hidden.sample_determinization(self, state, observer, rng)
 
+    def determinizer(self, state: OriginState, observer: int):
+        """:meth:`sample_determinization` of ``state`` as a function of the ``rng``, what
+        every draw shares worked out once
+        (:func:`~primeval.envs.origin.rules.hidden.determinizer`)."""
+        return hidden.determinizer(self, state, observer)
+
     def state_from_dict(self, data: dict) -> OriginState:
         checks.check_dict(data)
         return OriginState.from_dict(data)

@@ -9,6 +9,7 @@ only as a count. Everything else is on the table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -69,13 +70,68 @@ def sample_determinization(rules, state: OriginState, observer: int,
     return new
 
 
-def _redraw_tile_reserve(rules, state: OriginState, rng: np.random.Generator) -> None:
-    comps = rules.data.components
-    unseen = dict(comps.innovation_tiles)
+def determinizer(rules, state: OriginState, observer: int
+                 ) -> Callable[[np.random.Generator], OriginState]:
+    """``sample_determinization(rules, state, observer, rng)`` as a function of ``rng``, for a
+    planner that draws many determinizations of one state: what every draw shares (the hidden
+    places by colour and their cards, the unseen tiles) is worked out once, here. Each call
+    gives the copy :func:`sample_determinization` gives for that ``rng``, and draws from it
+    alike (``tests/envs/core/test_determinization.py``). ``state`` must not change while the
+    function is in use."""
+    colour_of = [card.colour for card in rules.data.cards]
+    known = known_hands(state, observer)
+    # The hidden piles in sample_determinization's order, addressed so that a copy's piles can
+    # be found: ("hand", seat), ("deck", deck), ("dealt", frame's index in the stack).
+    piles = [("hand", p) for p in range(len(state.hands)) if p not in known]
+    piles += [("deck", d) for d in range(len(state.decks))]
+    piles += [("dealt", j) for j, frame in enumerate(state.stack)
+              if frame.get("dealt") and frame["player"] != observer]
+    dealt = [j for kind, j in piles if kind == "dealt"]
+
+    def lists(copy: OriginState) -> list[list[int]]:
+        return [copy.hands[k] if kind == "hand" else copy.decks[k] if kind == "deck"
+                else copy.stack[k]["dealt"] for kind, k in piles]
+
+    places: dict[str, list[tuple[int, int]]] = {}
+    for n, pile in enumerate(lists(state)):
+        for i, card in enumerate(pile):
+            places.setdefault(colour_of[card], []).append((n, i))
+    own = lists(state)
+    plan = [(places[colour], sorted(own[n][i] for n, i in places[colour]))
+            for colour in sorted(places)]
+    pool = _unseen_tiles(rules, state)
+    size, levels = sum(state.tile_reserve), len(state.tile_reserve)
+
+    def sample(rng: np.random.Generator) -> OriginState:
+        new = state.copy()
+        for j in dealt:
+            new.stack[j]["dealt"] = list(new.stack[j]["dealt"])
+        targets = lists(new)
+        for spots, cards in plan:
+            for (n, i), k in zip(spots, rng.permutation(len(cards)), strict=True):
+                targets[n][i] = cards[k]
+        for frame in new.stack:
+            if isinstance(frame.get("dealt"), list):
+                frame["dealt"] = tuple(frame["dealt"])
+        drawn = [pool[i] for i in rng.permutation(len(pool))[:size]]
+        new.tile_reserve = [drawn.count(level) for level in range(1, levels + 1)]
+        return new
+
+    return sample
+
+
+def _unseen_tiles(rules, state: OriginState) -> list[int]:
+    """The tile levels not in sight (all tiles less the face-up ones and those in the
+    columns), one entry a tile, lowest level first."""
+    unseen = dict(rules.data.components.innovation_tiles)
     for level in [*state.slots, *(lv for cols in state.columns for col in cols for lv in col)]:
         if level:
             unseen[level] -= 1
-    pool = [level for level, count in sorted(unseen.items()) for _ in range(count)]
+    return [level for level, count in sorted(unseen.items()) for _ in range(count)]
+
+
+def _redraw_tile_reserve(rules, state: OriginState, rng: np.random.Generator) -> None:
+    pool = _unseen_tiles(rules, state)
     size = sum(state.tile_reserve)
     drawn = [pool[i] for i in rng.permutation(len(pool))[:size]]
     state.tile_reserve = [drawn.count(level) for level in range(1, len(state.tile_reserve) + 1)]

@@ -89,6 +89,28 @@ def test_one_run_gives_the_action_and_the_walk_after_it(game):
     assert met > 10
 
 
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_given_the_mask_it_gives_the_walk_and_the_mask_reached(game):
+    """``transition_sampled(state, action, rng, mask)``: ``apply_sampled``'s walk, and the
+    legal mask of its last state, as the rules work it out."""
+    chance, nodes = _chance_nodes(game, seed=5, wanted=120)
+    checked = 0
+    for i, node in enumerate(n for n in nodes if n.action is not None):
+        state, action = node.state, node.action
+        mask = chance.rules.legal_mask(state)
+        fast_rng, ref_rng = np.random.default_rng([i, 3]), np.random.default_rng([i, 3])
+        walk, end_mask = chance.transition_sampled(state, action, fast_rng, mask.copy())
+        ref = chance.apply_sampled(state, action, ref_rng)
+        assert [o for o, _ in walk] == [o for o, _ in ref]
+        assert all(a == b for (_, a), (_, b) in zip(walk, ref, strict=True))
+        np.testing.assert_array_equal(end_mask, chance.rules.computed_legal_mask(walk[-1][1]))
+        assert fast_rng.bit_generator.state == ref_rng.bit_generator.state
+        checked += 1
+    assert checked > 5
+    with pytest.raises(ValueError, match="use apply_chance_sampled"):
+        chance.transition_sampled(nodes[0], 0, np.random.default_rng(0), mask)
+
+
 def test_the_node_it_is_given_is_checked():
     chance, nodes = _chance_nodes("primordial_soup", seed=0, wanted=1)
     node = nodes[0]
@@ -111,11 +133,12 @@ def _tree(node):
 
 
 def _counted(method, walks):
-    """``method``, noting in ``walks`` the length of each walk it returns."""
+    """``method``, noting in ``walks`` the length of each walk it returns (with the end's
+    mask, for ``transition_sampled``)."""
     def counted(self, *args):
-        walk = method(self, *args)
-        walks.append(len(walk))
-        return walk
+        out = method(self, *args)
+        walks.append(len(out[0] if isinstance(out, tuple) else out))
+        return out
     return counted
 
 
@@ -133,7 +156,7 @@ POSITIONS = {"primordial_soup": ((1, 10), (2, 10), (2, 75)),
 ])
 def test_mcts_searches_the_trees_the_stepwise_walk_searches(game, spec, monkeypatch):
     walks = []
-    for name in ("apply_sampled", "apply_chance_sampled"):
+    for name in ("apply_sampled", "transition_sampled", "apply_chance_sampled"):
         monkeypatch.setattr(ExplicitChance, name, _counted(getattr(ExplicitChance, name), walks))
     for seed, steps in POSITIONS[game]:
         env = mid_game(game, seed=seed, steps=steps)

@@ -110,3 +110,38 @@ def test_a_barter_partner_s_hand_stays_known():
     samples = [env.rules.sample_determinization(state, 0, rng) for _ in range(20)]
     assert all(s.hands[2] == state.hands[2] for s in samples)
     assert any(sorted(s.hands[1]) != sorted(state.hands[1]) for s in samples)
+
+
+def _deal_positions():
+    """Origin positions of every kind a determinization meets: the setup's objectives dealt
+    (a frame's ``dealt`` hidden from the others), play at several depths, and a barter."""
+    yield from (env.game_state for env in _positions("origin"))
+    for seed, steps in ((6, 1), (7, 2), (8, 3)):  # keeping objectives: dealt cards pending
+        yield mid_game("origin", seed=seed, steps=steps).game_state
+    barter = mid_game("origin", seed=0, steps=10).game_state.copy()
+    barter.stack.append({"kind": "barter_take", "player": 0, "victim": 2})
+    yield barter
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_determinizer_deals_what_sample_determinization_deals(game):
+    """``rules.determinizer(state, observer)(rng)``: the copy
+    ``sample_determinization(state, observer, rng)`` gives, the generator drawn alike, for
+    every observer, draw after draw; the state itself untouched."""
+    states = (list(_deal_positions()) if game == "origin"
+              else [env.game_state for env in _positions(game)])
+    dealt = 0
+    for k, state in enumerate(states):
+        rules = GAMES[game].raw_env(num_players=state.num_players).rules
+        before = state.to_dict()
+        dealt += any(frame.get("dealt") for frame in state.stack)
+        for observer in range(state.num_players):
+            deal = rules.determinizer(state, observer)
+            fast, ref = np.random.default_rng([k, observer]), np.random.default_rng([k, observer])
+            for _ in range(4):
+                a, b = deal(fast), rules.sample_determinization(state, observer, ref)
+                assert a.to_dict() == b.to_dict() and a == b
+                assert a is not state and a.stack is not state.stack
+                assert fast.bit_generator.state == ref.bit_generator.state
+        assert state.to_dict() == before
+    assert game != "origin" or dealt > 0
