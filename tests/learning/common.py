@@ -277,6 +277,16 @@ def held_out_run(folder: Path, learning: str, game: str = "primordial_soup",
     return agent
 
 
+def held_out_runs(folder: Path, pattern: str, names: list[str], **overrides) -> list[dict]:
+    """The run folders of ``folder`` matching the glob ``pattern``, which must be ``names``
+    (in sorted order), each a :func:`held_out_run` quoted in docs/learning.md; their held-out
+    agent rows."""
+    learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
+    folders = sorted(p for p in folder.glob(pattern) if p.is_dir())
+    assert [p.name for p in folders] == names, folder
+    return [held_out_run(p, learning, **overrides) for p in folders]
+
+
 def metrics_rows(path: Path) -> list[dict]:
     """A run's ``metrics.csv`` rows without the fields the machine's speed sets (wall time,
     env steps per second): what the same config and seed reproduce on the same CPU."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tests.learning.common import (
     ROOT,
-    held_out_run,
+    held_out_runs,
     load_script,
     pool_rates,
     reproduces_default_run,
@@ -17,19 +17,13 @@ DRAW = ROOT / "docs" / "benchmarks" / "learning" / "draw-2026-12-07"
 
 
 def test_the_new_default_runs_are_the_default_and_quoted():
-    learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
-    folders = sorted(p for p in DRAW.glob("seed[0-9]*") if p.is_dir())
-    assert [p.name for p in folders] == ["seed10", "seed11", "seed8", "seed9"]
-    agents = [held_out_run(folder, learning) for folder in folders]
-    assert pool_rates(agents)[1] in learning
+    agents = held_out_runs(DRAW, "seed[0-9]*", ["seed10", "seed11", "seed8", "seed9"])
+    assert pool_rates(agents)[1] in (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
 
 
 def test_the_new_runs_in_parts_are_the_default_in_parts_and_quoted():
-    learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
-    folders = sorted(p for p in DRAW.glob("parts-seed[0-9]*") if p.is_dir())
-    assert [p.name for p in folders] == ["parts-seed8", "parts-seed9"]
-    for folder in folders:
-        held_out_run(folder, learning, workers=2, collect="rollout")
+    held_out_runs(DRAW, "parts-seed[0-9]*", ["parts-seed8", "parts-seed9"],
+                  workers=2, collect="rollout")
 
 
 def test_the_groups_and_tests_quoted_are_what_compare_py_computes():

@@ -5,17 +5,14 @@ the folder's compare.py computes from the saved files (every training seed 0-11 
 
 from __future__ import annotations
 
-from tests.learning.common import ROOT, held_out_run, load_script
+from tests.learning.common import ROOT, held_out_runs, load_script
 
 PARTS = ROOT / "docs" / "benchmarks" / "learning" / "parts-2026-12-08"
 
 
 def test_the_runs_are_the_default_in_parts_and_quoted():
-    learning = (ROOT / "docs" / "learning.md").read_text(encoding="utf-8")
-    folders = sorted(p for p in PARTS.glob("parts-seed[0-9]*") if p.is_dir())
-    assert [p.name for p in folders] == ["parts-seed10", "parts-seed11"]
-    for folder in folders:
-        held_out_run(folder, learning, workers=2, collect="rollout")
+    held_out_runs(PARTS, "parts-seed[0-9]*", ["parts-seed10", "parts-seed11"],
+                  workers=2, collect="rollout")
 
 
 def test_the_groups_and_tests_quoted_are_what_compare_py_computes():

@@ -2,8 +2,9 @@
 # MCTS simulations a CPU second, three trees interleaved in fresh processes on one machine in
 # one run: FILED, the tree issue 23 was filed against (d45d2da, 2026-12-02); BEFORE, main
 # before a chance transition was sampled in one run (b1de0c6); and this checkout. Run from the
-# repository root with the package installed (make install); writes beside this script:
-#   bash docs/benchmarks/chance-2026-12-08/run.sh
+# repository root with the venv's python first on PATH (make install); writes beside this
+# script:
+#   PATH=.venv/bin:$PATH bash docs/benchmarks/chance-2026-12-08/run.sh
 #   mcts.txt        ../throughput-2026-12-05/mcts_sims.py: mcts:sims=100 deciding the first 15
 #                   decisions of 2 seeded games (mostly Primordial Soup's setup);
 #   mcts-whole.txt  ../throughput-2026-12-05/mcts_whole.py: the same search at every 10th
