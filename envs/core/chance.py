@@ -292,24 +292,16 @@ class _Pending(Exception):  # noqa: N818  (a control-flow signal, not an error)
         self.event = event
 
 
-class _Sampling(ChanceSource):
-    """Gives the fixed outcomes, then draws every later event by its probabilities from
-    ``rng``, recording each such event and its outcome."""
+class _Recorded(SampledChance):
+    """:class:`SampledChance` that notes each event it draws for and the outcome drawn."""
 
-    def __init__(self, outcomes: tuple[int, ...], rng: np.random.Generator) -> None:
-        self.outcomes = outcomes
-        self.used = 0
-        self.rng = rng
-        self.events: list[ChanceEvent] = []
-        self.drawn: list[int] = []
+    def __init__(self, rng: np.random.Generator) -> None:
+        super().__init__(rng)
+        self.met: list[tuple[ChanceEvent, int]] = []
 
     def draw(self, event: ChanceEvent) -> int:
-        if self.used < len(self.outcomes):
-            self.used += 1
-            return self.outcomes[self.used - 1]
-        outcome = event.sample(self.rng)
-        self.events.append(event)
-        self.drawn.append(outcome)
+        outcome = super().draw(event)
+        self.met.append((event, outcome))
         return outcome
 
 
@@ -424,7 +416,8 @@ class ExplicitChance:
         the first node or state reached)`` and ``(outcome, the next)`` for each event
         sampled, each chance node the one :meth:`apply_chance` would give there; and, given
         ``state``'s ``mask``, the last state's (by ``rules.transition``), else ``None``."""
-        source = _Sampling(fixed, rng)
+        sampled = _Recorded(rng)
+        source = ScriptedChance(fixed, then=sampled)  # the fixed outcomes, then sampled ones
         end_mask = None
         if action is None:
             end = self.rules.initial_state(source)
@@ -433,11 +426,11 @@ class ExplicitChance:
         else:
             end = self.rules.apply(state, action, source)
         outcomes, reached = fixed, []
-        for event, drawn in zip(source.events, source.drawn, strict=True):
+        for event, drawn in sampled.met:
             reached.append(ChanceNode(state, action, outcomes, event))
             outcomes = (*outcomes, drawn)
         reached.append(end)
-        return list(zip((first, *source.drawn), reached, strict=True)), end_mask
+        return list(zip((first, *(o for _, o in sampled.met)), reached, strict=True)), end_mask
 
     def sample_chance(self, node: ChanceNode, rng: np.random.Generator) -> int:
         """An outcome of the pending event, drawn with its probabilities."""

@@ -92,11 +92,11 @@ def determinizer(rules, state: OriginState, observer: int
         return [copy.hands[k] if kind == "hand" else copy.decks[k] if kind == "deck"
                 else copy.stack[k]["dealt"] for kind, k in piles]
 
+    own = lists(state)
     places: dict[str, list[tuple[int, int]]] = {}
-    for n, pile in enumerate(lists(state)):
+    for n, pile in enumerate(own):
         for i, card in enumerate(pile):
             places.setdefault(colour_of[card], []).append((n, i))
-    own = lists(state)
     plan = [(places[colour], sorted(own[n][i] for n, i in places[colour]))
             for colour in sorted(places)]
     pool = _unseen_tiles(rules, state)

@@ -115,9 +115,8 @@ def test_the_node_it_is_given_is_checked():
     chance, nodes = _chance_nodes("primordial_soup", seed=0, wanted=1)
     node = nodes[0]
     with pytest.raises(ValueError, match="not a chance node"):
-        chance.apply_chance_sampled(node.state if node.state is not None
-                                    else chance.rules.initial_state(np.random.default_rng(0)),
-                                    0, np.random.default_rng(0))
+        chance.apply_chance_sampled(chance.rules.initial_state(np.random.default_rng(0)), 0,
+                                    np.random.default_rng(0))
     with pytest.raises(ValueError, match="use apply_chance_sampled"):
         chance.apply_sampled(node, 0, np.random.default_rng(0))
     impossible = max(node.event.outcomes) + 1
