@@ -49,6 +49,14 @@ class AgentResult:
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
 
+    @classmethod
+    def pooled(cls, summaries: list[dict[str, Any]], name: str = "pooled") -> AgentResult:
+        """One agent's reports pooled from their :meth:`summary` rows (a held-out report's
+        ``agents`` entries, say): games and wins added up, so :meth:`win_interval` is the
+        pooled Wilson interval."""
+        return cls(name, games=sum(a["games"] for a in summaries),
+                   wins=sum(a["win_rate"] * a["games"] for a in summaries))
+
     def win_interval(self, z: float = 1.96) -> tuple[float, float]:
         """Wilson score interval of the win rate (95% by default)."""
         n = self.games

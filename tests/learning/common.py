@@ -74,8 +74,7 @@ def pool_rates(agents: list[dict]) -> tuple[int, str]:
     Wilson interval of the summed games, as the docs quote it."""
     from primeval.training.evaluate import AgentResult
 
-    both = AgentResult("pooled", games=sum(a["games"] for a in agents),
-                       wins=sum(a["win_rate"] * a["games"] for a in agents))
+    both = AgentResult.pooled(agents)
     lo, hi = both.win_interval()
     return both.games, f"{both.win_rate:.3f} [{lo:.3f}, {hi:.3f}]"
 

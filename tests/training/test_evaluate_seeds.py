@@ -47,6 +47,20 @@ def test_pooled_results_add_every_seeds_games():
     assert pooled[0].rating_sigma < min(r[0].rating_sigma for r in per_seed)
 
 
+def test_pooled_summaries_give_the_pool_of_their_games():
+    """``AgentResult.pooled``: reports' summary rows (as held-out JSON keeps them) pooled to
+    what pooling the results themselves gives: the games, wins and interval."""
+    per_seed = [
+        tournament("primordial_soup", 3, ["heuristic", "random", "random"], 6, seed=s)
+        for s in evaluation_seeds(0, 2)
+    ]
+    whole = pool_results(per_seed)[0]
+    rows = AgentResult.pooled([r[0].summary() for r in per_seed])
+    assert (rows.games, rows.name) == (12, "pooled")
+    assert rows.wins == pytest.approx(whole.wins)
+    assert rows.win_interval() == pytest.approx(whole.win_interval())
+
+
 def test_pooling_different_agents_is_refused():
     with pytest.raises(ValueError, match="same agents in the same order"):
         pool_results([[AgentResult("a")], [AgentResult("b")]])

@@ -54,8 +54,7 @@ def group(name: str) -> list[dict]:
 
 
 def pooled(agents: list[dict]) -> str:
-    both = AgentResult("pooled", games=sum(a["games"] for a in agents),
-                       wins=sum(a["win_rate"] * a["games"] for a in agents))
+    both = AgentResult.pooled(agents)
     lo, hi = both.win_interval()
     return f"{both.win_rate:.3f} [{lo:.3f}, {hi:.3f}]"
 
